@@ -1,0 +1,39 @@
+# Lab09 · 多轮对话 — `make help` lists the targets.
+STUDENT     ?= framework/student.py
+BASE_PYTHON ?= python3
+VENV        ?= .venv
+
+ifeq ($(origin PYTHON),command line)
+  RUN   := $(PYTHON)
+  READY := python-check
+else
+  RUN   := $(VENV)/bin/python
+  READY := $(VENV)/.lab09-ready
+endif
+
+PYTEST_COURSE := -qq --tb=no -rN --no-header -p no:cacheprovider --lab-report
+
+.PHONY: help test check clean python-check
+
+help:
+	@echo "make test                  运行六个测试 (framework/student.py) / run the six cases"
+	@echo "make test STUDENT=path.py  测试另一个文件 / test another file (e.g. solutions/student.py)"
+	@echo "make clean                 删除运行产物 (不删 student.py 和 .venv) / remove run artefacts"
+	@echo "make check                 测试框架自身的测试 (CI) / the harness's own test suite"
+	@echo "options: PYTHON=/path/to/python (已装 pytest), BASE_PYTHON=python3.12, LAB_LANG=en"
+
+test: $(READY)
+	@$(RUN) -m pytest framework/verify.py --student="$(STUDENT)" $(PYTEST_COURSE)
+
+check: $(READY)
+	@$(RUN) -m pytest -q -p no:cacheprovider tests
+
+clean:
+	@find . \( -name '.venv*' -o -name .git \) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+	@rm -rf .pytest_cache
+
+$(VENV)/.lab09-ready: requirements.txt
+	@$(BASE_PYTHON) framework/setup_venv.py "$(VENV)" requirements.txt "$@"
+
+python-check:
+	@$(RUN) framework/setup_venv.py --check

@@ -1,0 +1,37 @@
+"""Lab09 · 多轮对话 —— 本实验只需要修改这个文件。
+
+实现两个函数 (规则见 TASK.md 1.5.2 与 1.5.3):
+    format_prompt(messages)    把对话历史拼成带标签的提示词
+    extract_response(output)   从模型的原始输出里取出这一轮的回复
+完成后运行: make clean && make test
+"""
+
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+
+def format_prompt(messages: list[dict]) -> str:
+    """把对话历史拼成一个提示词，并以生成标签结尾。
+
+    messages: [{"role": "system" | "user" | "assistant", "content": str}, ...]
+    例: [{"role": "user", "content": "你好"}] -> "<|user|>\\n你好\\n<|assistant|>\\n"
+    未知的角色抛出 ValueError；不修改传入的列表和字典。
+    """
+    # TODO (TASK.md 1.5.2 规则 F1): 按顺序把每条消息写成两行: 标签行、内容行 (内容原样保留)
+    # TODO (规则 F2): system / user / assistant 分别对应 SYSTEM_TAG / USER_TAG / ASSISTANT_TAG，
+    #                 其他角色 raise ValueError(...)，信息里写出这个角色
+    # TODO (规则 F3): 所有消息之后再加一行生成标签 ASSISTANT_TAG + "\n"；空列表只返回这一行
+    return ""
+
+
+def extract_response(output: str) -> str:
+    """从模型的原始输出 (提示词 + 续写) 中取出回复。
+
+    没有 <|assistant|> 时返回整段输出去掉首尾空白；否则取最后一个 <|assistant|> 之后的文本，
+    在最早出现的 <|user|>、<|assistant|>、<|system|> 或 <|end|> 处截断，再去掉首尾空白。
+    例: "<|user|>\\n你好\\n<|assistant|>\\n你好！<|end|>\\n" -> "你好！"
+    """
+    # TODO (TASK.md 1.5.3 规则 E1): 输出里没有 ASSISTANT_TAG 时，返回 output.strip()
+    # TODO (规则 E2): 找到最后一个 ASSISTANT_TAG (提示: str.rfind)，回复从它后面开始
+    # TODO (规则 E3): 在回复里找 USER_TAG、ASSISTANT_TAG、SYSTEM_TAG、END_TAG，在位置最早的那个处截断
+    # TODO (规则 E4): 用 str.strip() 去掉首尾空白后返回
+    return ""

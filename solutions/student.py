@@ -1,0 +1,41 @@
+"""Lab09 · 多轮对话 —— 参考答案 (只给教师；不要发给学生)。
+
+与 framework/student.py 的函数签名和文档字符串完全相同。
+"""
+
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+ROLE_TAGS = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
+BOUNDARIES = (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG)
+
+
+def format_prompt(messages: list[dict]) -> str:
+    """把对话历史拼成一个提示词，并以生成标签结尾。
+
+    messages: [{"role": "system" | "user" | "assistant", "content": str}, ...]
+    例: [{"role": "user", "content": "你好"}] -> "<|user|>\\n你好\\n<|assistant|>\\n"
+    未知的角色抛出 ValueError；不修改传入的列表和字典。
+    """
+    parts = []
+    for message in messages:
+        role = message["role"]
+        if role not in ROLE_TAGS:
+            raise ValueError(f"unknown role: {role!r}")
+        parts.append(f"{ROLE_TAGS[role]}\n{message['content']}\n")
+    parts.append(ASSISTANT_TAG + "\n")
+    return "".join(parts)
+
+
+def extract_response(output: str) -> str:
+    """从模型的原始输出 (提示词 + 续写) 中取出回复。
+
+    没有 <|assistant|> 时返回整段输出去掉首尾空白；否则取最后一个 <|assistant|> 之后的文本，
+    在最早出现的 <|user|>、<|assistant|>、<|system|> 或 <|end|> 处截断，再去掉首尾空白。
+    例: "<|user|>\\n你好\\n<|assistant|>\\n你好！<|end|>\\n" -> "你好！"
+    """
+    start = output.rfind(ASSISTANT_TAG)
+    if start == -1:
+        return output.strip()
+    reply = output[start + len(ASSISTANT_TAG):]
+    cuts = [at for at in (reply.find(tag) for tag in BOUNDARIES) if at != -1]
+    return reply[:min(cuts, default=len(reply))].strip()

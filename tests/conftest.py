@@ -1,0 +1,62 @@
+"""Helpers for the harness's own tests: run `make` as a student would, or judge a file in-process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from framework.cases import CORE
+from framework.engine import Limits, StudentRun
+from framework.judge import check
+
+ROOT = Path(__file__).resolve().parent.parent
+STUDENTS = ROOT / "tests" / "students"
+SOLUTION = ROOT / "solutions" / "student.py"
+STUB = ROOT / "framework" / "student.py"
+QUICK = Limits(case_seconds=0.5, load_seconds=5.0)  # hostile files time out sooner in tests
+
+
+def clean_env(**overrides) -> dict:
+    """The environment of a student's shell: no make nesting, Chinese unless told otherwise."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT")}
+    env.update(overrides)
+    return env
+
+
+def make(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`make ARGS` in the lab with this interpreter (it has pytest), output as text."""
+    command = ["make", "--no-print-directory", *args]
+    if not any(arg.startswith("PYTHON=") for arg in args):
+        command.append(f"PYTHON={sys.executable}")
+    return subprocess.run(command, cwd=ROOT, env=env or clean_env(), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def judged(path: Path, cases=CORE, limits: Limits = QUICK) -> dict:
+    """case id -> Verdict for one student file, through the same engine and judge as `make test`."""
+    with StudentRun(path, display=path.name, limits=limits) as student:
+        return {case.id: check(student, case) for case in cases}
+
+
+def failing(verdicts: dict) -> set:
+    return {case_id for case_id, verdict in verdicts.items() if not verdict.passed}
+
+
+@pytest.fixture
+def write_student(tmp_path):
+    """Write a student file (text or bytes) into a temporary folder and return its path."""
+
+    def write(content, name="student.py"):
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        return path
+
+    return write

@@ -1,0 +1,3 @@
+"""Hostile: top-level code that never ends."""
+while True:
+    pass

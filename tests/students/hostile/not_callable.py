@@ -1,0 +1,13 @@
+"""Hostile: format_prompt is not a function (extract_response is right)."""
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+format_prompt = "<|assistant|>\n"
+
+
+def extract_response(output):
+    start = output.rfind(ASSISTANT_TAG)
+    if start < 0:
+        return output.strip()
+    reply = output[start + len(ASSISTANT_TAG):]
+    cuts = [i for i in (reply.find(t) for t in (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG)) if i >= 0]
+    return reply[:min(cuts, default=len(reply))].strip()

@@ -1,0 +1,5 @@
+"""Hostile: a missing colon."""
+
+
+def format_prompt(messages)
+    return ""

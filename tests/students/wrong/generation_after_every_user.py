@@ -1,0 +1,21 @@
+"""Wrong: the generation tag after every user message instead of once at the end."""
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+
+def format_prompt(messages):
+    tags = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
+    prompt = ""
+    for m in messages:
+        prompt += tags[m["role"]] + "\n" + m["content"] + "\n"
+        if m["role"] == "user":
+            prompt += ASSISTANT_TAG + "\n"
+    return prompt
+
+
+def extract_response(output):
+    start = output.rfind(ASSISTANT_TAG)
+    if start < 0:
+        return output.strip()
+    reply = output[start + len(ASSISTANT_TAG):]
+    cuts = [i for i in (reply.find(t) for t in (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG)) if i >= 0]
+    return reply[:min(cuts, default=len(reply))].strip()

@@ -1,0 +1,19 @@
+"""Wrong: system written as <|user|> (only assistant is special)."""
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+
+def format_prompt(messages):
+    prompt = ""
+    for m in messages:
+        tag = ASSISTANT_TAG if m["role"] == "assistant" else USER_TAG
+        prompt += tag + "\n" + m["content"] + "\n"
+    return prompt + ASSISTANT_TAG + "\n"
+
+
+def extract_response(output):
+    start = output.rfind(ASSISTANT_TAG)
+    if start < 0:
+        return output.strip()
+    reply = output[start + len(ASSISTANT_TAG):]
+    cuts = [i for i in (reply.find(t) for t in (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG)) if i >= 0]
+    return reply[:min(cuts, default=len(reply))].strip()
