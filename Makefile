@@ -3,7 +3,7 @@ STUDENT     ?= framework/student.py
 BASE_PYTHON ?= python3
 VENV        ?= .venv
 
-ifeq ($(origin PYTHON),command line)
+ifeq ($(origin PYTHON)-$(if $(strip $(PYTHON)),set),command line-set)
   RUN   := $(PYTHON)
   READY := python-check
 else
@@ -13,13 +13,14 @@ endif
 
 PYTEST_COURSE := -qq --tb=no -rN --no-header -p no:cacheprovider --lab-report
 
-.PHONY: help test check clean python-check
+.PHONY: help test check clean bench python-check
 
 help:
 	@echo "make test                  运行六个测试 (framework/student.py) / run the six cases"
 	@echo "make test STUDENT=path.py  测试另一个文件 / test another file (e.g. solutions/student.py)"
 	@echo "make clean                 删除运行产物 (不删 student.py 和 .venv) / remove run artefacts"
 	@echo "make check                 测试框架自身的测试 (CI) / the harness's own test suite"
+	@echo "make bench                 计时: make test 与最小的 pytest 运行相比 / timing goals"
 	@echo "options: PYTHON=/path/to/python (已装 pytest), BASE_PYTHON=python3.12, LAB_LANG=en"
 
 test: $(READY)
@@ -28,11 +29,15 @@ test: $(READY)
 check: $(READY)
 	@$(RUN) -m pytest -q -p no:cacheprovider tests
 
+bench: $(READY)
+	@$(RUN) tools/bench.py --python "$(RUN)" $(if $(filter python-check,$(READY)),PYTHON="$(PYTHON)")
+
 clean:
 	@find . \( -name '.venv*' -o -name .git \) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 	@rm -rf .pytest_cache
 
 $(VENV)/.lab09-ready: requirements.txt
+	@command -v "$(BASE_PYTHON)" >/dev/null 2>&1 || { echo "[setup] 找不到 $(BASE_PYTHON): 请安装 Python 3.10+，或 make test BASE_PYTHON=python3.12 / $(BASE_PYTHON) not found: install Python 3.10+ or set BASE_PYTHON=" >&2; exit 2; }
 	@$(BASE_PYTHON) framework/setup_venv.py "$(VENV)" requirements.txt "$@"
 
 python-check:

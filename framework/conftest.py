@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from framework import render
+from framework.cases import CORE
 from framework.engine import StudentRun
 from framework.i18n import text
 from framework.judge import Verdict, check
@@ -148,6 +149,6 @@ class CourseReport:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session):
-        all_passed = self.expected_ids and all(self.outcomes.get(i) for i in self.expected_ids)
-        if not all_passed and session.exitstatus == 0:
+        """Success only when every one of the six cases ran and passed (whatever was selected)."""
+        if session.exitstatus == 0 and not all(self.outcomes.get(case.id) for case in CORE):
             session.exitstatus = 1

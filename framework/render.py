@@ -59,16 +59,17 @@ def _visible(line: str) -> str:
     return "".join(c if c.isprintable() or c == " " else escape_char(c) for c in line)
 
 
-def excerpt(value: str, start: int, columns: int = VALUE_COLUMNS) -> str:
-    """The part of `value` from `start` that fits in `columns`, quoted, with … where it was cut."""
+def excerpt(value: str, start: int, columns: int = VALUE_COLUMNS, elided_before: bool | None = None) -> str:
+    """The part of `value` from `start` that fits in `columns`, quoted, with … where text was left out."""
+    lead = "…" if (start > 0 if elided_before is None else elided_before) else ""
     pieces, used = [], 0
     for char in value[start:]:
         shown = escape_char(char)
         if used + width(shown) > columns:
-            return ("…" if start else "") + '"' + "".join(pieces) + '"…'
+            return lead + '"' + "".join(pieces) + '"…'
         pieces.append(shown)
         used += width(shown)
-    return ("…" if start else "") + '"' + "".join(pieces) + '"'
+    return lead + '"' + "".join(pieces) + '"'
 
 
 def first_difference(expected: str, actual: str) -> int:
@@ -143,9 +144,9 @@ def _wrong_value_rows(facts: dict, _file: str) -> list:
         return rows
     caret = " " * ((1 if start else 0) + 1 + width(escape(actual[start:at]))) + "^ "
     if at == len(actual):
-        rows.append((None, caret + text("diff.missing", rest=excerpt(expected, at, 24))))
+        rows.append((None, caret + text("diff.missing", rest=excerpt(expected, at, 24, elided_before=False))))
     elif at == len(expected):
-        rows.append((None, caret + text("diff.extra", rest=excerpt(actual, at, 24))))
+        rows.append((None, caret + text("diff.extra", rest=excerpt(actual, at, 24, elided_before=False))))
     else:
         line = expected.count("\n", 0, at) + 1
         column = at - (expected.rfind("\n", 0, at) + 1) + 1

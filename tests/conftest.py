@@ -28,10 +28,11 @@ def clean_env(**overrides) -> dict:
     return env
 
 
-def make(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """`make ARGS` in the lab with this interpreter (it has pytest), output as text."""
+def make(*args: str, env: dict | None = None, timeout: float = 120,
+         this_python: bool = True) -> subprocess.CompletedProcess:
+    """`make ARGS` in the lab, by default with this interpreter (it has pytest); output as text."""
     command = ["make", "--no-print-directory", *args]
-    if not any(arg.startswith("PYTHON=") for arg in args):
+    if this_python and not any(arg.startswith("PYTHON=") for arg in args):
         command.append(f"PYTHON={sys.executable}")
     return subprocess.run(command, cwd=ROOT, env=env or clean_env(), capture_output=True, text=True,
                           timeout=timeout)

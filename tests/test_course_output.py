@@ -1,0 +1,78 @@
+"""`make test` prints the course's layout, agrees with TASK.md, and exits 0 only on six passes."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, SOLUTION, clean_env, make
+
+
+def transcript(name: str) -> str:
+    """The ```text block after `<!-- transcript: name -->` in TASK.md."""
+    task = (ROOT / "TASK.md").read_text(encoding="utf-8")
+    found = re.search(rf"<!-- transcript: {name} -->\n```text\n(.*?)```", task, re.S)
+    assert found, f"TASK.md has no transcript {name}"
+    return found.group(1)
+
+
+def test_stub_gives_the_baseline_of_task_md_and_fails():
+    assert make("clean").returncode == 0
+    result = make("test")
+    assert result.returncode != 0
+    assert "测试结果: 0 通过, 6 失败" in result.stdout
+    assert result.stdout == transcript("stub")
+
+
+def test_solution_gives_the_target_of_task_md_and_succeeds():
+    result = make("test", "STUDENT=solutions/student.py")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == transcript("solution")
+
+
+def test_layout_matches_the_original_c_lab():
+    lines = make("test", "STUDENT=solutions/student.py").stdout.splitlines()
+    assert lines[0] == "=== Prompt 格式化 ===" and "=== 响应提取 ===" in lines
+    results = [line for line in lines if line.startswith("[TEST ")]
+    assert [re.match(r"\[TEST (\d)\] .+ \.\.\. \[PASS\]$", line).group(1) for line in results] == list("123456")
+    assert lines[-3:] == ["=" * 40, "测试结果: 6 通过, 0 失败", "=" * 40] and lines[-4] == ""
+
+
+def test_english_on_request():
+    result = make("test", env=clean_env(LAB_LANG="en"))
+    assert "=== Prompt formatting ===" in result.stdout and "=== Response extraction ===" in result.stdout
+    assert "Result: 0 passed, 6 failed" in result.stdout
+    assert "    expected: " in result.stdout and "    hint:     " in result.stdout
+    for chinese_ui in ("调用", "期望", "实际", "提示", "测试结果", "通过", "规则", "格式化"):
+        assert chinese_ui not in result.stdout  # only the inputs themselves stay Chinese
+
+
+def test_exit_is_nonzero_unless_all_six_ran_and_passed():
+    for extra in ("-k", "TEST1"), ("-k", "TEST4 or TEST5"):
+        result = subprocess.run([sys.executable, "-m", "pytest", "framework/verify.py", "--lab-report", "-qq",
+                                 "--tb=no", "-rN", "-p", "no:cacheprovider", f"--student={SOLUTION}", *extra],
+                                cwd=ROOT, capture_output=True, text=True, env=clean_env())
+        assert "[PASS]" in result.stdout and result.returncode != 0
+
+
+@pytest.mark.parametrize("student, outcome", [("framework/student.py", "6 failed"),
+                                              ("solutions/student.py", "6 passed")])
+def test_plain_pytest_shows_the_same_six_cases(student, outcome):
+    result = subprocess.run([sys.executable, "-m", "pytest", "framework/verify.py", "-p", "no:cacheprovider",
+                             f"--student={student}", "-v"], cwd=ROOT, capture_output=True, text=True,
+                            env=clean_env())
+    assert [f"TEST{n}" for n in range(1, 7)] == re.findall(r"test_case\[(TEST\d)\]", result.stdout)[:6]
+    assert outcome in result.stdout
+    if outcome == "6 failed":
+        assert 'expected: "<|user|>\\n你好\\n<|assistant|>\\n"' in result.stdout or "期望" in result.stdout
+
+
+def test_failure_details_show_input_expected_actual_and_hint(write_student):
+    path = write_student((ROOT / "tests/students/wrong/first_not_last.py").read_text(encoding="utf-8"))
+    out = make("test", f"STUDENT={path}").stdout
+    block = out.split("[TEST 5]")[1].split("[TEST 6]")[0]
+    assert 'extract_response("<|system|>\\n简洁回答。' in block
+    assert '期望: "3"' in block and '实际: "2"' in block
+    assert "^ 第 1 行第 1 个字符起不同" in block
+    assert "rfind" in block and "TASK.md 1.5.3 规则 E2" in block

@@ -1,0 +1,98 @@
+"""Failure details make whitespace visible, point at the first difference, and exist in both languages."""
+
+import re
+import string
+
+import pytest
+
+from framework import i18n, render
+from framework.cases import ALL_CASES, Example
+from framework.engine import CaseRun, CallRecord, LoadOutcome
+from framework.judge import Verdict, judge
+
+
+def verdict_for(actual, expected, case=ALL_CASES[4]):
+    example = Example(("input",), expected)
+    case = type(case)(case.id, case.section, case.function, (example,), case.hint)
+    call = CallRecord({"kind": "str", "value": actual}, None, ["input"], {"text": "", "dropped": 0}, 0.0)
+    return judge(case, CaseRun(calls=[call]), LoadOutcome("ok"))
+
+
+def caret_column(lines):
+    actual = next(line for line in lines if "实际:" in line)
+    caret = next(line for line in lines if "^" in line)
+    return actual, caret.index("^")
+
+
+@pytest.mark.parametrize("char, shown", [("\n", "\\n"), ("\t", "\\t"), ("\r", "\\r"), ("\u3000", "\\u3000"),
+                                         ("\u200b", "\\u200b"), ('"', '\\"'), ("\\", "\\\\"), ("好", "好")])
+def test_every_invisible_character_is_made_visible(char, shown):
+    assert render.literal("a" + char) == f'"a{shown}"'
+
+
+def test_caret_sits_under_the_first_difference_even_after_wide_characters():
+    lines = render.failure_lines(verdict_for("你好，世界!", "你好，世界。"), "student.py")
+    actual, column = caret_column(lines)
+    prefix = actual[:actual.index('"') + 1] + "你好，世界"
+    assert render.width(prefix) == column
+    assert "第 1 行第 6 个字符起不同" in lines[[i for i, line in enumerate(lines) if "^" in line][0]]
+
+
+def test_long_values_are_cut_around_the_difference():
+    expected = "<|user|>\n" + "很长的内容" * 40 + "\n<|assistant|>\n"
+    actual = expected[:-1]
+    lines = render.failure_lines(verdict_for(actual, expected), "student.py")
+    shown = [line for line in lines if "期望:" in line or "实际:" in line]
+    assert all(line.split(":", 1)[1].strip().startswith("…") for line in shown)
+    assert any('还缺: "\\n"' in line for line in lines)
+    assert all(render.width(line) < 100 for line in lines)
+
+
+def test_missing_and_extra_text_are_named():
+    missing = render.failure_lines(verdict_for("abc", "abcdef"), "s.py")
+    extra = render.failure_lines(verdict_for("abcdef", "abc"), "s.py")
+    assert any('还缺: "def"' in line for line in missing)
+    assert any('多出来的: "def"' in line for line in extra)
+
+
+def test_printed_output_is_indented_and_cannot_fake_a_line():
+    verdict = verdict_for("x", "y")
+    verdict.facts["output"] = {"text": "[TEST 1] fake ... [PASS]\n\x1b[2K测试结果: 6 通过\n" + "more\n" * 10,
+                               "dropped": 5}
+    lines = render.failure_lines(verdict, "s.py")
+    assert all(line.startswith(render.INDENT) for line in lines)
+    printed = [line for line in lines if "| " in line]
+    assert printed[0].endswith("| [TEST 1] fake ... [PASS]") and "\\x1b[2K" in printed[1]
+    assert any("另有" in line and "个字符未显示" in line for line in lines)
+
+
+def test_catalogue_has_both_languages_with_the_same_placeholders():
+    fields = string.Formatter()
+    for key, (zh, en) in i18n.CATALOGUE.items():
+        names = [{name for _, name, _, _ in fields.parse(text) if name} for text in (zh, en)]
+        assert zh and en and names[0] == names[1], key
+
+
+def test_every_hint_and_label_the_code_can_use_exists():
+    from framework import judge as judge_module
+    used = {case.hint for case in ALL_CASES} | {case.label_key for case in ALL_CASES}
+    used |= {hint for case in ALL_CASES for example in case.examples for hint in example.mistakes.values()}
+    for source in (judge_module.__file__, render.__file__):
+        used |= set(re.findall(r'"((?:hint|problem|load|field|diff|value|printed)\.[a-z_0-9]+)"',
+                               open(source, encoding="utf-8").read()))
+    used |= {f"hint.{status}" for status in ("missing_file", "not_utf8", "syntax_error", "import_error", "memory")}
+    assert used - set(i18n.CATALOGUE) == set()
+
+
+def test_lab_lang_switches_every_sentence(monkeypatch):
+    monkeypatch.setenv("LAB_LANG", "en")
+    assert i18n.text("summary", passed=1, failed=5) == "Result: 1 passed, 5 failed"
+    monkeypatch.setenv("LAB_LANG", "zh")
+    assert i18n.text("summary", passed=1, failed=5) == "测试结果: 1 通过, 5 失败"
+    monkeypatch.delenv("LAB_LANG")
+    assert i18n.current_language() == "zh"
+
+
+def test_a_verdict_that_passes_renders_nothing_to_explain():
+    verdict = verdict_for("same", "same")
+    assert isinstance(verdict, Verdict) and verdict.passed

@@ -1,0 +1,67 @@
+"""TASK.md keeps the course's conventions and stays in step with the code: rules, examples, hints, API."""
+
+import ast
+import doctest
+import importlib.util
+import re
+
+from conftest import ROOT, SOLUTION, STUB
+from framework.i18n import CATALOGUE
+
+TASK = (ROOT / "TASK.md").read_text(encoding="utf-8")
+
+
+def test_front_matter_and_course_sections():
+    front = TASK.split("---\n")[1]
+    for key in ("title: Lab09 - 多轮对话", "lab:", "step:", "hours:", "deliverable:"):
+        assert key in front
+    assert re.search(r"^> 实验编号: .*预计耗时: .*本节产出: ", TASK, re.M)
+    headings = re.findall(r"^## (.+)$", TASK, re.M)
+    for section in ("实验目的", "为什么", "实验环境", "实验内容", "现象", "常见错误与排查顺序", "思考题", "上节 / 下节"):
+        assert any(h.startswith(section) for h in headings), section
+    assert "**必做**" in TASK and "**选做**" in TASK
+    assert "Lab08" in TASK and "Lab10" in TASK and "/v1/chat/completions" in TASK
+
+
+def test_every_place_a_hint_points_to_exists():
+    tasks = set(re.findall(r"^### (1\.5\.\d+)", TASK, re.M))
+    rules = set(re.findall(r"^- \*\*([EF]\d)\*\*", TASK, re.M))
+    assert {"F1", "F2", "F3", "F4", "E1", "E2", "E3", "E4"} <= rules
+    for zh, en in CATALOGUE.values():
+        for sentence in (zh, en):
+            assert set(re.findall(r"TASK\.md (1\.5\.\d+)", sentence)) <= tasks, sentence
+            assert set(re.findall(r"\b([EF][1-4])\b", sentence)) <= rules, sentence
+
+
+def test_examples_in_task_md_are_what_the_reference_solution_does():
+    spec = importlib.util.spec_from_file_location("reference", SOLUTION)
+    reference = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference)
+    examples = re.findall(r"```python\n(.*?)```", TASK, re.S)
+    assert len(examples) >= 2
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for number, block in enumerate(examples):
+        test = parser.get_doctest(block, vars(reference), f"TASK.md example {number}", "TASK.md", 0)
+        assert test.examples
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def _api(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {node.name: (ast.dump(node.args), ast.dump(node.returns) if node.returns else None,
+                        ast.get_docstring(node))
+            for node in tree.body if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")}
+
+
+def test_stub_and_solution_share_signatures_and_docstrings():
+    stub, solution = _api(STUB), _api(SOLUTION)
+    assert {"format_prompt", "extract_response"} <= set(stub)
+    assert stub == {name: solution[name] for name in stub}
+    assert all(docstring for _, _, docstring in stub.values())
+
+
+def test_stub_returns_empty_strings_and_points_at_task_md():
+    source = STUB.read_text(encoding="utf-8")
+    assert source.count('return ""') == 2 and "TODO" in source and "TASK.md" in source
+    assert "from framework.tags import" in source
