@@ -19,8 +19,8 @@ _RESULT = pytest.StashKey["tuple[Verdict, list[str]]"]()
 
 def pytest_addoption(parser):
     group = parser.getgroup("lab09")
-    group.addoption("--student", default=os.environ.get("LAB_STUDENT", "framework/student.py"),
-                    help="the student.py to test (default: framework/student.py)")
+    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(ROOT / "framework" / "student.py"),
+                    help="the student.py to test (default: framework/student.py of this lab)")
     group.addoption("--lab-report", action="store_true",
                     help="print the course's layout: [TEST N] ... [PASS]/[FAIL] and the summary line")
 

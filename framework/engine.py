@@ -291,30 +291,26 @@ class StudentRun:
             return LoadOutcome("timeout", {"seconds": self.limits.load_seconds}, output=raw)
         if kind != "reply":
             return LoadOutcome("crashed", reply, output=raw)
-        output = raw
         if "internal" in reply:
-            return LoadOutcome("crashed", {"raised": reply["internal"]}, output=output)
+            return LoadOutcome("crashed", {"raised": reply["internal"]}, output=raw)
         if not reply.get("ok"):
             raised = reply.get("raised", {})
-            return LoadOutcome(_load_status(raised.get("type", "")), raised, output=output)
-        return LoadOutcome("ok", functions=reply.get("functions", {}),
-                           defined=reply.get("defined", []), output=output)
+            return LoadOutcome(_load_status(raised.get("type", "")), raised, output=raw)
+        return LoadOutcome("ok", functions=reply.get("functions", {}), defined=reply.get("defined", []),
+                           output=raw)
 
     def run_case(self, case) -> CaseRun:
         """Call the case's function on each example, stopping at the first call that gives no reply."""
         run = CaseRun()
         started = time.monotonic()
-        load = self.start()
+        load = self.start()  # after a kill, a fresh child loads the file again (its own time limit)
         if not load.ok:
             run.problem = "load_failed"
         elif load.functions.get(case.function) != "ok":
             run.problem, run.detail = "missing_function", {"state": load.functions.get(case.function)}
         else:
-            deadline = started + self.limits.case_seconds
+            deadline = time.monotonic() + self.limits.case_seconds
             for example in case.examples:
-                if self._child is None and not self.start().ok:
-                    run.problem = "load_failed"
-                    break
                 request = {"op": "call", "function": case.function, "args": list(example.args)}
                 kind, reply = self._child.exchange(request, deadline)
                 if kind == "reply" and "internal" not in reply:

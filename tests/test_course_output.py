@@ -68,6 +68,13 @@ def test_plain_pytest_shows_the_same_six_cases(student, outcome):
         assert 'expected: "<|user|>\\n你好\\n<|assistant|>\\n"' in result.stdout or "期望" in result.stdout
 
 
+def test_an_ide_running_from_inside_framework_finds_the_student_file():
+    result = subprocess.run([sys.executable, "-m", "pytest", "verify.py", "-p", "no:cacheprovider", "-q"],
+                            cwd=ROOT / "framework", capture_output=True, text=True, env=clean_env())
+    assert "6 failed" in result.stdout and "returned an empty string" in result.stdout.replace(
+        "函数返回了空字符串", "returned an empty string")
+
+
 def test_failure_details_show_input_expected_actual_and_hint(write_student):
     path = write_student((ROOT / "tests/students/wrong/first_not_last.py").read_text(encoding="utf-8"))
     out = make("test", f"STUDENT={path}").stdout
