@@ -13,11 +13,12 @@ endif
 
 PYTEST_COURSE := -qq --tb=no -rN --no-header -p no:cacheprovider --lab-report
 
-.PHONY: help test check clean bench python-check
+.PHONY: help test test-full check clean bench python-check
 
 help:
 	@echo "make test                  运行六个测试 (framework/student.py) / run the six cases"
 	@echo "make test STUDENT=path.py  测试另一个文件 / test another file (e.g. solutions/student.py)"
+	@echo "make test-full             六个测试 + 扩展检查 (选做) / the six plus the extended checks"
 	@echo "make clean                 删除运行产物 (不删 student.py 和 .venv) / remove run artefacts"
 	@echo "make check                 测试框架自身的测试 (CI) / the harness's own test suite"
 	@echo "make bench                 计时: make test 与最小的 pytest 运行相比 / timing goals"
@@ -25,6 +26,9 @@ help:
 
 test: $(READY)
 	@$(RUN) -m pytest framework/verify.py --student="$(STUDENT)" $(PYTEST_COURSE)
+
+test-full: $(READY)
+	@$(RUN) -m pytest framework/verify.py --student="$(STUDENT)" --full $(PYTEST_COURSE)
 
 check: $(READY)
 	@$(RUN) -m pytest -q -p no:cacheprovider tests

@@ -17,32 +17,39 @@ GENERATION_LINE = ASSISTANT_TAG + "\n"
 
 @dataclass(frozen=True)
 class Example:
-    """One call: its arguments, the value the protocol fixes, and outputs of known mistakes."""
+    """One call: its arguments and what the protocol demands of it, plus outputs of known mistakes."""
 
     args: tuple
-    expected: str
+    expected: str | None = None  # the exact str to return, or None when an exception is demanded
     mistakes: dict = field(default_factory=dict)  # exact wrong output -> hint key
+    raises: str | None = None  # the exception type to raise instead of returning
+    mentions: str | None = None  # a word that exception's message must contain
+    unchanged: bool = False  # the arguments must be the same after the call
 
 
 @dataclass(frozen=True)
 class Case:
     """One graded case: a function, its examples, its section and its default hint."""
 
-    id: str
-    section: str  # "format" or "extract"
+    id: str  # "1" … "6" for the six, "x1" … for the extended checks
+    section: str  # "format", "extract" or "extended": the header it is printed under
     function: str
     examples: tuple
     hint: str
-    weight: int = 1
-    suite: str = "core"
+    weight: int = 10
 
     @property
     def label_key(self) -> str:
         return f"case.{self.id}.label"
 
     @property
-    def number(self) -> str:
-        return self.id
+    def suite(self) -> str:
+        return "extended" if self.id.startswith("x") else "core"
+
+    @property
+    def column(self) -> str:
+        """Its column in grades.csv: t1 … t6, x1 …"""
+        return self.id if self.suite == "extended" else f"t{self.id}"
 
 
 def _msg(role: str, content: str) -> dict:
@@ -125,8 +132,47 @@ EXTRACT_CASES = (
 )
 
 CORE = FORMAT_CASES + EXTRACT_CASES
-SECTIONS = ("format", "extract")
-ALL_CASES = CORE
+
+
+def _extended(case_id: str, function: str, hint: str, *examples: Example) -> Case:
+    return Case(case_id, "extended", function, examples, hint, weight=4)
+
+
+EXTENDED = (
+    _extended("x1", "format_prompt", "hint.x1", Example(([],), "<|assistant|>\n", mistakes={"": "hint.x1"})),
+    _extended("x2", "format_prompt", "hint.unknown_role",
+              Example(([_msg("user", "北京天气？"), _msg("tool", "晴，21°C")],), raises="ValueError", mentions="tool"),
+              Example(([_msg("User", "hi")],), raises="ValueError", mentions="User")),
+    _extended("x3", "format_prompt", "hint.input_modified", Example((MULTI_TURN,), MULTI_TURN_PROMPT, unchanged=True)),
+    _extended("x4", "format_prompt", "hint.content_verbatim",
+              Example(([_msg("user", "  两边有空格  ")],), "<|user|>\n  两边有空格  \n<|assistant|>\n",
+                      mistakes={"<|user|>\n两边有空格\n<|assistant|>\n": "hint.content_verbatim"}),
+              Example(([_msg("user", "第一行\n第二行")],), "<|user|>\n第一行\n第二行\n<|assistant|>\n"),
+              Example(([_msg("user", "")],), "<|user|>\n\n<|assistant|>\n"),
+              Example(([_msg("user", "写出 <|end|> 这个标记")],), "<|user|>\n写出 <|end|> 这个标记\n<|assistant|>\n")),
+    _extended("x5", "format_prompt", "hint.x5",
+              Example(([_msg("user", "讲个笑话"), _msg("assistant", "好的。")],),
+                      "<|user|>\n讲个笑话\n<|assistant|>\n好的。\n<|assistant|>\n")),
+    _extended("x6", "format_prompt", "hint.case2",
+              Example(([_msg("user", "你好"), _msg("system", "从现在起用英文回答。"), _msg("user", "再说一遍")],),
+                      "<|user|>\n你好\n<|system|>\n从现在起用英文回答。\n<|user|>\n再说一遍\n<|assistant|>\n")),
+    _extended("x7", "extract_response", "hint.x7",
+              Example(("<|user|>\r\nhi\r\n<|assistant|>\r\n\t你好！\t\r\n<|end|>\r\n",), "你好！"),
+              Example(("\r\n\t没有标签\r\n",), "没有标签")),
+    _extended("x8", "extract_response", "hint.x7",
+              Example(("<|assistant|>\n\u3000\u3000你好\u3000\n",), "你好",
+                      mistakes={"\u3000\u3000你好\u3000": "hint.x7"})),
+    _extended("x9", "extract_response", "hint.x9",
+              Example(("<|user|>\nhi\n<|assistant|>\n",), ""),
+              Example(("<|user|>\nhi\n<|assistant|><|end|>\n",), ""),
+              Example((" \n\t ",), "")),
+    _extended("x10", "extract_response", "hint.x10",
+              Example(("<|user|>\nhi\n<|assistant|>\nhello there",), "hello there"),
+              Example(("<|assistant|>\n用 <|tag|> 表示标签\n",), "用 <|tag|> 表示标签")),
+)
+
+SECTIONS = ("format", "extract", "extended")
+ALL_CASES = CORE + EXTENDED
 
 
 def by_id(case_id: str) -> Case:

@@ -1,4 +1,4 @@
-"""Plumbing of the pytest face: the --student option, the session that runs the file, the course layout."""
+"""Plumbing of the pytest face: options, the one session that runs the student file, the course layout."""
 
 from __future__ import annotations
 
@@ -8,19 +8,20 @@ from pathlib import Path
 import pytest
 
 from framework import render
-from framework.cases import CORE
+from framework.cases import CORE, EXTENDED
 from framework.engine import StudentRun
-from framework.i18n import text
 from framework.judge import Verdict, check
 
 ROOT = Path(__file__).resolve().parent.parent
-_RESULT = pytest.StashKey["tuple[Verdict, list[str]]"]()
+_LINES = pytest.StashKey["list[tuple[str, str | None]]"]()
+_LAB = pytest.StashKey["Lab"]()
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("lab09")
     group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(ROOT / "framework" / "student.py"),
                     help="the student.py to test (default: framework/student.py of this lab)")
+    group.addoption("--full", action="store_true", help="also run the extended checks (make test-full)")
     group.addoption("--lab-report", action="store_true",
                     help="print the course's layout: [TEST N] ... [PASS]/[FAIL] and the summary line")
 
@@ -28,8 +29,19 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if not config.pluginmanager.hasplugin("timeout"):
         config.addinivalue_line("markers", "timeout(seconds): backstop limit (pytest-timeout)")
+    config.stash[_LAB] = Lab(config.getoption("student"))
     if config.getoption("lab_report"):
         config.pluginmanager.register(CourseReport(config), "lab09-course-report")
+
+
+def pytest_unconfigure(config):
+    if _LAB in config.stash:
+        config.stash[_LAB].student.close()
+
+
+def selected_cases(config) -> tuple:
+    """The six, plus the extended checks with --full."""
+    return CORE + (EXTENDED if config.getoption("full") else ())
 
 
 def display_name(option: str) -> str:
@@ -42,41 +54,26 @@ def display_name(option: str) -> str:
 
 
 class Lab:
-    """One student file under test for the whole pytest session."""
+    """One student file under test for the whole pytest session, and its course text."""
 
     def __init__(self, option: str):
         self.file = display_name(option)
         self.student = StudentRun(Path(option), display=self.file)
-        self._load_shown = False
-
-    def verdict(self, case) -> Verdict:
-        return check(self.student, case)
-
-    def explain(self, verdict: Verdict) -> list[str]:
-        load_failed = verdict.problem == "load_failed"
-        lines = render.failure_lines(verdict, self.file, load_already_shown=load_failed and self._load_shown)
-        self._load_shown = self._load_shown or load_failed
-        return lines
-
-
-@pytest.fixture(scope="session")
-def lab(request):
-    student = Lab(request.config.getoption("student"))
-    yield student
-    student.student.close()
+        self.text = render.CourseText(self.file)
 
 
 @pytest.fixture
-def check_case(request, lab):
-    """Runs one case, keeps its verdict on the test item for the course report, fails with the explanation."""
+def check_case(request):
+    """Runs one case, keeps its course lines on the test item, and fails with the explanation."""
 
     def run(case):
-        verdict = lab.verdict(case)
-        explanation = [] if verdict.passed else lab.explain(verdict)
-        request.node.stash[_RESULT] = (verdict, explanation)
+        lab = request.config.stash[_LAB]
+        verdict = check(lab.student, case)
+        lines = lab.text.case_lines(case, verdict)
+        request.node.stash[_LINES] = lines
         if not verdict.passed:
-            header = render.result_line(case.number, text(case.label_key), False)
-            pytest.fail("\n".join(["".join(header), *explanation]), pytrace=False)
+            pytest.fail("\n".join(line for line, status in lines if status or line.startswith(render.INDENT)),
+                        pytrace=False)
 
     return run
 
@@ -88,7 +85,7 @@ def pytest_runtest_makereport(item, call):
     callspec = getattr(item, "callspec", None)
     if callspec is not None and "case" in callspec.params:
         report.lab_case = callspec.params["case"]
-        report.lab_result = item.stash.get(_RESULT, None)
+        report.lab_lines = item.stash.get(_LINES, None)
 
 
 class CourseReport:
@@ -96,17 +93,7 @@ class CourseReport:
 
     def __init__(self, config):
         self.config = config
-        self.section = None
         self.outcomes: dict[str, bool] = {}
-        self.expected_ids: set[str] = set()
-
-    @property
-    def terminal(self):
-        return self.config.pluginmanager.get_plugin("terminalreporter")
-
-    def pytest_collection_modifyitems(self, items):
-        self.expected_ids = {item.callspec.params["case"].id for item in items
-                             if "case" in getattr(getattr(item, "callspec", None), "params", {})}
 
     def pytest_report_teststatus(self, report):
         if getattr(report, "lab_case", None) is not None and (report.when == "call" or report.failed):
@@ -117,38 +104,28 @@ class CourseReport:
         case = getattr(report, "lab_case", None)
         if case is None or not (report.when == "call" or report.failed) or case.id in self.outcomes:
             return
-        terminal = self.terminal
-        if case.section != self.section:
-            if self.section is not None:
-                terminal.write_line("")
-            terminal.write_line(render.section_header(case.section))
-            self.section = case.section
-        passed = report.passed and report.lab_result is not None and report.lab_result[0].passed
-        self.outcomes[case.id] = passed
-        head, verdict = render.result_line(case.number, text(case.label_key), passed)
-        terminal.write(head)
-        terminal.write(verdict, green=passed, red=not passed)
-        terminal.line("")
-        if not passed:
-            for line in self._explanation(report):
+        lines = report.lab_lines
+        if lines is None:  # the harness itself failed (a fixture, or the backstop timeout): say so plainly
+            error = (report.longreprtext.strip().splitlines() or ["?"])[-1]
+            lines = self.config.stash[_LAB].text.case_lines(case, None, error)
+        self.outcomes[case.id] = report.passed and any(status == "pass" for _, status in lines)
+        terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+        for line, status in lines:
+            if status is None:
                 terminal.write_line(line)
-
-    @staticmethod
-    def _explanation(report) -> list[str]:
-        if report.lab_result is not None and not report.lab_result[0].passed:
-            return report.lab_result[1]
-        # The harness itself failed (a fixture, or the backstop timeout): say so plainly.
-        last = (report.longreprtext.strip().splitlines() or ["?"])[-1]
-        return [render.INDENT + text("internal.error", message=last), render.INDENT + text("hint.internal")]
+            else:
+                head, mark = line[:-len("[PASS]")], line[-len("[PASS]"):]
+                terminal.write(head)
+                terminal.write(mark, green=status == "pass", red=status == "fail")
+                terminal.line("")
 
     def pytest_terminal_summary(self, terminalreporter):
-        passed = sum(self.outcomes.values())
-        failed = len(self.expected_ids) - passed
-        for line in render.summary_lines(passed, failed):
+        results = [(case, self.outcomes.get(case.id, False)) for case in selected_cases(self.config)]
+        for line in render.summary_lines(results):
             terminalreporter.write_line(line)
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session):
-        """Success only when every one of the six cases ran and passed (whatever was selected)."""
-        if session.exitstatus == 0 and not all(self.outcomes.get(case.id) for case in CORE):
+        """Success only when every selected case ran and passed: the six, or with --full all of them."""
+        if session.exitstatus == 0 and not all(self.outcomes.get(c.id) for c in selected_cases(self.config)):
             session.exitstatus = 1

@@ -34,6 +34,8 @@ class Limits:
     output_bytes: int = 4000  # printed output kept per call (the rest is counted, not stored)
     value_chars: int = 1 << 20  # a returned str longer than this comes back cut (and cannot pass)
     frame_bytes: int = 16 << 20  # a reply line longer than this is not an answer
+    source_bytes: int = 1 << 20  # a student file larger than this is not run
+    submission_seconds: float = 120.0  # everything one student file may take, all cases together
 
     @classmethod
     def from_env(cls, environ=os.environ) -> Limits:
@@ -54,11 +56,12 @@ class Limits:
 class LoadOutcome:
     """Whether the student file loaded, and which functions it defines."""
 
-    status: str  # ok, missing_file, not_utf8, syntax_error, import_error, timeout, crashed, memory
+    status: str  # ok, missing_file, too_large, not_utf8, syntax_error, import_error, timeout, crashed, memory
     detail: dict = field(default_factory=dict)
     functions: dict = field(default_factory=dict)  # name -> ok | missing | not_callable
     defined: list = field(default_factory=list)  # public callables the file does define
     output: dict = field(default_factory=dict)
+    sandbox: str = "none"  # what confined the child: "landlock-N" or "none"
 
     @property
     def ok(self) -> bool:
@@ -86,20 +89,27 @@ class CaseRun:
     seconds: float = 0.0
 
 
-def read_source(path: Path) -> tuple[str | None, LoadOutcome | None]:
-    """The student's file as text, or why it cannot be read (missing, not UTF-8)."""
+def read_source(path: Path, limit: int) -> tuple[str | None, LoadOutcome | None]:
+    """The student's file as text, or why it cannot be run (missing, too large, not UTF-8)."""
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
     except OSError as exc:
         return None, LoadOutcome("missing_file", {"path": str(path), "error": exc.strerror or str(exc)})
+    return decode_source(raw, limit)
+
+
+def decode_source(raw: bytes, limit: int) -> tuple[str | None, LoadOutcome | None]:
+    """Source bytes as text (a BOM or a coding line is honoured), or why they cannot be run."""
+    if len(raw) > limit:
+        return None, LoadOutcome("too_large", {"limit": limit})
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         return raw.decode(encoding), None
     except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
         bad = getattr(exc, "start", None)
         line = raw[:bad].count(b"\n") + 1 if bad is not None else None
-        detail = {"line": line, "looks_like": _guess_encoding(raw)}
-        return None, LoadOutcome("not_utf8", detail)
+        return None, LoadOutcome("not_utf8", {"line": line, "looks_like": _guess_encoding(raw)})
 
 
 def _guess_encoding(raw: bytes) -> str | None:
@@ -251,15 +261,18 @@ class _Child:
 class StudentRun:
     """A student file under test: loads it in a child, runs cases one by one, restarts after a kill."""
 
-    def __init__(self, path, display: str | None = None, limits: Limits | None = None,
-                 functions=FUNCTIONS):
-        self.path = Path(path)
+    def __init__(self, path=None, display: str | None = None, limits: Limits | None = None,
+                 functions=FUNCTIONS, source: bytes | None = None):
+        """Test the file at `path`, or the given `source` bytes (e.g. from a zip)."""
         self.display = display or str(path)
         self.limits = limits or Limits.from_env()
         self.functions = tuple(functions)
         self._child: _Child | None = None
-        self._source, self._unreadable = read_source(self.path)
-        self.load = self._unreadable
+        if source is None:
+            self._source, self.load = read_source(Path(path), self.limits.source_bytes)
+        else:
+            self._source, self.load = decode_source(source, self.limits.source_bytes)
+        self._budget_ends: float | None = None
 
     def __enter__(self):
         return self
@@ -276,10 +289,12 @@ class StudentRun:
         """Make sure a child has loaded the file; a file that failed to load once is not tried again."""
         if self._child is not None or (self.load is not None and not self.load.ok):
             return self.load
+        if self._budget_ends is None:
+            self._budget_ends = time.monotonic() + self.limits.submission_seconds
         self._child = _Child(self.limits)
         request = {"op": "load", "source": self._source, "filename": self.display, "tags": ALL_TAGS,
                    "functions": list(self.functions), "limits": self.limits.for_child()}
-        kind, reply = self._child.exchange(request, time.monotonic() + self.limits.load_seconds)
+        kind, reply = self._child.exchange(request, self._deadline(self.limits.load_seconds))
         self.load = self._load_outcome(kind, reply)
         if not self.load.ok:
             self.close()
@@ -297,19 +312,26 @@ class StudentRun:
             raised = reply.get("raised", {})
             return LoadOutcome(_load_status(raised.get("type", "")), raised, output=raw)
         return LoadOutcome("ok", functions=reply.get("functions", {}), defined=reply.get("defined", []),
-                           output=raw)
+                           output=raw, sandbox=str(reply.get("sandbox", "none")))
+
+    def _deadline(self, seconds: float) -> float:
+        """`seconds` from now, but never past the submission's whole budget."""
+        return min(time.monotonic() + seconds, self._budget_ends)
 
     def run_case(self, case) -> CaseRun:
         """Call the case's function on each example, stopping at the first call that gives no reply."""
         run = CaseRun()
         started = time.monotonic()
+        if self._budget_ends is not None and started >= self._budget_ends:
+            run.problem, run.detail = "timeout", {"seconds": 0, "budget_seconds": self.limits.submission_seconds}
+            return run
         load = self.start()  # after a kill, a fresh child loads the file again (its own time limit)
         if not load.ok:
             run.problem = "load_failed"
         elif load.functions.get(case.function) != "ok":
             run.problem, run.detail = "missing_function", {"state": load.functions.get(case.function)}
         else:
-            deadline = time.monotonic() + self.limits.case_seconds
+            deadline = self._deadline(self.limits.case_seconds)
             for example in case.examples:
                 request = {"op": "call", "function": case.function, "args": list(example.args)}
                 kind, reply = self._child.exchange(request, deadline)
@@ -322,6 +344,8 @@ class StudentRun:
                     continue
                 run.problem = kind if kind in ("timeout", "no_answer") else "crashed"
                 run.detail = {"seconds": self.limits.case_seconds, "output": self._child.raw_output_report()}
+                if kind == "timeout" and deadline >= self._budget_ends:
+                    run.detail["budget_seconds"] = self.limits.submission_seconds
                 if kind == "died":
                     run.detail.update(reply)
                 elif kind == "reply":

@@ -9,8 +9,9 @@ CATALOGUE = {
     # --- layout of `make test` -------------------------------------------------------------
     "section.format": ("=== Prompt 格式化 ===", "=== Prompt formatting ==="),
     "section.extract": ("=== 响应提取 ===", "=== Response extraction ==="),
+    "section.extended": ("=== 扩展检查 (协议的其余部分) ===", "=== Extended checks (the rest of the protocol) ==="),
     "summary": ("测试结果: {passed} 通过, {failed} 失败", "Result: {passed} passed, {failed} failed"),
-    "summary.all_passed": ("全部通过！", "All passed!"),
+    "summary.extended": ("扩展检查: {passed} 通过, {failed} 失败", "Extended checks: {passed} passed, {failed} failed"),
     "case.1.label": ("单轮: 一条 user 消息的提示词", "single turn: prompt for one user message"),
     "case.2.label": ("多轮: system + 三轮历史的标签、顺序与内容",
                      "multi-turn: tags, order and contents of system + three turns"),
@@ -18,6 +19,16 @@ CATALOGUE = {
     "case.4.label": ("没有标签时返回去掉首尾空白的全文", "no tag: whole output, trimmed"),
     "case.5.label": ("多个 <|assistant|> 时取最后一个", "several <|assistant|>: the last one wins"),
     "case.6.label": ("在最早的下一个标签或 <|end|> 处截断", "cut at the earliest next tag or <|end|>"),
+    "case.x1.label": ("空历史只得到生成标签", "empty history gives just the generation tag"),
+    "case.x2.label": ("未知角色抛出 ValueError 并写出角色名", "an unknown role raises ValueError naming it"),
+    "case.x3.label": ("不修改调用者的列表和字典", "the caller's list and dicts stay unchanged"),
+    "case.x4.label": ("内容原样保留: 空格、换行、空内容、标签字样", "content verbatim: spaces, newlines, empty, tag text"),
+    "case.x5.label": ("以 assistant 结尾的历史也要加生成标签", "a history ending with assistant still gets the tag"),
+    "case.x6.label": ("中间的 system 消息留在原位", "a system message in the middle stays in place"),
+    "case.x7.label": ("去掉 \\r\\n 和制表符", "\\r\\n and tabs are trimmed"),
+    "case.x8.label": ("去掉全角空格 (str.strip 的空白)", "full-width spaces are trimmed (str.strip whitespace)"),
+    "case.x9.label": ("回复可以是空字符串", "a reply can be empty"),
+    "case.x10.label": ("没有边界时取到结尾；像标签的文字不算边界", "no boundary: up to the end; tag-like text is no tag"),
     # --- labels of the detail block under a [FAIL] ---------------------------------------------
     "field.call": ("调用", "call"),
     "field.expected": ("期望", "expected"),
@@ -26,17 +37,24 @@ CATALOGUE = {
     "field.where": ("位置", "where"),
     "field.printed": ("打印", "printed"),
     "field.problem": ("问题", "problem"),
+    "field.before": ("原值", "before"),
+    "field.after": ("现值", "after"),
     "field.hint": ("提示", "hint"),
     "example.of": ("(例 {index}/{total})", "(example {index}/{total})"),
     "diff.at": ("第 {line} 行第 {column} 个字符起不同", "first difference: line {line}, character {column}"),
     "diff.missing": ("实际到这里就结束了，还缺: {rest}", "actual stops here; still missing: {rest}"),
     "diff.extra": ("从这里起是多出来的: {rest}", "from here on it is extra: {rest}"),
     "value.type": ("{shown}  (类型 {type}，不是 str)", "{shown}  (type {type}, not str)"),
+    "value.raises": ("抛出 {type}，信息里写出 \"{word}\"", "raise {type} whose message names \"{word}\""),
+    "value.returned": ("没有抛出异常，返回了 {shown}", "no exception; it returned {shown}"),
     "value.cut": ("(共 {length} 个字符，只收回了前 {kept} 个)", "({length} characters; only the first {kept} came back)"),
-    "printed.more": ("… 另有 {count} 个字符未显示", "… {count} more characters not shown"),
+    "printed.more": ("… 后面还有输出，没有显示", "… more output not shown"),
     "same_load_failure": ("同上: 文件没有加载成功", "same as above: the file did not load"),
     # --- problems: why no value came back ------------------------------------------------------
     "problem.timeout": ("{seconds:g} 秒内没有返回，已被终止", "no answer within {seconds:g} s; stopped"),
+    "problem.budget": ("整个文件的 {seconds:g} 秒时间预算用完了，这个测试没有运行完",
+                       "the whole file's budget of {seconds:g} s ran out before this case finished"),
+    "problem.modified_input": ("函数修改了传进来的参数", "the function changed the arguments it was given"),
     "problem.exited": ("程序在调用中途退出了 (退出码 {code})", "the program exited during the call (exit code {code})"),
     "problem.signal": ("程序在调用中途崩溃了 (信号 {signal})", "the program crashed during the call (signal {signal})"),
     "problem.no_answer": ("没有收到函数的返回值", "no return value came back"),
@@ -47,6 +65,7 @@ CATALOGUE = {
                                       "{file} has no function {function}; did you mean {near}?"),
     "problem.not_callable": ("{file} 里的 {function} 不是函数", "{function} in {file} is not a function"),
     "load.missing_file": ("找不到文件 {path}", "file not found: {path}"),
+    "load.too_large": ("{file} 太大了 (超过 {limit} 字节)，没有运行", "{file} is too large (over {limit} bytes); not run"),
     "load.not_utf8": ("{file} 不是 UTF-8 编码 (第 {line} 行附近)", "{file} is not UTF-8 (near line {line})"),
     "load.not_utf8_guess": ("{file} 不是 UTF-8 编码，看起来是 {guess} (第 {line} 行附近)",
                             "{file} is not UTF-8; it looks like {guess} (near line {line})"),
@@ -75,6 +94,32 @@ CATALOGUE = {
                    "(TASK.md 1.5.3 规则 E3)",
                    "cut at the earliest <|user|>, <|assistant|>, <|system|> or <|end|> after the reply "
                    "(TASK.md 1.5.3, rule E3)"),
+    "hint.x1": ("空列表也要返回生成标签 \"<|assistant|>\\n\" (TASK.md 1.5.2 规则 F3)",
+                "an empty list still returns the generation tag \"<|assistant|>\\n\" (TASK.md 1.5.2, rule F3)"),
+    "hint.unknown_role": ("不认识的角色要自己 raise ValueError(...)，并在信息里写出角色名；字典查不到时的 KeyError "
+                          "不算 (TASK.md 1.5.2 规则 F2)",
+                          "raise ValueError(...) yourself for an unknown role, naming the role; a KeyError from a "
+                          "dict lookup does not count (TASK.md 1.5.2, rule F2)"),
+    "hint.error_names_role": ("ValueError 的信息里要写出那个角色，例如 f\"unknown role: {{role}}\" (TASK.md 1.5.2 规则 F2)",
+                              "the ValueError message must name the role, e.g. f\"unknown role: {{role}}\" "
+                              "(TASK.md 1.5.2, rule F2)"),
+    "hint.input_modified": ("不要修改传进来的列表和字典 (append、pop、赋值)；需要时先复制 (TASK.md 1.5.2 规则 F4)",
+                            "do not change the list or dicts you were given (append, pop, assignment); copy first "
+                            "(TASK.md 1.5.2, rule F4)"),
+    "hint.content_verbatim": ("内容原样写出: 不要 strip()，不要替换，空内容也占一行 (TASK.md 1.5.2 规则 F1)",
+                              "write content verbatim: no strip(), no replacing, empty content still takes a line "
+                              "(TASK.md 1.5.2, rule F1)"),
+    "hint.x5": ("不管最后一条是谁说的，都要加生成标签 (TASK.md 1.5.2 规则 F3)",
+                "add the generation tag whoever spoke last (TASK.md 1.5.2, rule F3)"),
+    "hint.x7": ("用不带参数的 str.strip(): 它去掉 \\r、\\t、全角空格等所有空白 (TASK.md 1.5.3 规则 E4)",
+                "use str.strip() with no argument: it removes \\r, \\t, full-width spaces and all other "
+                "whitespace (TASK.md 1.5.3, rule E4)"),
+    "hint.x9": ("回复可以是空的: <|assistant|> 后面什么都没有，或紧接着就是边界 (TASK.md 1.5.3 规则 E3、E4)",
+                "a reply can be empty: nothing after <|assistant|>, or a boundary right after it "
+                "(TASK.md 1.5.3, rules E3, E4)"),
+    "hint.x10": ("只有那四个标签是边界；找不到就取到结尾 (TASK.md 1.5.3 规则 E3)",
+                 "only the four tags are boundaries; with none, take everything to the end "
+                 "(TASK.md 1.5.3, rule E3)"),
     "hint.returned_empty": ("函数返回了空字符串 —— 还没有实现吗？从 TASK.md 1.5.2 / 1.5.3 开始",
                             "the function returned an empty string: not implemented yet? "
                             "Start at TASK.md 1.5.2 / 1.5.3"),
@@ -178,6 +223,7 @@ CATALOGUE = {
                           "the file fails while loading: check top-level code and imports (standard library only)"),
     "hint.load_timeout": ("文件顶层的代码停不下来: 把测试代码放进 if __name__ == \"__main__\": 下面",
                           "top-level code never finishes: put experiments under if __name__ == \"__main__\":"),
+    "hint.too_large": ("只交 student.py 这一个文件，别把数据或模型放进去", "submit student.py only, without data or models"),
     "hint.missing_file": ("检查 STUDENT= 后面的路径", "check the path given as STUDENT="),
     "hint.broken_child": ("不要修改 sys、builtins 或测试进程本身", "do not change sys, builtins or the test process"),
     "hint.internal": ("测试框架内部出错，请把上面的信息发给老师或助教",
@@ -197,4 +243,4 @@ def text(key: str, **fields) -> str:
     """The catalogue entry `key` in the current language, with `{fields}` filled in."""
     zh, en = CATALOGUE[key]
     template = en if current_language() == "en" else zh
-    return template.format(**fields) if fields else template
+    return template.format(**fields)

@@ -20,8 +20,8 @@ class Verdict:
 
     case: Case
     passed: bool
-    problem: str | None = None  # wrong_value, wrong_type, raised, timeout, crashed, no_answer,
-    #                             load_failed, missing_function
+    problem: str | None = None  # wrong_value, wrong_type, raised, no_exception, wrong_exception,
+    #                             modified_input, timeout, crashed, no_answer, load_failed, missing_function
     example: int | None = None  # index of the example that decided a failure
     hint: str | None = None  # catalogue key
     facts: dict = field(default_factory=dict)
@@ -44,6 +44,8 @@ def judge(case: Case, run: CaseRun, load: LoadOutcome) -> Verdict:
 
 def _judge_call(case: Case, index: int, example: Example, call: CallRecord) -> Verdict | None:
     facts = {"output": call.output}
+    if example.raises:
+        return _judge_raise(case, index, example, call, facts)
     if call.raised is not None:
         facts["raised"] = call.raised
         return Verdict(case, False, "raised", index, exception_hint(call.raised), facts)
@@ -55,10 +57,28 @@ def _judge_call(case: Case, index: int, example: Example, call: CallRecord) -> V
                 else "hint.str_subclass" if returned.get("str_subclass") else "hint.not_str")
         return Verdict(case, False, "wrong_type", index, hint, facts)
     actual = returned["value"]
-    if actual == example.expected and "length" not in returned:
-        return None
-    facts.update(expected=example.expected, actual=actual)
-    return Verdict(case, False, "wrong_value", index, mistake_hint(case, example, actual), facts)
+    if actual != example.expected or "length" in returned:
+        facts.update(expected=example.expected, actual=actual)
+        return Verdict(case, False, "wrong_value", index, mistake_hint(case, example, actual), facts)
+    if example.unchanged and call.args_after != list(example.args):
+        facts.update(before=list(example.args), after=call.args_after)
+        return Verdict(case, False, "modified_input", index, "hint.input_modified", facts)
+    return None
+
+
+def _judge_raise(case: Case, index: int, example: Example, call: CallRecord, facts: dict) -> Verdict | None:
+    """The protocol demands an exception of `example.raises` (or a subclass) whose message names a word."""
+    facts.update(demanded=example.raises, mentions=example.mentions)
+    raised = call.raised
+    if raised is None:
+        facts["returned"] = call.returned or {}
+        return Verdict(case, False, "no_exception", index, case.hint, facts)
+    facts["raised"] = raised
+    if example.raises not in raised.get("kinds", [raised.get("type")]):
+        return Verdict(case, False, "wrong_exception", index, case.hint, facts)
+    if example.mentions and example.mentions not in raised.get("message", ""):
+        return Verdict(case, False, "wrong_exception", index, "hint.error_names_role", facts)
+    return None
 
 
 def mistake_hint(case: Case, example: Example, actual: str) -> str:

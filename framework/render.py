@@ -13,7 +13,7 @@ PRINTED_LINES = 6
 RULE = "=" * 40
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _FIELDS = ("field.call", "field.expected", "field.actual", "field.raised", "field.where", "field.printed",
-           "field.problem", "field.hint")
+           "field.problem", "field.before", "field.after", "field.hint")
 
 
 # --- making characters visible ----------------------------------------------------------------
@@ -88,8 +88,56 @@ def result_line(case_number: str, label: str, passed: bool) -> tuple[str, str]:
     return f"[TEST {case_number}] {label} ... ", "[PASS]" if passed else "[FAIL]"
 
 
-def summary_lines(passed: int, failed: int) -> list[str]:
-    return [RULE, text("summary", passed=passed, failed=failed), RULE]
+def summary_lines(results) -> list[str]:
+    """The summary between rules for (case, passed) pairs: the six, then any extended checks apart."""
+    lines = [RULE]
+    for suite, key in (("core", "summary"), ("extended", "summary.extended")):
+        outcomes = [passed for case, passed in results if case.suite == suite]
+        if outcomes or suite == "core":
+            lines.append(text(key, passed=sum(outcomes), failed=len(outcomes) - sum(outcomes)))
+    return lines + [RULE]
+
+
+class CourseText:
+    """The course's layout built case by case; `make test` prints it and the grader writes it as feedback."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.section: str | None = None
+        self._load_shown = False
+
+    def case_lines(self, case, verdict: Verdict | None, error: str = "") -> list[tuple[str, str | None]]:
+        """(text, "pass" | "fail" | None) lines for one case: a section header when it changes, the
+        [TEST N] line, and under a [FAIL] its explanation (`error` when the harness itself failed)."""
+        lines: list[tuple[str, str | None]] = []
+        if case.section != self.section:
+            if self.section is not None:
+                lines.append(("", None))
+            lines.append((section_header(case.section), None))
+            self.section = case.section
+        passed = verdict is not None and verdict.passed
+        head, mark = result_line(case.id, text(case.label_key), passed)
+        lines.append((head + mark, "pass" if passed else "fail"))
+        if verdict is None:
+            details = [INDENT + text("internal.error", message=error), INDENT + text("hint.internal")]
+        else:
+            details = [] if passed else self.explain(verdict)
+        return lines + [(line, None) for line in details]
+
+    def explain(self, verdict: Verdict) -> list[str]:
+        """A failure's explanation; a load failure is told in full once, then referred to."""
+        load_failed = verdict.problem == "load_failed"
+        lines = failure_lines(verdict, self.file, load_already_shown=load_failed and self._load_shown)
+        self._load_shown = self._load_shown or load_failed
+        return lines
+
+
+def course_report(verdicts, file: str) -> str:
+    """The whole text `make test` / `make test-full` prints for these verdicts."""
+    course = CourseText(file)
+    lines = [line for verdict in verdicts for line, _ in course.case_lines(verdict.case, verdict)]
+    summary = summary_lines([(verdict.case, verdict.passed) for verdict in verdicts])
+    return "\n".join(lines + [""] + summary) + "\n"
 
 
 def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False) -> list[str]:
@@ -191,7 +239,28 @@ def _stopped_rows(facts: dict, _file: str) -> list:
 
 
 def _timeout_rows(facts: dict, _file: str) -> list:
+    if "budget_seconds" in facts:
+        return [("field.problem", text("problem.budget", seconds=facts["budget_seconds"]))]
     return [("field.problem", text("problem.timeout", seconds=facts["seconds"]))]
+
+
+def _demanded(facts: dict) -> tuple:
+    return ("field.expected", text("value.raises", type=facts["demanded"], word=facts["mentions"] or ""))
+
+
+def _no_exception_rows(facts: dict, _file: str) -> list:
+    returned = facts["returned"]
+    shown = literal(returned["value"]) if returned.get("kind") == "str" else returned.get("repr", "?")
+    return [_demanded(facts), ("field.actual", text("value.returned", shown=shown))]
+
+
+def _wrong_exception_rows(facts: dict, file: str) -> list:
+    return [_demanded(facts)] + _raised_rows(facts, file)
+
+
+def _modified_rows(facts: dict, _file: str) -> list:
+    return [("field.problem", text("problem.modified_input")),
+            ("field.before", py_literal(facts["before"])), ("field.after", py_literal(facts["after"]))]
 
 
 _PROBLEM_ROWS = {
@@ -201,6 +270,9 @@ _PROBLEM_ROWS = {
     "timeout": _timeout_rows,
     "crashed": _stopped_rows,
     "no_answer": _stopped_rows,
+    "no_exception": _no_exception_rows,
+    "wrong_exception": _wrong_exception_rows,
+    "modified_input": _modified_rows,
 }
 
 
@@ -218,6 +290,8 @@ def _load_rows(load, file: str) -> list:
     detail, status = load.detail, load.status
     if status == "missing_file":
         rows = [("field.problem", text("load.missing_file", path=detail.get("path", file)))]
+    elif status == "too_large":
+        rows = [("field.problem", text("load.too_large", file=file, limit=detail.get("limit", 0)))]
     elif status == "not_utf8":
         key = "load.not_utf8_guess" if detail.get("looks_like") else "load.not_utf8"
         rows = [("field.problem", text(key, file=file, line=detail.get("line") or 1, guess=detail.get("looks_like")))]
@@ -241,9 +315,8 @@ def _printed_rows(output: dict | None) -> list:
         return []
     lines = output["text"].splitlines() or [""]
     shown = ["| " + _visible(line)[:100] for line in lines[:PRINTED_LINES]]
-    hidden = sum(len(line) + 1 for line in lines[PRINTED_LINES:]) + output.get("dropped", 0)
-    if hidden:
-        shown.append(text("printed.more", count=hidden))
+    if len(lines) > PRINTED_LINES or output.get("dropped"):
+        shown.append(text("printed.more"))
     return [("field.printed", shown[0]), *[(None, line) for line in shown[1:]]]
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from conftest import SOLUTION, STUB, STUDENTS, failing, judged
+from framework.cases import ALL_CASES
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)
 MISTAKES = {
@@ -33,8 +34,31 @@ MISTAKES = {
 }
 
 
-def test_every_wrong_file_is_in_the_table():
+# file in tests/students/wrong_full: passes the six; (extended checks it fails, the one that names it, its hint)
+EXTENDED_MISTAKES = {
+    "keyerror_for_unknown_role": ({"x2"}, "x2", "hint.unknown_role"),
+    "valueerror_without_role": ({"x2"}, "x2", "hint.error_names_role"),
+    "changes_the_callers_dicts": ({"x3"}, "x3", "hint.input_modified"),
+    "strips_content": ({"x4"}, "x4", "hint.content_verbatim"),
+    "generation_tag_only_after_user": ({"x1", "x5"}, "x5", "hint.no_generation_tag"),
+    "system_moved_to_front": ({"x6"}, "x6", "hint.case2"),
+    "c_isspace_trim": ({"x8"}, "x8", "hint.x7"),
+    "empty_reply_falls_back": ({"x9"}, "x9", "hint.x9"),
+    "cuts_at_anything_tag_like": ({"x10"}, "x10", "hint.x10"),
+}
+
+
+def test_every_wrong_file_is_in_a_table():
     assert {p.stem for p in (STUDENTS / "wrong").glob("*.py")} == set(MISTAKES)
+    assert {p.stem for p in (STUDENTS / "wrong_full").glob("*.py")} == set(EXTENDED_MISTAKES)
+
+
+@pytest.mark.parametrize("name", sorted(EXTENDED_MISTAKES))
+def test_extended_mistake_passes_the_six_and_fails_its_check(name):
+    must_fail, named, hint = EXTENDED_MISTAKES[name]
+    verdicts = judged(STUDENTS / "wrong_full" / f"{name}.py", cases=ALL_CASES)
+    assert failing(verdicts) == must_fail
+    assert verdicts[named].hint == hint
 
 
 @pytest.mark.parametrize("name", sorted(MISTAKES))
@@ -46,8 +70,8 @@ def test_mistake_fails_in_its_named_case_with_its_hint(name):
 
 
 @pytest.mark.parametrize("path", sorted((STUDENTS / "correct").glob("*.py")) + [SOLUTION], ids=lambda p: p.stem)
-def test_correct_styles_pass_all_six(path):
-    assert failing(judged(path)) == set()
+def test_correct_styles_pass_the_six_and_every_extended_check(path):
+    assert failing(judged(path, cases=ALL_CASES)) == set()
 
 
 def test_at_least_five_correct_styles():

@@ -1,0 +1,21 @@
+"""Passes the six; wrong in the extended checks: system messages are moved to the front."""
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+TAGS = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
+
+
+def format_prompt(messages):
+    for m in messages:
+        if m["role"] not in TAGS:
+            raise ValueError(f"unknown role: {m['role']}")
+    ordered = [m for m in messages if m["role"] == "system"] + [m for m in messages if m["role"] != "system"]
+    return "".join(TAGS[m["role"]] + "\n" + m["content"] + "\n" for m in ordered) + ASSISTANT_TAG + "\n"
+
+
+def extract_response(output):
+    start = output.rfind(ASSISTANT_TAG)
+    if start < 0:
+        return output.strip()
+    reply = output[start + len(ASSISTANT_TAG):]
+    cuts = [i for i in (reply.find(t) for t in (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG)) if i >= 0]
+    return reply[:min(cuts, default=len(reply))].strip()
