@@ -163,6 +163,7 @@ EXTENDED = (
               Example(("<|assistant|>\n\u3000\u3000你好\u3000\n",), "你好",
                       mistakes={"\u3000\u3000你好\u3000": "hint.x7"})),
     _extended("x9", "extract_response", "hint.x9",
+              Example(("<|user|>\nhi\n<|assistant|>\n好<|end|>\n",), "好"),  # so that `return ""` cannot pass
               Example(("<|user|>\nhi\n<|assistant|>\n",), ""),
               Example(("<|user|>\nhi\n<|assistant|><|end|>\n",), ""),
               Example((" \n\t ",), "")),

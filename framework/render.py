@@ -155,13 +155,14 @@ def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False)
             rows += _call_rows(case, verdict.example)
         rows += _PROBLEM_ROWS[verdict.problem](facts, file)
         rows += _printed_rows(facts.get("output"))
-    rows.append(("field.hint", _hint(verdict, facts)))
+    rows.append(("field.hint", hint_text(verdict)))
     return _format_rows(rows)
 
 
-def _hint(verdict: Verdict, facts: dict) -> str:
+def hint_text(verdict: Verdict) -> str:
+    """The verdict's hint, with the returned type or the memory limit filled in where it names them."""
     from framework.engine import Limits
-    returned = facts.get("returned") or {}
+    returned = verdict.facts.get("returned") or {}
     return text(verdict.hint, type=returned.get("type", "?"), limit=Limits.from_env().memory_bytes >> 20)
 
 

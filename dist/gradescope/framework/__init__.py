@@ -1,0 +1,1 @@
+"""Lab09 harness: the student file, the case table, the engine and its pytest face."""

@@ -1,0 +1,185 @@
+"""The case table: every graded case defined once, as data (input, exact expected value, theme, hints).
+
+`verify.py` (pytest), the grader and the reports all read this table; the engine runs it and
+`judge.py` compares.  An example's `mistakes` maps the exact output of a known wrong implementation
+to the hint that names that mistake (slips in a prompt's layout are recognised by the judge itself);
+the hint texts live in `i18n.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from framework.tags import ASSISTANT_TAG
+
+GENERATION_LINE = ASSISTANT_TAG + "\n"
+
+
+@dataclass(frozen=True)
+class Example:
+    """One call: its arguments and what the protocol demands of it, plus outputs of known mistakes."""
+
+    args: tuple
+    expected: str | None = None  # the exact str to return, or None when an exception is demanded
+    mistakes: dict = field(default_factory=dict)  # exact wrong output -> hint key
+    raises: str | None = None  # the exception type to raise instead of returning
+    mentions: str | None = None  # a word that exception's message must contain
+    unchanged: bool = False  # the arguments must be the same after the call
+
+
+@dataclass(frozen=True)
+class Case:
+    """One graded case: a function, its examples, its section and its default hint."""
+
+    id: str  # "1" … "6" for the six, "x1" … for the extended checks
+    section: str  # "format", "extract" or "extended": the header it is printed under
+    function: str
+    examples: tuple
+    hint: str
+    weight: int = 10
+
+    @property
+    def label_key(self) -> str:
+        return f"case.{self.id}.label"
+
+    @property
+    def suite(self) -> str:
+        return "extended" if self.id.startswith("x") else "core"
+
+    @property
+    def column(self) -> str:
+        """Its column in grades.csv: t1 … t6, x1 …"""
+        return self.id if self.suite == "extended" else f"t{self.id}"
+
+
+def _msg(role: str, content: str) -> dict:
+    return {"role": role, "content": content}
+
+
+MULTI_TURN = [
+    _msg("system", "你是一个简洁的助手。"),
+    _msg("user", "什么是 token？"),
+    _msg("assistant", "模型读写文本的最小单位。"),
+    _msg("user", "中文也一样吗？"),
+    _msg("assistant", "一个汉字常常是一到两个 token。"),
+    _msg("user", "那“你好”呢？"),
+]
+MULTI_TURN_PROMPT = (
+    "<|system|>\n"
+    "你是一个简洁的助手。\n"
+    "<|user|>\n"
+    "什么是 token？\n"
+    "<|assistant|>\n"
+    "模型读写文本的最小单位。\n"
+    "<|user|>\n"
+    "中文也一样吗？\n"
+    "<|assistant|>\n"
+    "一个汉字常常是一到两个 token。\n"
+    "<|user|>\n"
+    "那“你好”呢？\n"
+    "<|assistant|>\n"
+)
+
+SINGLE_TURN_PROMPT = "<|user|>\n你好\n<|assistant|>\n"
+
+FORMAT_CASES = (
+    Case("1", "format", "format_prompt", hint="hint.case1", examples=(
+        Example(([_msg("user", "你好")],), SINGLE_TURN_PROMPT),
+    )),
+    Case("2", "format", "format_prompt", hint="hint.case2", examples=(
+        Example((MULTI_TURN,), MULTI_TURN_PROMPT),
+    )),
+    Case("3", "format", "format_prompt", hint="hint.case3", examples=(
+        Example(([_msg("system", "只用一句话回答。"), _msg("user", "天为什么是蓝的？")],),
+                "<|system|>\n只用一句话回答。\n<|user|>\n天为什么是蓝的？\n<|assistant|>\n"),
+        Example(([_msg("user", "Hi"), _msg("assistant", "Hello!"), _msg("user", "Tell me a joke.")],),
+                "<|user|>\nHi\n<|assistant|>\nHello!\n<|user|>\nTell me a joke.\n<|assistant|>\n"),
+    )),
+)
+
+EXTRACT_CASES = (
+    Case("4", "extract", "extract_response", hint="hint.case4", examples=(
+        Example(("  今天天气不错。  ",), "今天天气不错。", mistakes={"": "hint.empty_when_no_tag"}),
+        Example(("\n\t好的，我明白了。\r\n",), "好的，我明白了。", mistakes={"": "hint.empty_when_no_tag"}),
+        Example(("第一行\n第二行\n",), "第一行\n第二行", mistakes={"": "hint.empty_when_no_tag"}),
+    )),
+    Case("5", "extract", "extract_response", hint="hint.case5", examples=(
+        Example(("<|system|>\n简洁回答。\n<|user|>\n1+1=?\n<|assistant|>\n2\n"
+                 "<|user|>\n再加 1 呢？\n<|assistant|>\n3\n",), "3", mistakes={
+            "2": "hint.first_not_last",
+            "2\n<|user|>\n再加 1 呢？\n<|assistant|>\n3": "hint.first_not_last",
+        }),
+        Example(("<|user|>\nhi\n<|assistant|>\nhello\n<|user|>\nhow are you?\n<|assistant|>\n"
+                 "fine, thanks\n<|user|>\nbye\n<|assistant|>\n  Bye!\nSee you.  \n",), "Bye!\nSee you.",
+                mistakes={"hello": "hint.first_not_last", "fine, thanks": "hint.first_not_last"}),
+    )),
+    Case("6", "extract", "extract_response", hint="hint.case6", examples=(
+        Example(("<|user|>\n帮我起个名字\n<|assistant|>\n叫“小明”怎么样？\n<|user|>\n再来一个\n",),
+                "叫“小明”怎么样？", mistakes={"叫“小明”怎么样？\n<|user|>\n再来一个": "hint.no_cut_user"}),
+        Example(("<|user|>\n你好\n<|assistant|>\n你好！有什么可以帮你？<|end|>\n",),
+                "你好！有什么可以帮你？", mistakes={"你好！有什么可以帮你？<|end|>": "hint.no_cut_end"}),
+        Example(("<|user|>\n现在几点？\n<|assistant|>\n我看不到时钟。\n<|system|>\n当前时间 10:00\n",),
+                "我看不到时钟。", mistakes={"我看不到时钟。\n<|system|>\n当前时间 10:00": "hint.no_cut_system"}),
+        Example(("<|user|>\n讲个笑话\n<|assistant|>\n程序员为什么分不清万圣节和圣诞节？"
+                 "因为 Oct 31 = Dec 25。<|end|>\n<|user|>\n没听懂\n",),
+                "程序员为什么分不清万圣节和圣诞节？因为 Oct 31 = Dec 25。", mistakes={
+                    "程序员为什么分不清万圣节和圣诞节？因为 Oct 31 = Dec 25。<|end|>": "hint.cut_at_earliest",
+                }),
+        Example(("<|assistant|>\n先说结论：可以。\n<|user|>\n为什么？<|end|>\n",), "先说结论：可以。", mistakes={
+            "先说结论：可以。\n<|user|>\n为什么？": "hint.cut_at_earliest",
+        }),
+    )),
+)
+
+CORE = FORMAT_CASES + EXTRACT_CASES
+
+
+def _extended(case_id: str, function: str, hint: str, *examples: Example) -> Case:
+    return Case(case_id, "extended", function, examples, hint, weight=4)
+
+
+EXTENDED = (
+    _extended("x1", "format_prompt", "hint.x1", Example(([],), "<|assistant|>\n", mistakes={"": "hint.x1"})),
+    _extended("x2", "format_prompt", "hint.unknown_role",
+              Example(([_msg("user", "北京天气？"), _msg("tool", "晴，21°C")],), raises="ValueError", mentions="tool"),
+              Example(([_msg("User", "hi")],), raises="ValueError", mentions="User")),
+    _extended("x3", "format_prompt", "hint.input_modified", Example((MULTI_TURN,), MULTI_TURN_PROMPT, unchanged=True)),
+    _extended("x4", "format_prompt", "hint.content_verbatim",
+              Example(([_msg("user", "  两边有空格  ")],), "<|user|>\n  两边有空格  \n<|assistant|>\n",
+                      mistakes={"<|user|>\n两边有空格\n<|assistant|>\n": "hint.content_verbatim"}),
+              Example(([_msg("user", "第一行\n第二行")],), "<|user|>\n第一行\n第二行\n<|assistant|>\n"),
+              Example(([_msg("user", "")],), "<|user|>\n\n<|assistant|>\n"),
+              Example(([_msg("user", "写出 <|end|> 这个标记")],), "<|user|>\n写出 <|end|> 这个标记\n<|assistant|>\n")),
+    _extended("x5", "format_prompt", "hint.x5",
+              Example(([_msg("user", "讲个笑话"), _msg("assistant", "好的。")],),
+                      "<|user|>\n讲个笑话\n<|assistant|>\n好的。\n<|assistant|>\n")),
+    _extended("x6", "format_prompt", "hint.case2",
+              Example(([_msg("user", "你好"), _msg("system", "从现在起用英文回答。"), _msg("user", "再说一遍")],),
+                      "<|user|>\n你好\n<|system|>\n从现在起用英文回答。\n<|user|>\n再说一遍\n<|assistant|>\n")),
+    _extended("x7", "extract_response", "hint.x7",
+              Example(("<|user|>\r\nhi\r\n<|assistant|>\r\n\t你好！\t\r\n<|end|>\r\n",), "你好！"),
+              Example(("\r\n\t没有标签\r\n",), "没有标签")),
+    _extended("x8", "extract_response", "hint.x7",
+              Example(("<|assistant|>\n\u3000\u3000你好\u3000\n",), "你好",
+                      mistakes={"\u3000\u3000你好\u3000": "hint.x7"})),
+    _extended("x9", "extract_response", "hint.x9",
+              Example(("<|user|>\nhi\n<|assistant|>\n好<|end|>\n",), "好"),  # so that `return ""` cannot pass
+              Example(("<|user|>\nhi\n<|assistant|>\n",), ""),
+              Example(("<|user|>\nhi\n<|assistant|><|end|>\n",), ""),
+              Example((" \n\t ",), "")),
+    _extended("x10", "extract_response", "hint.x10",
+              Example(("<|user|>\nhi\n<|assistant|>\nhello there",), "hello there"),
+              Example(("<|assistant|>\n用 <|tag|> 表示标签\n",), "用 <|tag|> 表示标签")),
+)
+
+SECTIONS = ("format", "extract", "extended")
+ALL_CASES = CORE + EXTENDED
+
+
+def by_id(case_id: str) -> Case:
+    """The case with this id (``"1"`` … ``"6"``)."""
+    for case in ALL_CASES:
+        if case.id == case_id:
+            return case
+    raise KeyError(case_id)
+

@@ -1,0 +1,257 @@
+"""Child side of the engine: loads one student file and reports what its functions return.
+
+The parent starts it as ``python -S -c <this source> REQ_FD RESP_FD`` in an empty temporary
+directory with empty stdin and
+unbuffered stdout/stderr, which the parent drains and caps (so a print before a crash is not lost).  It imports nothing from the harness and never sees an expected value:
+it only runs the student's code and sends back, as JSON lines, what came out.  The parent judges.
+Every reply echoes the nonce of its request, so a line the student's code writes is never a reply.
+"""
+
+
+def main():
+    import builtins
+    import json
+    import os
+    import sys
+    import time
+    import traceback
+    import types
+
+    def leave(code=None):
+        raise SystemExit(code)
+
+    builtins.exit = builtins.quit = leave  # what `site` would add; the child runs without it (-S)
+
+    # Everything the reporting path needs is bound here, before any student code can patch it, and
+    # builtins are put back after every step of student code.  Replies are written by `to_json`
+    # below, which uses only these C functions, so patching json or builtins cannot change them.
+    scan_json = json.decoder.JSONDecoder().scan_once
+    quote = json.encoder.encode_basestring_ascii
+    write, perf, walk_tb = os.write, time.perf_counter, traceback.walk_tb
+    exact_type, is_instance, text, base_exception = type, isinstance, str, BaseException
+    int_text, float_text, join = int.__repr__, float.__repr__, ",".join
+    syntax_error, system_exit, import_error = SyntaxError, SystemExit, ImportError
+    saved_builtins = dict(builtins.__dict__)
+
+    req_fd, resp_fd = int(sys.argv[1]), int(sys.argv[2])
+    sys.argv = ["student.py"]
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
+    requests = os.fdopen(req_fd, "rb")
+    state = {"module": None, "source_lines": [], "filename": "student.py", "limits": {}}
+
+    def restore_builtins():
+        names = builtins.__dict__
+        names.clear()
+        names.update(saved_builtins)
+
+    def to_json(value):
+        """JSON for the exact built-in types only; anything else raises TypeError."""
+        kind = exact_type(value)
+        if kind is text:
+            return quote(value)
+        if value is None or value is True or value is False:
+            return {None: "null", True: "true", False: "false"}[value]
+        if kind is int:
+            return int_text(value)
+        if kind is float:
+            return float_text(value) if value - value == 0 else "null"
+        if kind is list or kind is tuple:
+            return "[" + join([to_json(item) for item in value]) + "]"
+        if kind is dict:
+            return "{" + join([quote(key) + ":" + to_json(item) for key, item in value.items()
+                               if exact_type(key) is text or fail()]) + "}"
+        return fail()
+
+    def fail():
+        raise TypeError("not plain data")
+
+    def send(reply):
+        data = memoryview((to_json(reply) + "\n").encode("ascii"))
+        while data:
+            data = data[write(resp_fd, data):]
+
+    def safe_text(obj, limit=500):
+        try:
+            return text.__str__(obj if is_instance(obj, text) else text(obj))[:limit]
+        except base_exception:
+            return "<?>"
+
+    def describe(exc):
+        """Type, message and the student's own line for an exception."""
+        where = None
+        for frame, lineno in walk_tb(exc.__traceback__):
+            if frame.f_code.co_filename == state["filename"]:
+                where = lineno
+        info = {"type": safe_text(exact_type(exc).__name__), "message": safe_text(exc),
+                "kinds": [safe_text(cls.__name__) for cls in exact_type(exc).__mro__]}
+        if is_instance(exc, syntax_error):
+            info.update(line=exc.lineno, offset=exc.offset, code=safe_text(exc.text or ""),
+                        message=safe_text(exc.msg))
+            return info
+        if is_instance(exc, system_exit):
+            info["exit_code"] = safe_text(exc.code)
+        if is_instance(exc, import_error):
+            info["module"] = safe_text(exc.name or "")
+        if where is not None:
+            lines = state["source_lines"]
+            info["line"] = where
+            info["code"] = lines[where - 1].strip() if 0 < where <= len(lines) else ""
+        return info
+
+    def encode(value):
+        """A returned value as data: a genuine str is sent whole, anything else by type and repr."""
+        if exact_type(value) is text:
+            longest = state["limits"].get("value_chars", 1 << 20)
+            if len(value) > longest:
+                return {"kind": "str", "value": value[:longest], "length": len(value)}
+            return {"kind": "str", "value": value}
+        try:
+            cls = exact_type(value)
+            name = cls.__name__ if cls.__module__ == "builtins" else cls.__module__ + "." + cls.__qualname__
+        except base_exception:
+            name = "?"
+        str_subclass = is_instance(value, text)
+        try:
+            shown = text.__repr__(value) if str_subclass else repr(value)
+        except base_exception:
+            shown = "<?>"
+        return {"kind": "other", "type": safe_text(name, 100), "str_subclass": str_subclass,
+                "repr": safe_text(shown, 300)}
+
+    def set_limits(limits):
+        try:
+            import resource
+        except ImportError:  # not POSIX: the parent's clock still bounds every call
+            return
+        wanted = [("RLIMIT_AS", limits.get("memory_bytes")), ("RLIMIT_CPU", limits.get("cpu_seconds")),
+                  ("RLIMIT_FSIZE", limits.get("file_bytes")), ("RLIMIT_CORE", 0)]
+        for name, soft in wanted:
+            if soft is None or not hasattr(resource, name):
+                continue
+            try:
+                resource.setrlimit(getattr(resource, name), (soft, soft))
+            except (ValueError, OSError):
+                pass
+
+    def confine(workdir):
+        """Linux Landlock, best effort: read the Python installation and system files, write only in
+        `workdir`, no TCP, no signals to processes outside the sandbox.  Returns what was applied."""
+        if not sys.platform.startswith("linux"):
+            return "none"
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+        except (ImportError, OSError):
+            return "none"
+        syscall, u64 = libc.syscall, ctypes.c_uint64
+        syscall.restype = ctypes.c_long
+        abi = syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))  # LANDLOCK_CREATE_RULESET_VERSION
+        if abi < 1:
+            return "none"
+        file_rights = 1 | 2 | 4 | (1 << 14 if abi >= 3 else 0) | (1 << 15 if abi >= 5 else 0)
+        handled = (1 << 13) - 1 | (1 << 13 if abi >= 2 else 0) | file_rights
+        read = 1 | 4 | 8  # execute, read file, read dir
+
+        class RulesetAttr(ctypes.Structure):
+            _fields_ = [("fs", u64), ("net", u64), ("scoped", u64)]
+
+        class PathBeneath(ctypes.Structure):
+            _pack_ = 1
+            _fields_ = [("allowed", u64), ("parent_fd", ctypes.c_int32)]
+
+        attr = RulesetAttr(handled, 3 if abi >= 4 else 0, 3 if abi >= 6 else 0)
+        ruleset = syscall(444, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), ctypes.c_uint32(0))
+        if ruleset < 0:
+            return "none"
+        readable = {sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib32", "/lib64", "/etc",
+                    "/bin", "/dev/null", "/dev/zero", "/dev/urandom"}
+        for path, rights in [(p, read) for p in sorted(readable)] + [("/dev/null", 2 | 4), (workdir, handled)]:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            allowed = rights if os.path.isdir(path) else rights & file_rights
+            rule = PathBeneath(allowed & handled, fd)
+            syscall(445, ruleset, ctypes.c_int(1), ctypes.byref(rule), ctypes.c_uint32(0))
+            os.close(fd)
+        libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, required to restrict oneself
+        applied = syscall(446, ruleset, ctypes.c_uint32(0)) == 0
+        os.close(ruleset)
+        return f"landlock-{abi}" if applied else "none"
+
+    def provide_tags(tags):
+        package = types.ModuleType("framework")
+        package.__path__ = []
+        module = types.ModuleType("framework.tags")
+        module.__dict__.update(tags)
+        package.tags = module
+        sys.modules["framework"], sys.modules["framework.tags"] = package, module
+
+    def load(request):
+        state["limits"] = request["limits"]
+        state["filename"] = request["filename"]
+        state["source_lines"] = request["source"].splitlines()
+        set_limits(request["limits"])
+        sandbox = confine(os.getcwd())
+        provide_tags(request["tags"])
+        module = types.ModuleType("student")
+        module.__file__ = request["filename"]
+        sys.modules["student"] = module
+        try:
+            code = compile(request["source"], request["filename"], "exec", dont_inherit=True)
+            exec(code, module.__dict__)
+        except base_exception as exc:
+            restore_builtins()
+            reply = {"ok": False, "raised": describe(exc)}
+        else:
+            restore_builtins()
+            state["module"] = module
+            reply = {"ok": True, "functions": {}, "defined": []}
+            for name in request["functions"]:
+                found = module.__dict__.get(name)
+                reply["functions"][name] = ("missing" if found is None
+                                            else "ok" if callable(found) else "not_callable")
+            reply["defined"] = sorted(n for n, v in module.__dict__.items()
+                                      if is_instance(n, text) and not n.startswith("_") and callable(v))
+        reply["sandbox"] = sandbox
+        return reply
+
+    def call(request):
+        function = state["module"].__dict__[request["function"]]
+        args = request["args"]
+        started = perf()
+        try:
+            value = function(*args)
+        except base_exception as exc:
+            restore_builtins()
+            reply = {"raised": describe(exc)}
+        else:
+            restore_builtins()
+            reply = {"returned": encode(value)}
+            del value
+        reply["seconds"] = perf() - started
+        try:
+            to_json(args)
+            reply["args_after"] = args
+        except base_exception:
+            reply["args_after"] = {"unserializable": safe_text(repr(args), 300)}
+        return reply
+
+    handlers = {"load": load, "call": call}
+    for line in requests:
+        request = scan_json(line.decode("ascii"), 0)[0]
+        handler = handlers.get(request.get("op"))
+        if handler is None:
+            break
+        try:
+            reply = handler(request)
+        except base_exception as exc:  # the student broke the child itself; say so, do not guess
+            restore_builtins()
+            reply = {"internal": describe(exc)}
+        restore_builtins()  # a __repr__ or __str__ of the student's may have run while reporting
+        reply["nonce"] = request["nonce"]
+        send(reply)
+
+
+if __name__ == "__main__":
+    main()

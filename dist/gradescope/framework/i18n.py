@@ -1,0 +1,269 @@
+"""Every sentence a student sees, in Chinese and English; `LAB_LANG=en` picks English."""
+
+from __future__ import annotations
+
+import os
+
+# key: (中文, English).  Rule ids (F1–F4, E1–E4) and section numbers point into TASK.md.
+CATALOGUE = {
+    # --- layout of `make test` -------------------------------------------------------------
+    "section.format": ("=== Prompt 格式化 ===", "=== Prompt formatting ==="),
+    "section.extract": ("=== 响应提取 ===", "=== Response extraction ==="),
+    "section.extended": ("=== 扩展检查 (协议的其余部分) ===", "=== Extended checks (the rest of the protocol) ==="),
+    "summary": ("测试结果: {passed} 通过, {failed} 失败", "Result: {passed} passed, {failed} failed"),
+    "summary.extended": ("扩展检查: {passed} 通过, {failed} 失败", "Extended checks: {passed} passed, {failed} failed"),
+    "case.1.label": ("单轮: 一条 user 消息的提示词", "single turn: prompt for one user message"),
+    "case.2.label": ("多轮: system + 三轮历史的标签、顺序与内容",
+                     "multi-turn: tags, order and contents of system + three turns"),
+    "case.3.label": ("提示词以生成标签 <|assistant|> 结尾", "prompt ends with the generation tag <|assistant|>"),
+    "case.4.label": ("没有标签时返回去掉首尾空白的全文", "no tag: whole output, trimmed"),
+    "case.5.label": ("多个 <|assistant|> 时取最后一个", "several <|assistant|>: the last one wins"),
+    "case.6.label": ("在最早的下一个标签或 <|end|> 处截断", "cut at the earliest next tag or <|end|>"),
+    "case.x1.label": ("空历史只得到生成标签", "empty history gives just the generation tag"),
+    "case.x2.label": ("未知角色抛出 ValueError 并写出角色名", "an unknown role raises ValueError naming it"),
+    "case.x3.label": ("不修改调用者的列表和字典", "the caller's list and dicts stay unchanged"),
+    "case.x4.label": ("内容原样保留: 空格、换行、空内容、标签字样", "content verbatim: spaces, newlines, empty, tag text"),
+    "case.x5.label": ("以 assistant 结尾的历史也要加生成标签", "a history ending with assistant still gets the tag"),
+    "case.x6.label": ("中间的 system 消息留在原位", "a system message in the middle stays in place"),
+    "case.x7.label": ("去掉 \\r\\n 和制表符", "\\r\\n and tabs are trimmed"),
+    "case.x8.label": ("去掉全角空格 (str.strip 的空白)", "full-width spaces are trimmed (str.strip whitespace)"),
+    "case.x9.label": ("回复可以是空字符串", "a reply can be empty"),
+    "case.x10.label": ("没有边界时取到结尾；像标签的文字不算边界", "no boundary: up to the end; tag-like text is no tag"),
+    # --- labels of the detail block under a [FAIL] ---------------------------------------------
+    "field.call": ("调用", "call"),
+    "field.expected": ("期望", "expected"),
+    "field.actual": ("实际", "actual"),
+    "field.raised": ("异常", "raised"),
+    "field.where": ("位置", "where"),
+    "field.printed": ("打印", "printed"),
+    "field.problem": ("问题", "problem"),
+    "field.before": ("原值", "before"),
+    "field.after": ("现值", "after"),
+    "field.hint": ("提示", "hint"),
+    "example.of": ("(例 {index}/{total})", "(example {index}/{total})"),
+    "diff.at": ("第 {line} 行第 {column} 个字符起不同", "first difference: line {line}, character {column}"),
+    "diff.missing": ("实际到这里就结束了，还缺: {rest}", "actual stops here; still missing: {rest}"),
+    "diff.extra": ("从这里起是多出来的: {rest}", "from here on it is extra: {rest}"),
+    "value.type": ("{shown}  (类型 {type}，不是 str)", "{shown}  (type {type}, not str)"),
+    "value.raises": ("抛出 {type}，信息里写出 \"{word}\"", "raise {type} whose message names \"{word}\""),
+    "value.returned": ("没有抛出异常，返回了 {shown}", "no exception; it returned {shown}"),
+    "value.cut": ("(共 {length} 个字符，只收回了前 {kept} 个)", "({length} characters; only the first {kept} came back)"),
+    "printed.more": ("… 后面还有输出，没有显示", "… more output not shown"),
+    "same_load_failure": ("同上: 文件没有加载成功", "same as above: the file did not load"),
+    # --- problems: why no value came back ------------------------------------------------------
+    "problem.timeout": ("{seconds:g} 秒内没有返回，已被终止", "no answer within {seconds:g} s; stopped"),
+    "problem.budget": ("整个文件的 {seconds:g} 秒时间预算用完了，这个测试没有运行完",
+                       "the whole file's budget of {seconds:g} s ran out before this case finished"),
+    "problem.modified_input": ("函数修改了传进来的参数", "the function changed the arguments it was given"),
+    "problem.exited": ("程序在调用中途退出了 (退出码 {code})", "the program exited during the call (exit code {code})"),
+    "problem.signal": ("程序在调用中途崩溃了 (信号 {signal})", "the program crashed during the call (signal {signal})"),
+    "problem.no_answer": ("没有收到函数的返回值", "no return value came back"),
+    "problem.broken_child": ("你的代码破坏了测试进程: {type}: {message}",
+                             "your code broke the test process: {type}: {message}"),
+    "problem.missing_function": ("{file} 里没有函数 {function}", "{file} has no function {function}"),
+    "problem.missing_function_near": ("{file} 里没有函数 {function}，是不是写成了 {near}？",
+                                      "{file} has no function {function}; did you mean {near}?"),
+    "problem.not_callable": ("{file} 里的 {function} 不是函数", "{function} in {file} is not a function"),
+    "load.missing_file": ("找不到文件 {path}", "file not found: {path}"),
+    "load.too_large": ("{file} 太大了 (超过 {limit} 字节)，没有运行", "{file} is too large (over {limit} bytes); not run"),
+    "load.not_utf8": ("{file} 不是 UTF-8 编码 (第 {line} 行附近)", "{file} is not UTF-8 (near line {line})"),
+    "load.not_utf8_guess": ("{file} 不是 UTF-8 编码，看起来是 {guess} (第 {line} 行附近)",
+                            "{file} is not UTF-8; it looks like {guess} (near line {line})"),
+    "load.syntax_error": ("{file} 第 {line} 行有语法错误: {message}",
+                          "syntax error in {file}, line {line}: {message}"),
+    "load.import_error": ("加载 {file} 时出错: {type}: {message}", "loading {file} failed: {type}: {message}"),
+    "load.memory": ("加载 {file} 时内存超限: {type}", "loading {file} ran out of memory: {type}"),
+    "load.timeout": ("加载 {file} 超过 {seconds:g} 秒还没结束，已被终止",
+                     "loading {file} did not finish within {seconds:g} s; stopped"),
+    "load.crashed": ("加载 {file} 时程序退出了 ({how})", "the program exited while loading {file} ({how})"),
+    # --- hints: the likely mistake and where TASK.md explains it -----------------------------
+    "hint.case1": ("单轮提示词 = 标签行 + 内容行 + 生成标签行 (TASK.md 1.5.2 规则 F1–F3)",
+                   "a single-turn prompt is tag line + content line + generation line (TASK.md 1.5.2, rules F1–F3)"),
+    "hint.case2": ("每条消息 (包括 system) 按原顺序各写两行: 标签行、内容行 (TASK.md 1.5.2 规则 F1、F2)",
+                   "every message, system included, becomes two lines in order: tag, content "
+                   "(TASK.md 1.5.2, rules F1, F2)"),
+    "hint.case3": ("所有消息之后再写一行生成标签 <|assistant|>，提示词到此为止 (TASK.md 1.5.2 规则 F3)",
+                   "after all messages add one generation line <|assistant|> and stop there "
+                   "(TASK.md 1.5.2, rule F3)"),
+    "hint.case4": ("输出里没有 <|assistant|> 时，整段输出去掉首尾空白就是回复 (TASK.md 1.5.3 规则 E1)",
+                   "with no <|assistant|> in the output, the whole output, trimmed, is the reply "
+                   "(TASK.md 1.5.3, rule E1)"),
+    "hint.case5": ("回复从最后一个 <|assistant|> 之后开始 (TASK.md 1.5.3 规则 E2)",
+                   "the reply starts after the last <|assistant|> (TASK.md 1.5.3, rule E2)"),
+    "hint.case6": ("在回复之后最早出现的 <|user|>、<|assistant|>、<|system|> 或 <|end|> 处截断 "
+                   "(TASK.md 1.5.3 规则 E3)",
+                   "cut at the earliest <|user|>, <|assistant|>, <|system|> or <|end|> after the reply "
+                   "(TASK.md 1.5.3, rule E3)"),
+    "hint.x1": ("空列表也要返回生成标签 \"<|assistant|>\\n\" (TASK.md 1.5.2 规则 F3)",
+                "an empty list still returns the generation tag \"<|assistant|>\\n\" (TASK.md 1.5.2, rule F3)"),
+    "hint.unknown_role": ("不认识的角色要自己 raise ValueError(...)，并在信息里写出角色名；字典查不到时的 KeyError "
+                          "不算 (TASK.md 1.5.2 规则 F2)",
+                          "raise ValueError(...) yourself for an unknown role, naming the role; a KeyError from a "
+                          "dict lookup does not count (TASK.md 1.5.2, rule F2)"),
+    "hint.error_names_role": ("ValueError 的信息里要写出那个角色，例如 f\"unknown role: {{role}}\" (TASK.md 1.5.2 规则 F2)",
+                              "the ValueError message must name the role, e.g. f\"unknown role: {{role}}\" "
+                              "(TASK.md 1.5.2, rule F2)"),
+    "hint.input_modified": ("不要修改传进来的列表和字典 (append、pop、赋值)；需要时先复制 (TASK.md 1.5.2 规则 F4)",
+                            "do not change the list or dicts you were given (append, pop, assignment); copy first "
+                            "(TASK.md 1.5.2, rule F4)"),
+    "hint.content_verbatim": ("内容原样写出: 不要 strip()，不要替换，空内容也占一行 (TASK.md 1.5.2 规则 F1)",
+                              "write content verbatim: no strip(), no replacing, empty content still takes a line "
+                              "(TASK.md 1.5.2, rule F1)"),
+    "hint.x5": ("不管最后一条是谁说的，都要加生成标签 (TASK.md 1.5.2 规则 F3)",
+                "add the generation tag whoever spoke last (TASK.md 1.5.2, rule F3)"),
+    "hint.x7": ("用不带参数的 str.strip(): 它去掉 \\r、\\t、全角空格等所有空白 (TASK.md 1.5.3 规则 E4)",
+                "use str.strip() with no argument: it removes \\r, \\t, full-width spaces and all other "
+                "whitespace (TASK.md 1.5.3, rule E4)"),
+    "hint.x9": ("回复可以是空的: <|assistant|> 后面什么都没有，或紧接着就是边界 (TASK.md 1.5.3 规则 E3、E4)",
+                "a reply can be empty: nothing after <|assistant|>, or a boundary right after it "
+                "(TASK.md 1.5.3, rules E3, E4)"),
+    "hint.x10": ("只有那四个标签是边界；找不到就取到结尾 (TASK.md 1.5.3 规则 E3)",
+                 "only the four tags are boundaries; with none, take everything to the end "
+                 "(TASK.md 1.5.3, rule E3)"),
+    "hint.returned_empty": ("函数返回了空字符串 —— 还没有实现吗？从 TASK.md 1.5.2 / 1.5.3 开始",
+                            "the function returned an empty string: not implemented yet? "
+                            "Start at TASK.md 1.5.2 / 1.5.3"),
+    "hint.content_before_tag": ("每条消息先写标签行，再写内容行，顺序不能反 (TASK.md 1.5.2 规则 F1)",
+                                "write the tag line first, then the content line (TASK.md 1.5.2, rule F1)"),
+    "hint.tag_same_line": ("标签独占一行: 标签后面先换行，再写内容 (TASK.md 1.5.2 规则 F1)",
+                           "a tag is a line of its own: newline after the tag, then the content "
+                           "(TASK.md 1.5.2, rule F1)"),
+    "hint.missing_newline": ("内容行末尾也要换行，下一个标签才会另起一行 (TASK.md 1.5.2 规则 F1)",
+                             "end the content line with a newline so the next tag starts a new line "
+                             "(TASK.md 1.5.2, rule F1)"),
+    "hint.blank_line": ("多了空行: 每条消息正好两行，中间没有空行 (TASK.md 1.5.2 规则 F1)",
+                        "extra blank line: each message is exactly two lines, no blank lines "
+                        "(TASK.md 1.5.2, rule F1)"),
+    "hint.whitespace_only": ("只差空白字符 (空格、换行)，逐字符对照期望值 (TASK.md 1.5.2 规则 F1)",
+                             "only whitespace differs (spaces, newlines); compare character by character "
+                             "(TASK.md 1.5.2, rule F1)"),
+    "hint.system_as_user": ("system 消息要用 <|system|> 标签，不是 <|user|> (TASK.md 1.5.2 规则 F2)",
+                            "a system message takes <|system|>, not <|user|> (TASK.md 1.5.2, rule F2)"),
+    "hint.assistant_as_user": ("assistant 消息要用 <|assistant|> 标签 (TASK.md 1.5.2 规则 F2)",
+                               "an assistant message takes <|assistant|> (TASK.md 1.5.2, rule F2)"),
+    "hint.role_mapping": ("有的消息用错了标签: system→<|system|>，user→<|user|>，assistant→<|assistant|> "
+                          "(TASK.md 1.5.2 规则 F2)",
+                          "some messages carry the wrong tag: system→<|system|>, user→<|user|>, "
+                          "assistant→<|assistant|> (TASK.md 1.5.2, rule F2)"),
+    "hint.system_dropped": ("system 消息不见了: 它也要写进提示词，放在原来的位置 (TASK.md 1.5.2 规则 F1、F2)",
+                            "the system message is missing: it belongs in the prompt, in its place "
+                            "(TASK.md 1.5.2, rules F1, F2)"),
+    "hint.history_lost": ("只剩最后一条消息: 是不是每次循环都覆盖了结果 (= 而不是 +=)？(TASK.md 1.5.2 规则 F1)",
+                          "only the last message is left: does the loop overwrite the result (= instead of +=)? "
+                          "(TASK.md 1.5.2, rule F1)"),
+    "hint.no_generation_tag": ("最后还要加一行生成标签 <|assistant|>\\n，模型才知道轮到它说话 (TASK.md 1.5.2 规则 F3)",
+                               "add the generation line <|assistant|>\\n at the end so the model knows it is its "
+                               "turn (TASK.md 1.5.2, rule F3)"),
+    "hint.generation_tag_newline": ("生成标签后面也要换行: 结尾是 \"<|assistant|>\\n\" (TASK.md 1.5.2 规则 F3)",
+                                    "the generation tag ends with a newline: \"<|assistant|>\\n\" "
+                                    "(TASK.md 1.5.2, rule F3)"),
+    "hint.generation_tag_twice": ("生成标签只在末尾加一次 (TASK.md 1.5.2 规则 F3)",
+                                  "add the generation tag once, at the end (TASK.md 1.5.2, rule F3)"),
+    "hint.generation_after_every_user": ("生成标签只加在整个提示词末尾，不是每条 user 消息后面 —— 真实模板也犯过这个错 "
+                                         "(TASK.md 1.5.2 规则 F3)",
+                                         "the generation tag goes at the very end only, not after every user "
+                                         "message; real templates have shipped this bug (TASK.md 1.5.2, rule F3)"),
+    "hint.empty_when_no_tag": ("没有 <|assistant|> 时不要返回空字符串: 整段输出去掉首尾空白就是回复 "
+                               "(TASK.md 1.5.3 规则 E1)",
+                               "with no <|assistant|>, do not return \"\": the whole output, trimmed, is the reply "
+                               "(TASK.md 1.5.3, rule E1)"),
+    "hint.first_not_last": ("取的不是最后一个 <|assistant|>: 原始输出包含整段历史，要从后往前找 (rfind) "
+                            "(TASK.md 1.5.3 规则 E2)",
+                            "that is not the last <|assistant|>: the raw output holds the whole history, search "
+                            "from the end (rfind) (TASK.md 1.5.3, rule E2)"),
+    "hint.no_cut_user": ("模型接着编了一轮用户的话: 回复要在下一个 <|user|> 处截断 (TASK.md 1.5.3 规则 E3)",
+                         "the model went on to invent a user turn: cut the reply at the next <|user|> "
+                         "(TASK.md 1.5.3, rule E3)"),
+    "hint.no_cut_end": ("<|end|> 表示回复结束，要在那里截断 (TASK.md 1.5.3 规则 E3)",
+                        "<|end|> ends the reply: cut there (TASK.md 1.5.3, rule E3)"),
+    "hint.no_cut_system": ("<|system|> 也是边界，要在那里截断 (TASK.md 1.5.3 规则 E3)",
+                           "<|system|> is a boundary too: cut there (TASK.md 1.5.3, rule E3)"),
+    "hint.cut_at_earliest": ("要在位置最早的那个边界截断，而不是按固定顺序先找到的那种标签 (TASK.md 1.5.3 规则 E3)",
+                             "cut at the boundary that comes first in the text, not the first kind you look for "
+                             "(TASK.md 1.5.3, rule E3)"),
+    "hint.not_trimmed": ("回复首尾的空白 (空格、换行、制表符) 要去掉: str.strip() (TASK.md 1.5.3 规则 E4)",
+                         "remove whitespace (spaces, newlines, tabs) at both ends: str.strip() "
+                         "(TASK.md 1.5.3, rule E4)"),
+    "hint.trim_one_side": ("只去掉了一边的空白，两边都要去掉: str.strip() (TASK.md 1.5.3 规则 E4)",
+                           "only one end was trimmed; trim both: str.strip() (TASK.md 1.5.3, rule E4)"),
+    "hint.none_returned": ("函数返回了 None: 是不是忘了 return，或者某个分支没有 return？",
+                           "the function returned None: a missing return, or a branch without one?"),
+    "hint.str_subclass": ("要返回普通的 str，不是 str 的子类 {type}",
+                          "return a plain str, not the str subclass {type}"),
+    "hint.not_str": ("要返回一个 str，而不是 {type}；列表可以用 \"\".join(...) 拼起来",
+                     "return a str, not {type}; join a list with \"\".join(...)"),
+    "hint.raised": ("读一读上面那行代码和异常信息；可以在 python 里用同样的输入试一试",
+                    "read the line and the message above; try the same input in python"),
+    "hint.name_error": ("用到了没定义的名字: 拼写对吗？标签常量要先 from framework.tags import ...",
+                        "a name is not defined: spelled right? Import the tag constants from framework.tags"),
+    "hint.raised_exit": ("不要在函数里调用 exit() / sys.exit()，用 return 返回结果",
+                         "do not call exit() / sys.exit() in your functions; return the result"),
+    "hint.raised_interrupt": ("函数里抛出了 KeyboardInterrupt，不要这样做", "your function raised KeyboardInterrupt; don't"),
+    "hint.reads_input": ("函数不要读键盘输入 (input())，数据都在参数里", "do not read input(); everything is in the arguments"),
+    "hint.recursion": ("递归没有尽头: 每次递归调用离结束更近了吗？用循环更简单", "unbounded recursion: does each call get "
+                       "closer to the end? A loop is simpler"),
+    "hint.memory": ("内存超限 ({limit} MiB): 是不是在循环里不停地拼接或复制？",
+                    "out of memory ({limit} MiB): something growing inside a loop?"),
+    "hint.timeout": ("可能是死循环: 循环里查找的起点 (find 的第二个参数) 有没有向前移动？",
+                     "probably an endless loop: does the search start (find's second argument) move forward?"),
+    "hint.crashed": ("不要调用 os._exit() / exit()，也不要结束进程；函数用 return 返回结果",
+                     "do not call os._exit() / exit() or end the process; return the result"),
+    "hint.crashed_signal": ("进程崩溃通常来自无限递归 (调高了递归上限?) 或 C 扩展的错误",
+                            "a crash usually means unbounded recursion (raised recursion limit?) or a broken C "
+                            "extension"),
+    "hint.missing_function": ("函数名和参数要与 TASK.md 1.5.1 中的完全一致", "use the exact names of TASK.md 1.5.1"),
+    "hint.not_utf8": ("用 UTF-8 重新保存: VS Code 右下角点编码 → “通过编码保存” → UTF-8；PyCharm: File → File "
+                      "Properties → File Encoding",
+                      "re-save as UTF-8: VS Code: click the encoding in the status bar → Save with Encoding → "
+                      "UTF-8; PyCharm: File → File Properties → File Encoding"),
+    "hint.syntax_error": ("改好这一行 (常见: 缩进、漏了冒号或括号)；python -m py_compile 文件名 可以先自查",
+                          "fix that line (indentation, a missing colon or bracket); python -m py_compile FILE "
+                          "checks it"),
+    "hint.import_error": ("文件加载时就出错了: 检查顶层代码和 import (本实验只用标准库)",
+                          "the file fails while loading: check top-level code and imports (standard library only)"),
+    "hint.load_timeout": ("文件顶层的代码停不下来: 把测试代码放进 if __name__ == \"__main__\": 下面",
+                          "top-level code never finishes: put experiments under if __name__ == \"__main__\":"),
+    "hint.too_large": ("只交 student.py 这一个文件，别把数据或模型放进去", "submit student.py only, without data or models"),
+    "hint.missing_file": ("检查 STUDENT= 后面的路径", "check the path given as STUDENT="),
+    "hint.broken_child": ("不要修改 sys、builtins 或测试进程本身", "do not change sys, builtins or the test process"),
+    "hint.internal": ("测试框架内部出错，请把上面的信息发给老师或助教",
+                      "internal error in the harness; please send the text above to your instructor"),
+    "internal.error": ("测试框架内部错误: {message}", "internal harness error: {message}"),
+    # --- grading (instructors; feedback of a submission that could not run) --------------------
+    "status.no_student_py": ("没有找到 student.py: 提交里没有这个文件", "no student.py: the submission has no such file"),
+    "status.several_student_py": ("提交里有不止一个 student.py ({found})，不知道该测哪一个",
+                                  "several student.py files in the submission ({found}); which one to test?"),
+    "status.bad_zip": ("zip 文件打不开 (损坏或不是 zip)", "the zip file cannot be opened (damaged, or not a zip)"),
+    "status.unsupported": ("不是文件夹、.py 或 .zip，没有评分", "not a folder, .py or .zip; not graded"),
+    "status.unreadable": ("读不了这个提交 (权限?)", "this submission cannot be read (permissions?)"),
+    "grade.progress": ("评分中 {done}/{total} · 已用 {elapsed:.1f} 秒 · 预计还要 {eta:.1f} 秒",
+                       "grading {done}/{total} · {elapsed:.1f} s elapsed · ETA {eta:.1f} s"),
+    "report.lang": ("zh", "en"),
+    "report.title": ("Lab09 · 多轮对话 — 评分报告", "Lab09 · multi-turn chat — grading report"),
+    "report.overview": ("{count} 份提交，满分 {top}。", "{count} submissions, out of {top}."),
+    "report.rates": ("各测试通过率", "Pass rate per case"),
+    "report.histogram": ("分数分布 (满分 {top})", "Score histogram (out of {top})"),
+    "report.students": ("学生", "Students"),
+    "report.student": ("学生", "student"),
+    "report.done": ("Lab09: {count} 份提交评分完成，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
+                    "Lab09: graded {count} submissions in {seconds:.1f} s ({jobs} jobs)"),
+    "report.statuses": ("状态:", "status:"),
+    "report.scores": ("分数: 平均 {mean:.1f}，中位数 {median:g} (满分 {top})",
+                      "score: mean {mean:.1f}, median {median:g} (out of {top})"),
+    "report.where": ("结果: {out}/grades.csv、grades.json、report.html、feedback/",
+                     "written: {out}/grades.csv, grades.json, report.html, feedback/"),
+}
+
+LANGUAGES = ("zh", "en")
+
+
+def current_language() -> str:
+    """`en` when LAB_LANG asks for English, otherwise Chinese (the course's language)."""
+    return "en" if os.environ.get("LAB_LANG", "").lower().startswith("en") else "zh"
+
+
+def text(key: str, **fields) -> str:
+    """The catalogue entry `key` in the current language, with `{fields}` filled in."""
+    zh, en = CATALOGUE[key]
+    template = en if current_language() == "en" else zh
+    return template.format(**fields)

@@ -1,0 +1,331 @@
+"""Turns verdicts into the text a student reads: result lines, failure details, the summary."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from framework.i18n import text
+from framework.judge import Verdict
+
+INDENT = "    "
+VALUE_COLUMNS = 64  # how much of a long value is shown around its first difference
+PRINTED_LINES = 6
+RULE = "=" * 40
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_FIELDS = ("field.call", "field.expected", "field.actual", "field.raised", "field.where", "field.printed",
+           "field.problem", "field.before", "field.after", "field.hint")
+
+
+# --- making characters visible ----------------------------------------------------------------
+
+def escape_char(char: str) -> str:
+    """One character as it appears inside a double-quoted Python literal; whitespace made visible."""
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if char.isprintable():
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def escape(value: str) -> str:
+    return "".join(escape_char(c) for c in value)
+
+
+def literal(value: str) -> str:
+    """`value` as a double-quoted Python literal: \\n, \\t, \\r and unusual spaces are visible."""
+    return '"' + escape(value) + '"'
+
+
+def width(shown: str) -> int:
+    """Terminal columns taken by `shown` (CJK characters take two)."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in shown)
+
+
+def py_literal(value) -> str:
+    """A Python literal for JSON-like data, with strings shown the way `literal` shows them."""
+    if isinstance(value, str):
+        return literal(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def _visible(line: str) -> str:
+    """A printed line with control characters escaped (so it cannot move the cursor or fake a line)."""
+    return "".join(c if c.isprintable() or c == " " else escape_char(c) for c in line)
+
+
+def excerpt(value: str, start: int, columns: int = VALUE_COLUMNS, elided_before: bool | None = None) -> str:
+    """The part of `value` from `start` that fits in `columns`, quoted, with … where text was left out."""
+    lead = "…" if (start > 0 if elided_before is None else elided_before) else ""
+    pieces, used = [], 0
+    for char in value[start:]:
+        shown = escape_char(char)
+        if used + width(shown) > columns:
+            return lead + '"' + "".join(pieces) + '"…'
+        pieces.append(shown)
+        used += width(shown)
+    return lead + '"' + "".join(pieces) + '"'
+
+
+def first_difference(expected: str, actual: str) -> int:
+    limit = min(len(expected), len(actual))
+    return next((i for i in range(limit) if expected[i] != actual[i]), limit)
+
+
+# --- the lines of `make test` ------------------------------------------------------------------
+
+def section_header(section: str) -> str:
+    return text(f"section.{section}")
+
+
+def result_line(case_number: str, label: str, passed: bool) -> tuple[str, str]:
+    """The line before the verdict and the verdict itself: ("[TEST 1] label ... ", "[PASS]")."""
+    return f"[TEST {case_number}] {label} ... ", "[PASS]" if passed else "[FAIL]"
+
+
+def summary_lines(results) -> list[str]:
+    """The summary between rules for (case, passed) pairs: the six, then any extended checks apart."""
+    lines = [RULE]
+    for suite, key in (("core", "summary"), ("extended", "summary.extended")):
+        outcomes = [passed for case, passed in results if case.suite == suite]
+        if outcomes or suite == "core":
+            lines.append(text(key, passed=sum(outcomes), failed=len(outcomes) - sum(outcomes)))
+    return lines + [RULE]
+
+
+class CourseText:
+    """The course's layout built case by case; `make test` prints it and the grader writes it as feedback."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.section: str | None = None
+        self._load_shown = False
+
+    def case_lines(self, case, verdict: Verdict | None, error: str = "") -> list[tuple[str, str | None]]:
+        """(text, "pass" | "fail" | None) lines for one case: a section header when it changes, the
+        [TEST N] line, and under a [FAIL] its explanation (`error` when the harness itself failed)."""
+        lines: list[tuple[str, str | None]] = []
+        if case.section != self.section:
+            if self.section is not None:
+                lines.append(("", None))
+            lines.append((section_header(case.section), None))
+            self.section = case.section
+        passed = verdict is not None and verdict.passed
+        head, mark = result_line(case.id, text(case.label_key), passed)
+        lines.append((head + mark, "pass" if passed else "fail"))
+        if verdict is None:
+            details = [INDENT + text("internal.error", message=error), INDENT + text("hint.internal")]
+        else:
+            details = [] if passed else self.explain(verdict)
+        return lines + [(line, None) for line in details]
+
+    def explain(self, verdict: Verdict) -> list[str]:
+        """A failure's explanation; a load failure is told in full once, then referred to."""
+        load_failed = verdict.problem == "load_failed"
+        lines = failure_lines(verdict, self.file, load_already_shown=load_failed and self._load_shown)
+        self._load_shown = self._load_shown or load_failed
+        return lines
+
+
+def course_report(verdicts, file: str) -> str:
+    """The whole text `make test` / `make test-full` prints for these verdicts."""
+    course = CourseText(file)
+    lines = [line for verdict in verdicts for line, _ in course.case_lines(verdict.case, verdict)]
+    summary = summary_lines([(verdict.case, verdict.passed) for verdict in verdicts])
+    return "\n".join(lines + [""] + summary) + "\n"
+
+
+def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False) -> list[str]:
+    """The indented explanation under a [FAIL]: input, expected, actual, where, printed output, hint."""
+    rows: list[tuple[str | None, str]] = []
+    facts, case = verdict.facts, verdict.case
+    if verdict.problem == "load_failed":
+        if load_already_shown:
+            return _format_rows([("field.problem", text("same_load_failure"))])
+        rows += _load_rows(facts["load"], file)
+    elif verdict.problem == "missing_function":
+        rows.append(("field.problem", _missing_function(facts["load"], case.function, file)))
+    else:
+        if verdict.example is not None:
+            rows += _call_rows(case, verdict.example)
+        rows += _PROBLEM_ROWS[verdict.problem](facts, file)
+        rows += _printed_rows(facts.get("output"))
+    rows.append(("field.hint", hint_text(verdict)))
+    return _format_rows(rows)
+
+
+def hint_text(verdict: Verdict) -> str:
+    """The verdict's hint, with the returned type or the memory limit filled in where it names them."""
+    from framework.engine import Limits
+    returned = verdict.facts.get("returned") or {}
+    return text(verdict.hint, type=returned.get("type", "?"), limit=Limits.from_env().memory_bytes >> 20)
+
+
+def _call_rows(case, index: int) -> list:
+    example = case.examples[index]
+    one_line = f"{case.function}({', '.join(py_literal(a) for a in example.args)})"
+    suffix = " " + text("example.of", index=index + 1, total=len(case.examples)) if len(case.examples) > 1 else ""
+    if width(one_line) <= 90 or not isinstance(example.args[0], list):
+        return [("field.call", one_line + suffix)]
+    items = [INDENT + py_literal(item) + "," for item in example.args[0]]
+    return [("field.call", f"{case.function}(["), *[(None, item) for item in items], (None, "])" + suffix)]
+
+
+def _wrong_value_rows(facts: dict, _file: str) -> list:
+    expected, actual = facts["expected"], facts["actual"]
+    at = first_difference(expected, actual)
+    start = 0
+    if width(escape(expected[:at])) > VALUE_COLUMNS - 16:
+        start, used = at, 0
+        while start > 0 and used < 20:
+            start -= 1
+            used += width(escape_char(expected[start]))
+    rows = [("field.expected", excerpt(expected, start)), ("field.actual", excerpt(actual, start))]
+    length = facts["returned"].get("length")
+    if length:
+        rows.append((None, text("value.cut", length=length, kept=len(actual))))
+    if actual == "":
+        return rows
+    caret = " " * ((1 if start else 0) + 1 + width(escape(actual[start:at]))) + "^ "
+    if at == len(actual):
+        rows.append((None, caret + text("diff.missing", rest=excerpt(expected, at, 24, elided_before=False))))
+    elif at == len(expected):
+        rows.append((None, caret + text("diff.extra", rest=excerpt(actual, at, 24, elided_before=False))))
+    else:
+        line = expected.count("\n", 0, at) + 1
+        column = at - (expected.rfind("\n", 0, at) + 1) + 1
+        rows.append((None, caret + text("diff.at", line=line, column=column)))
+    return rows
+
+
+def _wrong_type_rows(facts: dict, _file: str) -> list:
+    returned = facts["returned"]
+    return [("field.actual", text("value.type", shown=returned.get("repr", "?"), type=returned.get("type", "?")))]
+
+
+def _raised_rows(facts: dict, file: str) -> list:
+    raised = facts["raised"]
+    message = raised.get("message", "")
+    rows = [("field.raised", f"{raised.get('type', '?')}: {message}" if message else raised.get("type", "?"))]
+    return rows + _where_rows(raised, file)
+
+
+def _where_rows(raised: dict, file: str) -> list:
+    if not raised.get("line"):
+        return []
+    where = f"{file}:{raised['line']}"
+    code = raised.get("code", "").rstrip("\n")
+    if raised.get("offset") and code:  # a syntax error: show the caret under the spot
+        stripped = code.lstrip()
+        caret = " " * max(0, width(stripped[:max(0, raised["offset"] - 1 - (len(code) - len(stripped)))]))
+        return [("field.where", where), (None, INDENT + stripped), (None, INDENT + caret + "^")]
+    return [("field.where", f"{where}    {code.strip()}" if code else where)]
+
+
+def _stopped_rows(facts: dict, _file: str) -> list:
+    if "raised" in facts:
+        raised = facts["raised"] or {}
+        return [("field.problem", text("problem.broken_child", type=raised.get("type", "?"),
+                                       message=raised.get("message", "")))]
+    if "signal" in facts:
+        return [("field.problem", text("problem.signal", signal=facts["signal"]))]
+    if facts.get("exit_code") is not None:
+        return [("field.problem", text("problem.exited", code=facts["exit_code"]))]
+    return [("field.problem", text("problem.no_answer"))]
+
+
+def _timeout_rows(facts: dict, _file: str) -> list:
+    if "budget_seconds" in facts:
+        return [("field.problem", text("problem.budget", seconds=facts["budget_seconds"]))]
+    return [("field.problem", text("problem.timeout", seconds=facts["seconds"]))]
+
+
+def _demanded(facts: dict) -> tuple:
+    return ("field.expected", text("value.raises", type=facts["demanded"], word=facts["mentions"] or ""))
+
+
+def _no_exception_rows(facts: dict, _file: str) -> list:
+    returned = facts["returned"]
+    shown = literal(returned["value"]) if returned.get("kind") == "str" else returned.get("repr", "?")
+    return [_demanded(facts), ("field.actual", text("value.returned", shown=shown))]
+
+
+def _wrong_exception_rows(facts: dict, file: str) -> list:
+    return [_demanded(facts)] + _raised_rows(facts, file)
+
+
+def _modified_rows(facts: dict, _file: str) -> list:
+    return [("field.problem", text("problem.modified_input")),
+            ("field.before", py_literal(facts["before"])), ("field.after", py_literal(facts["after"]))]
+
+
+_PROBLEM_ROWS = {
+    "wrong_value": _wrong_value_rows,
+    "wrong_type": _wrong_type_rows,
+    "raised": _raised_rows,
+    "timeout": _timeout_rows,
+    "crashed": _stopped_rows,
+    "no_answer": _stopped_rows,
+    "no_exception": _no_exception_rows,
+    "wrong_exception": _wrong_exception_rows,
+    "modified_input": _modified_rows,
+}
+
+
+def _missing_function(load, function: str, file: str) -> str:
+    import difflib
+    if load.functions.get(function) == "not_callable":
+        return text("problem.not_callable", file=file, function=function)
+    near = difflib.get_close_matches(function, load.defined, n=1, cutoff=0.6)
+    if near:
+        return text("problem.missing_function_near", file=file, function=function, near=near[0])
+    return text("problem.missing_function", file=file, function=function)
+
+
+def _load_rows(load, file: str) -> list:
+    detail, status = load.detail, load.status
+    if status == "missing_file":
+        rows = [("field.problem", text("load.missing_file", path=detail.get("path", file)))]
+    elif status == "too_large":
+        rows = [("field.problem", text("load.too_large", file=file, limit=detail.get("limit", 0)))]
+    elif status == "not_utf8":
+        key = "load.not_utf8_guess" if detail.get("looks_like") else "load.not_utf8"
+        rows = [("field.problem", text(key, file=file, line=detail.get("line") or 1, guess=detail.get("looks_like")))]
+    elif status == "syntax_error":
+        rows = [("field.problem", text("load.syntax_error", file=file, line=detail.get("line") or "?",
+                                       message=detail.get("message", "")))] + _where_rows(detail, file)
+    elif status in ("import_error", "memory"):
+        rows = [("field.problem", text(f"load.{status}", file=file, type=detail.get("type", "?"),
+                                       message=detail.get("message", "")))] + _where_rows(detail, file)
+    elif status == "timeout":
+        rows = [("field.problem", text("load.timeout", file=file, seconds=detail.get("seconds", 0)))]
+    else:
+        how = (f"signal {detail['signal']}" if detail.get("signal")
+               else f"exit code {detail.get('exit_code')}")
+        rows = [("field.problem", text("load.crashed", file=file, how=how))]
+    return rows + _printed_rows(load.output)
+
+
+def _printed_rows(output: dict | None) -> list:
+    if not output or not (output.get("text") or output.get("dropped")):
+        return []
+    lines = output["text"].splitlines() or [""]
+    shown = ["| " + _visible(line)[:100] for line in lines[:PRINTED_LINES]]
+    if len(lines) > PRINTED_LINES or output.get("dropped"):
+        shown.append(text("printed.more"))
+    return [("field.printed", shown[0]), *[(None, line) for line in shown[1:]]]
+
+
+def _format_rows(rows: list) -> list[str]:
+    labels = {key: text(key) for key in _FIELDS}
+    column = max(width(label) for label in labels.values()) + 2
+    lines = []
+    for key, value in rows:
+        head = labels[key] + ":" if key else ""
+        lines.append(INDENT + head + " " * (column - width(head)) + value)
+    return lines

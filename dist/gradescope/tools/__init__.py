@@ -1,0 +1,1 @@
+"""Instructor-only tools: grading, Gradescope, benchmarks (not part of the student handout)."""

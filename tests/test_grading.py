@@ -1,0 +1,210 @@
+"""`make grade`: every layout, honest verdicts for hostile submissions, identical files on a rerun."""
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
+from framework.cases import ALL_CASES, CORE
+from tools import reports
+from tools.grade import MAX_SCORE, grade_class, grade_submission
+from tools.submissions import Submission, discover
+
+LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)
+HOSTILE = STUDENTS / "hostile"
+HEADER = "student,status,score,max_score,t1,t2,t3,t4,t5,t6," + ",".join(c.id for c in ALL_CASES[6:])
+
+
+def build_class(folder: Path) -> Path:
+    """A class with every layout and every hostile submission, around two honest controls."""
+    folder.mkdir()
+    shutil.copy(SOLUTION, folder / "control_a.py")
+    nested = folder / "control_b" / "lab09-step8" / "framework"
+    nested.mkdir(parents=True)
+    shutil.copy(STUDENTS / "wrong" / "first_not_last.py", nested / "student.py")
+    (folder / "control_b" / ".venv" / "lib").mkdir(parents=True)  # hidden folders are not searched
+    (folder / "control_b" / ".venv" / "lib" / "student.py").write_text("raise SystemExit\n")
+    with zipfile.ZipFile(folder / "zipped.zip", "w") as bundle:
+        bundle.write(STUDENTS / "correct" / "regex.py", "lab/framework/student.py")
+        bundle.writestr("__MACOSX/lab/framework/student.py", "garbage")
+    with zipfile.ZipFile(folder / "two_files.zip", "w") as bundle:
+        bundle.writestr("a/student.py", "")
+        bundle.writestr("b/student.py", "")
+    (folder / "broken.zip").write_bytes(b"PK\x03\x04 not really a zip")
+    (folder / "empty").mkdir()
+    (folder / "notes.txt").write_text("not a submission\n")
+    (folder / ".DS_Store").write_bytes(b"\0")
+    gbk = SOLUTION.read_text(encoding="utf-8").replace("参考答案", "参考答案，你好")
+    (folder / "gbk.py").write_bytes(gbk.encode("gbk"))
+    for path in sorted(HOSTILE.glob("*.py")):
+        shutil.copy(path, folder / f"hostile_{path.name}")
+    shutil.copy(STUDENTS / "wrong" / "str_subclass.py", folder / "str_subclass.py")
+    return folder
+
+
+EXPECTED_STATUS = {
+    "control_a": "ok", "control_b": "ok", "zipped": "ok", "two_files": "several_student_py",
+    "broken": "bad_zip", "empty": "no_student_py", "notes": "unsupported", "gbk": "not_utf8",
+    "str_subclass": "ok", "hostile_exit_at_import": "import_error", "hostile_exit_in_call": "ok",
+    "hostile_sys_exit_in_call": "ok", "hostile_os_exit_in_call": "crashed", "hostile_keyboard_interrupt": "ok",
+    "hostile_loop_in_call": "timeout", "hostile_loop_sigalrm_ignored": "timeout", "hostile_long_c_call": "timeout",
+    "hostile_loop_at_import": "timeout", "hostile_recursion": "ok", "hostile_reads_stdin": "ok",
+    "hostile_huge_allocation": "memory", "hostile_missing_module": "import_error",
+    "hostile_misspelt_function": "missing_function", "hostile_not_callable": "missing_function",
+    "hostile_syntax_error": "syntax_error", "hostile_forged_replies": "ok", "hostile_patches_builtins": "ok",
+    "hostile_steals_solution": "ok", "hostile_fake_pass_lines": "ok", "hostile_floods_stdout": "ok",
+    "hostile_forges_grade_files": "ok", "hostile_patches_reporting": "ok",
+}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("class")
+    folder = build_class(root / "submissions")
+    grades = grade_class(folder, jobs=2, limits=LIMITS)
+    reports.write_all(grades, root / "out", LIMITS)
+    return root, {grade.student: grade for grade in grades}
+
+
+def test_every_entry_gets_one_row_with_its_status(graded):
+    _, grades = graded
+    assert {student: grade.status for student, grade in grades.items()} == EXPECTED_STATUS
+
+
+def test_scores_are_honest(graded):
+    _, grades = graded
+    assert grades["control_a"].score == grades["zipped"].score == MAX_SCORE
+    # forging, patching and stealing earn exactly what their honest return values earn: the stub's score
+    stub = grade_submission(Submission("stub", "student.py", source=STUB.read_bytes()), LIMITS).score
+    assert stub == 0
+    for student in ("hostile_forged_replies", "hostile_patches_builtins", "hostile_steals_solution",
+                    "hostile_forges_grade_files", "hostile_patches_reporting", "two_files", "broken", "empty",
+                    "gbk", "hostile_syntax_error", "hostile_exit_at_import", "hostile_loop_at_import"):
+        assert grades[student].score == stub, student
+    # a str subclass that equals everything earns only what its format_prompt earns honestly
+    assert grades["str_subclass"].score == sum(c.weight for c in ALL_CASES if grades["str_subclass"].passed(c)
+                                               and c.function == "format_prompt")
+    assert grades["hostile_floods_stdout"].score == MAX_SCORE  # printing 200 MB changes nothing
+    # a hang, an exit or a crash costs only the cases where it happens: format_prompt's cases still pass
+    for student in ("hostile_loop_in_call", "hostile_os_exit_in_call", "hostile_exit_in_call"):
+        assert all(grades[student].passed(case) for case in CORE[:3]), student
+
+
+def test_hostile_neighbours_change_no_other_verdict(graded):
+    _, grades = graded
+    alone = grade_submission(Submission("alone", "student.py", source=SOLUTION.read_bytes()), LIMITS)
+    assert [v.passed for v in grades["control_a"].verdicts] == [v.passed for v in alone.verdicts]
+    control_b = [v.passed for v in grades["control_b"].verdicts]
+    assert control_b.count(False) >= 1 and not grades["control_b"].passed(CORE[4])
+
+
+def test_csv_header_rows_and_cells(graded):
+    root, grades = graded
+    lines = (root / "out" / "grades.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == HEADER
+    rows = list(csv.DictReader(lines))
+    assert [row["student"] for row in rows] == sorted(grades)
+    for row in rows:
+        cells = [row[c.column] for c in ALL_CASES]
+        assert set(cells) <= {"0", "1"}
+        assert int(row["score"]) == sum(c.weight for c in ALL_CASES if row[c.column] == "1")
+        assert row["max_score"] == str(MAX_SCORE)
+    assert "mallory" not in (root / "out" / "grades.csv").read_text()
+
+
+def test_json_has_every_verdict_message_and_timing(graded):
+    root, _ = graded
+    document = json.loads((root / "out" / "grades.json").read_text(encoding="utf-8"))
+    loop = next(s for s in document["students"] if s["student"] == "hostile_loop_in_call")
+    assert loop["cases"]["t5"]["problem"] == "timeout" and loop["cases"]["t5"]["timing"]["timed_out"]
+    assert "秒内没有返回" in loop["cases"]["t5"]["message"] and loop["cases"]["t1"]["passed"]
+    assert [c["column"] for c in document["cases"]] == [c.column for c in ALL_CASES]
+
+
+def test_feedback_is_what_make_test_full_prints(graded):
+    root, _ = graded
+    for name in ("control_b", "hostile_os_exit_in_call", "hostile_misspelt_function", "hostile_syntax_error"):
+        entry = root / "submissions" / (name if name == "control_b" else f"{name}.py")
+        student = entry / "lab09-step8" / "framework" / "student.py" if entry.is_dir() else entry
+        lab_copy = root / "as_student" / name / "student.py"
+        lab_copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(student, lab_copy)
+        printed = make("test-full", f"STUDENT={lab_copy}", env=clean_env(LAB_TIMEOUT="0.5")).stdout
+        feedback = (root / "out" / "feedback" / f"{name}.txt").read_text(encoding="utf-8")
+        assert printed.replace(str(lab_copy), "student.py") == feedback, name
+
+
+def test_report_is_one_self_contained_page(graded):
+    root, grades = graded
+    page = (root / "out" / "report.html").read_text(encoding="utf-8")
+    assert page.startswith("<!doctype html>") and "http" not in page.replace("http-equiv", "")
+    assert page.count("class=bar") == len(ALL_CASES) and page.count("<tr><td><a href=") == len(grades)
+    assert "<script" not in page and "src=" not in page
+
+
+def test_grading_twice_gives_identical_files(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for path in [SOLUTION, STUDENTS / "wrong" / "no_trim.py", HOSTILE / "loop_in_call.py",
+                 HOSTILE / "fake_pass_lines.py", HOSTILE / "os_exit_in_call.py", HOSTILE / "syntax_error.py"]:
+        shutil.copy(path, folder / path.name)
+    outputs = []
+    for run in ("first", "second"):
+        result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / run}", "JOBS=2",
+                      env=clean_env(LAB_TIMEOUT="0.5"))
+        assert result.returncode == 0, result.stderr
+        assert "ETA" in result.stderr or "预计" in result.stderr
+        outputs.append({p.relative_to(tmp_path / run): p.read_bytes()
+                        for p in sorted((tmp_path / run).rglob("*")) if p.is_file()})
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 3 + 6
+
+
+def test_a_rerun_replaces_forged_and_stale_files(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(SOLUTION, folder / "alice.py")
+    out = tmp_path / "out"
+    assert make("grade", f"SUBMISSIONS={folder}", f"OUT={out}").returncode == 0
+    with open(out / "grades.csv", "a") as forged:
+        forged.write("mallory,ok,100,100\n")
+    (out / "feedback" / "mallory.txt").write_text("forged\n")
+    assert make("grade", f"SUBMISSIONS={folder}", f"OUT={out}").returncode == 0
+    assert "mallory" not in (out / "grades.csv").read_text() and not (out / "feedback" / "mallory.txt").exists()
+
+
+def test_grade_without_submissions_says_how():
+    result = make("grade")
+    assert result.returncode != 0 and "SUBMISSIONS=" in result.stderr
+
+
+def test_gradescope_results_follow_its_schema(tmp_path):
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    shutil.copy(STUDENTS / "wrong" / "no_cut_end.py", submission / "student.py")
+    results = tmp_path / "results" / "results.json"
+    subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+                    "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
+    document = json.loads(results.read_text(encoding="utf-8"))
+    assert set(document) >= {"score", "tests"} and len(document["tests"]) == len(ALL_CASES)
+    for test in document["tests"]:
+        assert set(test) >= {"name", "score", "max_score", "status", "output", "visibility"}
+        assert test["status"] in ("passed", "failed") and test["visibility"] == "visible"
+        assert test["score"] == (test["max_score"] if test["status"] == "passed" else 0)
+    assert document["score"] == sum(t["score"] for t in document["tests"]) < MAX_SCORE
+    failed = next(t for t in document["tests"] if t["number"] == "t6")
+    assert failed["status"] == "failed" and "<|end|>" in failed["output"]
+
+
+def test_gradescope_bundle_has_its_entry_points_and_no_solution():
+    assert make("gradescope").returncode == 0
+    with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
+        names = set(bundle.namelist())
+    assert {"setup.sh", "run_autograder", "tools/grade.py", "framework/engine.py"} <= names
+    assert not any(name.startswith(("solutions/", "tests/")) or name == "framework/student.py" for name in names)
