@@ -1,9 +1,15 @@
-"""Benchmarks with goals: `make clean && make test` on the solution against a one-test pytest run."""
+"""Benchmarks with goals (`make bench`): the student's `make test`, and grading a class of 300.
+
+lab:      `make clean && make test` on the solution costs at most 1.5x a one-test pytest run.
+grading:  `make grade` on 300 generated submissions takes at most 15 s and is at least 5x faster
+          than running `make test` once per submission.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -12,46 +18,89 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAB_GOAL = 1.5  # make clean && make test may cost at most this many one-test pytest runs
+STUDENTS = ROOT / "tests" / "students"
+LAB_GOAL = 1.5
+GRADE_SECONDS_GOAL, SPEEDUP_GOAL = 15.0, 5.0
+CRASHING = ("syntax_error", "exit_at_import", "os_exit_in_call", "missing_module", "recursion", "keyboard_interrupt")
 
 
-def timed(command: list[str], cwd: Path) -> float:
+def timed(command: list[str], cwd: Path = ROOT) -> float:
     started = time.perf_counter()
     subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - started
 
 
-def bench_lab(python: str, make_args: list[str], runs: int) -> bool:
+def bench_lab(python: str, make: list[str], runs: int) -> bool:
     """Median wall time of the student's command and of the smallest pytest run, interleaved."""
-    env_make = ["make", "--no-print-directory", *make_args]
     with tempfile.TemporaryDirectory() as scratch:
         Path(scratch, "test_one.py").write_text("def test_one():\n    pass\n")
         baseline_cmd = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_one.py"]
-        lab_cmd = ["sh", "-c", " ".join(env_make + ["clean"]) + " && " + " ".join(
-            env_make + ["test", "STUDENT=solutions/student.py"])]
-        timed(baseline_cmd, Path(scratch)), timed(lab_cmd, ROOT)  # warm both caches once
+        lab_cmd = ["sh", "-c", " ".join(make + ["clean"]) + " && " + " ".join(
+            make + ["test", "STUDENT=solutions/student.py"])]
+        timed(baseline_cmd, Path(scratch)), timed(lab_cmd)  # warm both caches once
         lab, baseline = [], []
         for _ in range(runs):
             baseline.append(timed(baseline_cmd, Path(scratch)))
-            lab.append(timed(lab_cmd, ROOT))
+            lab.append(timed(lab_cmd))
     lab_s, base_s = statistics.median(lab), statistics.median(baseline)
     ratio = lab_s / base_s
     print(f"one-test pytest run          median {base_s * 1000:7.1f} ms  ({runs} runs)")
     print(f"make clean && make test      median {lab_s * 1000:7.1f} ms  (solution, 6 cases)")
-    print(f"ratio                        {ratio:.2f}x  (goal <= {LAB_GOAL}x): {'ok' if ratio <= LAB_GOAL else 'MISSED'}")
+    print(f"ratio                        {ratio:.2f}x  (goal <= {LAB_GOAL}x): {_verdict(ratio <= LAB_GOAL)}")
     return ratio <= LAB_GOAL
 
 
+def generate_class(folder: Path, size: int = 300) -> None:
+    """Mostly correct, some wrong, a few crashing submissions; none hangs."""
+    correct = sorted((STUDENTS / "correct").glob("*.py")) + [ROOT / "solutions" / "student.py"]
+    wrong = sorted((STUDENTS / "wrong").glob("*.py")) + sorted((STUDENTS / "wrong_full").glob("*.py"))
+    crashing = [STUDENTS / "hostile" / f"{name}.py" for name in CRASHING]
+    plan = [correct] * 8 + [wrong] * 3 + [crashing]  # 2/3 correct, 1/4 wrong, 1/12 crashing
+    for index in range(size):
+        pool = plan[index % len(plan)]
+        source = pool[(index // len(plan)) % len(pool)].read_text(encoding="utf-8")
+        (folder / f"s{index:03d}.py").write_text(f"# submission {index}\n{source}", encoding="utf-8")
+
+
+def bench_grading(make: list[str], size: int) -> bool:
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch) / "class"
+        folder.mkdir()
+        generate_class(folder, size)
+        grading = timed(make + ["grade", f"SUBMISSIONS={folder}", f"OUT={Path(scratch) / 'out'}"])
+        rows = (Path(scratch) / "out" / "grades.csv").read_text(encoding="utf-8").count("\n") - 1
+        loop = sum(timed(make + ["test", f"STUDENT={path}"]) for path in sorted(folder.glob("*.py")))
+    speedup = loop / grading
+    ok = grading <= GRADE_SECONDS_GOAL and speedup >= SPEEDUP_GOAL and rows == size
+    print(f"make grade, {size} submissions      {grading:6.1f} s  (goal <= {GRADE_SECONDS_GOAL:g} s, "
+          f"{os.cpu_count()} cores, {rows} rows)")
+    print(f"make test once per submission  {loop:6.1f} s")
+    print(f"speed-up                       {speedup:6.1f}x  (goal >= {SPEEDUP_GOAL:g}x): {_verdict(ok)}")
+    return ok
+
+
+def _verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("part", nargs="?", choices=("lab", "grading", "all"), default="all")
     parser.add_argument("--python", default=sys.executable, help="interpreter of the venv make uses")
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--size", type=int, default=300)
     parser.add_argument("make_args", nargs="*", help="extra make arguments, e.g. PYTHON=...")
     args = parser.parse_args()
-    os.environ.pop("MAKEFLAGS", None)
-    os.environ.pop("MAKELEVEL", None)
+    for variable in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
+        os.environ.pop(variable, None)
+    make = ["make", "--no-print-directory", *args.make_args]
     python = os.path.abspath(args.python) if os.sep in args.python else args.python
-    return 0 if bench_lab(python, args.make_args, args.runs) else 1
+    results = []
+    if args.part in ("lab", "all"):
+        results.append(bench_lab(python, make, args.runs))
+    if args.part in ("grading", "all"):
+        results.append(bench_grading(make, args.size))
+    return 0 if all(results) else 1
 
 
 if __name__ == "__main__":
