@@ -11,44 +11,43 @@ else
   READY := $(VENV)/.lab09-ready
 endif
 
-PYTEST_COURSE := -qq --tb=no -rN --no-header -p no:cacheprovider --lab-report
+LAB := $(RUN) -m pytest framework/verify.py --student="$(STUDENT)" -qq --tb=no -rN --no-header -p no:cacheprovider --lab-report
+INSTRUCTOR := $(wildcard tools/grade.py)
 
-.PHONY: help test test-full grade gradescope check clean bench python-check
+.PHONY: help test test-full watch chat challenge clean python-check grade gradescope dist check bench
 
 help:
 	@echo "make test                  运行六个测试 (framework/student.py) / run the six cases"
-	@echo "make test STUDENT=path.py  测试另一个文件 / test another file (e.g. solutions/student.py)"
+	@echo "make test STUDENT=path.py  测试另一个文件 / test another file"
+	@echo "make watch                 保存 student.py 就自动重新测试 / re-run the six cases on every save"
+	@echo "make chat [SEED=n]         和一个小语言模型聊天 (用你的函数); DEMO=1 演示三轮 / chat with a tiny model"
 	@echo "make test-full             六个测试 + 扩展检查 (选做) / the six plus the extended checks"
+	@echo "make challenge             选做 trim_history 的测试 / the optional trim_history cases"
 	@echo "make clean                 删除运行产物 (不删 student.py 和 .venv) / remove run artefacts"
-	@echo "make grade SUBMISSIONS=dir 给全班评分 (教师) / grade a class [OUT=grades] [JOBS=n]"
-	@echo "make gradescope            生成 Gradescope 自动评分包 / build dist/gradescope-autograder.zip"
+	@echo "options: PYTHON=/path/to/python (已装 pytest), BASE_PYTHON=python3.12, LAB_LANG=en"
+ifneq ($(INSTRUCTOR),)
+	@echo "instructors:"
+	@echo "make grade SUBMISSIONS=dir 给全班评分 [OUT=grades] [JOBS=n] / grade a class"
+	@echo "make dist                  学生发放包 dist/lab09-step8.tar.gz / the student handout"
+	@echo "make gradescope            Gradescope 自动评分包 / dist/gradescope-autograder.zip"
 	@echo "make check                 测试框架自身的测试 (CI) / the harness's own test suite"
 	@echo "make bench [PART=lab|grading] 计时目标 / timing goals of make test and make grade"
-	@echo "options: PYTHON=/path/to/python (已装 pytest), BASE_PYTHON=python3.12, LAB_LANG=en"
+endif
 
 test: $(READY)
-	@$(RUN) -m pytest framework/verify.py --student="$(STUDENT)" $(PYTEST_COURSE)
+	@$(LAB)
 
 test-full: $(READY)
-	@$(RUN) -m pytest framework/verify.py --student="$(STUDENT)" --full $(PYTEST_COURSE)
+	@$(LAB) --full
 
-OUT ?= grades
-grade: $(READY)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir [OUT=grades] [JOBS=n]" >&2; exit 2; }
-	@$(RUN) -m tools.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS))
+challenge: $(READY)
+	@$(LAB) --challenge
 
-gradescope:
-	@rm -rf dist/gradescope && mkdir -p dist/gradescope
-	@cp -r framework tools dist/gradescope/ && cp tools/gradescope/setup.sh tools/gradescope/run_autograder dist/gradescope/
-	@find dist/gradescope -name __pycache__ -prune -exec rm -rf {} + && rm -f dist/gradescope/framework/student.py
-	@cd dist/gradescope && $(BASE_PYTHON) -c "import shutil; shutil.make_archive('../gradescope-autograder', 'zip', '.')"
-	@echo "dist/gradescope-autograder.zip: upload it as the autograder of a Gradescope programming assignment"
+watch: $(READY)
+	@$(RUN) -m framework.watch --student "$(STUDENT)" -- $(LAB)
 
-check: $(READY)
-	@$(RUN) -m pytest -q -p no:cacheprovider tests
-
-bench: $(READY)
-	@$(RUN) -m tools.bench $(PART) --python "$(RUN)" $(if $(filter python-check,$(READY)),PYTHON="$(PYTHON)")
+chat: $(READY)
+	@$(RUN) -m framework.chat --student "$(STUDENT)" $(if $(DEMO),--demo) $(if $(SEED),--seed $(SEED))
 
 clean:
 	@find . \( -name '.venv*' -o -name .git \) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
@@ -60,3 +59,22 @@ $(VENV)/.lab09-ready: requirements.txt
 
 python-check:
 	@$(RUN) framework/setup_venv.py --check
+
+ifneq ($(INSTRUCTOR),)
+OUT ?= grades
+grade: $(READY)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir [OUT=grades] [JOBS=n]" >&2; exit 2; }
+	@$(RUN) -m tools.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS))
+
+dist:
+	@$(BASE_PYTHON) -m tools.dist handout
+
+gradescope:
+	@$(BASE_PYTHON) -m tools.dist gradescope
+
+check: $(READY)
+	@$(RUN) -m pytest -q -p no:cacheprovider tests
+
+bench: $(READY)
+	@$(RUN) -m tools.bench $(PART) --python "$(RUN)" $(if $(filter python-check,$(READY)),PYTHON="$(PYTHON)")
+endif

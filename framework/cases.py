@@ -20,19 +20,20 @@ class Example:
     """One call: its arguments and what the protocol demands of it, plus outputs of known mistakes."""
 
     args: tuple
-    expected: str | None = None  # the exact str to return, or None when an exception is demanded
+    expected: str | list | None = None  # the exact value to return, or None when an exception is demanded
     mistakes: dict = field(default_factory=dict)  # exact wrong output -> hint key
     raises: str | None = None  # the exception type to raise instead of returning
     mentions: str | None = None  # a word that exception's message must contain
     unchanged: bool = False  # the arguments must be the same after the call
+    fresh: bool = False  # the returned list must be a new object, not an argument
 
 
 @dataclass(frozen=True)
 class Case:
     """One graded case: a function, its examples, its section and its default hint."""
 
-    id: str  # "1" … "6" for the six, "x1" … for the extended checks
-    section: str  # "format", "extract" or "extended": the header it is printed under
+    id: str  # "1" … "6" for the six, "x1" … for the extended checks, "c1" … for the trim_history challenge
+    section: str  # "format", "extract", "extended" or "challenge": the header it is printed under
     function: str
     examples: tuple
     hint: str
@@ -44,7 +45,7 @@ class Case:
 
     @property
     def suite(self) -> str:
-        return "extended" if self.id.startswith("x") else "core"
+        return {"x": "extended", "c": "challenge"}.get(self.id[0], "core")
 
     @property
     def column(self) -> str:
@@ -172,8 +173,48 @@ EXTENDED = (
               Example(("<|assistant|>\n用 <|tag|> 表示标签\n",), "用 <|tag|> 表示标签")),
 )
 
-SECTIONS = ("format", "extract", "extended")
-ALL_CASES = CORE + EXTENDED
+
+# --- 选做 (optional): trim_history, TASK.md 1.5.7; `make challenge`, never part of `make test` or the grade ---
+
+SYSTEM = _msg("system", "你是一个简洁的助手。")
+
+
+def _turns(first: int, last: int) -> list:
+    return [message for n in range(first, last + 1) for message in (_msg("user", f"问题 {n}"),
+                                                                     _msg("assistant", f"回答 {n}"))]
+
+
+def _challenge(case_id: str, hint: str, *examples: Example) -> Case:
+    return Case(case_id, "challenge", "trim_history", examples, hint, weight=0)
+
+
+CHALLENGE = (
+    _challenge("c1", "hint.c1", Example(([SYSTEM, *_turns(1, 1), _msg("user", "问题 2")], 6),
+                                        [SYSTEM, *_turns(1, 1), _msg("user", "问题 2")], fresh=True)),
+    _challenge("c2", "hint.c2",
+               Example(([SYSTEM, *_turns(1, 8)],), [SYSTEM, *_turns(3, 8)]),  # default max_turns=6
+               Example(([SYSTEM, *_turns(1, 8)], 2), [SYSTEM, *_turns(7, 8)])),
+    _challenge("c3", "hint.trim_starts_with_assistant",
+               Example(([_msg("assistant", "你好！我是助手。"), *_turns(1, 2)], 6), _turns(1, 2)),
+               Example(([SYSTEM, *_turns(1, 2), _msg("assistant", "补充一句。")], 1),
+                       [SYSTEM, *_turns(2, 2), _msg("assistant", "补充一句。")])),
+    _challenge("c4", "hint.trim_other_roles",
+               Example(([SYSTEM, _msg("user", "北京天气？"), _msg("retrieval", "检索结果: 晴，21°C"),
+                         _msg("assistant", "晴，21°C。"), _msg("user", "明天呢？")], 6),
+                       [SYSTEM, _msg("user", "北京天气？"), _msg("assistant", "晴，21°C。"), _msg("user", "明天呢？")])),
+    _challenge("c5", "hint.trim_keep_system",
+               Example(([*_turns(1, 1), _msg("system", "以后用英文回答。"), _msg("user", "问题 2")], 1),
+                       [_msg("system", "以后用英文回答。"), _msg("user", "问题 2")])),
+    _challenge("c6", "hint.trim_new_list",
+               Example(([SYSTEM, *_turns(1, 1)], 6), [SYSTEM, *_turns(1, 1)], unchanged=True, fresh=True),
+               Example(([SYSTEM, *_turns(1, 3)], 1), [SYSTEM, *_turns(3, 3)], unchanged=True, fresh=True)),
+    _challenge("c7", "hint.trim_max_turns",
+               Example(([SYSTEM, *_turns(1, 1)], 0), raises="ValueError"),
+               Example(([*_turns(1, 1)], -1), raises="ValueError")),
+)
+
+SECTIONS = ("format", "extract", "extended", "challenge")
+ALL_CASES = CORE + EXTENDED  # what `make test-full` runs and the grader scores
 
 
 def by_id(case_id: str) -> Case:

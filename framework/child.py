@@ -29,8 +29,9 @@ def main():
     quote = json.encoder.encode_basestring_ascii
     write, perf, walk_tb = os.write, time.perf_counter, traceback.walk_tb
     exact_type, is_instance, text, base_exception = type, isinstance, str, BaseException
-    int_text, float_text, join = int.__repr__, float.__repr__, ",".join
+    int_text, float_text, join, length = int.__repr__, float.__repr__, ",".join, len
     syntax_error, system_exit, import_error = SyntaxError, SystemExit, ImportError
+    list_type, tuple_type, dict_type, int_type, float_type = list, tuple, dict, int, float
     saved_builtins = dict(builtins.__dict__)
 
     req_fd, resp_fd = int(sys.argv[1]), int(sys.argv[2])
@@ -51,13 +52,13 @@ def main():
             return quote(value)
         if value is None or value is True or value is False:
             return {None: "null", True: "true", False: "false"}[value]
-        if kind is int:
+        if kind is int_type:
             return int_text(value)
-        if kind is float:
+        if kind is float_type:
             return float_text(value) if value - value == 0 else "null"
-        if kind is list or kind is tuple:
+        if kind is list_type or kind is tuple_type:
             return "[" + join([to_json(item) for item in value]) + "]"
-        if kind is dict:
+        if kind is dict_type:
             return "{" + join([quote(key) + ":" + to_json(item) for key, item in value.items()
                                if exact_type(key) is text or fail()]) + "}"
         return fail()
@@ -98,13 +99,22 @@ def main():
             info["code"] = lines[where - 1].strip() if 0 < where <= len(lines) else ""
         return info
 
-    def encode(value):
-        """A returned value as data: a genuine str is sent whole, anything else by type and repr."""
+    def encode(value, args):
+        """A returned value as data: a genuine str is sent whole, plain lists and dicts (of exact
+        built-in types only) as data, anything else by its type and repr."""
+        longest = state["limits"].get("value_chars", 1 << 20)
         if exact_type(value) is text:
-            longest = state["limits"].get("value_chars", 1 << 20)
             if len(value) > longest:
                 return {"kind": "str", "value": value[:longest], "length": len(value)}
             return {"kind": "str", "value": value}
+        if exact_type(value) is list_type or exact_type(value) is dict_type:
+            try:
+                fits = length(to_json(value)) <= longest
+            except base_exception:
+                fits = False
+            if fits:
+                return {"kind": "data", "type": exact_type(value).__name__, "value": value,
+                        "is_argument": [index for index, arg in enumerate(args) if arg is value]}
         try:
             cls = exact_type(value)
             name = cls.__name__ if cls.__module__ == "builtins" else cls.__module__ + "." + cls.__qualname__
@@ -227,7 +237,7 @@ def main():
             reply = {"raised": describe(exc)}
         else:
             restore_builtins()
-            reply = {"returned": encode(value)}
+            reply = {"returned": encode(value, args)}
             del value
         reply["seconds"] = perf() - started
         try:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from framework import render
-from framework.cases import CORE, EXTENDED
+from framework.cases import CHALLENGE, CORE, EXTENDED
 from framework.engine import StudentRun
 from framework.judge import Verdict, check
 
@@ -22,6 +22,7 @@ def pytest_addoption(parser):
     group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(ROOT / "framework" / "student.py"),
                     help="the student.py to test (default: framework/student.py of this lab)")
     group.addoption("--full", action="store_true", help="also run the extended checks (make test-full)")
+    group.addoption("--challenge", action="store_true", help="run the optional trim_history cases instead")
     group.addoption("--lab-report", action="store_true",
                     help="print the course's layout: [TEST N] ... [PASS]/[FAIL] and the summary line")
 
@@ -40,7 +41,9 @@ def pytest_unconfigure(config):
 
 
 def selected_cases(config) -> tuple:
-    """The six, plus the extended checks with --full."""
+    """The six; with --full also the extended checks; with --challenge only the trim_history cases."""
+    if config.getoption("challenge"):
+        return CHALLENGE
     return CORE + (EXTENDED if config.getoption("full") else ())
 
 

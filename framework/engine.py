@@ -20,7 +20,7 @@ from pathlib import Path
 from framework.tags import ALL_TAGS
 
 CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
-FUNCTIONS = ("format_prompt", "extract_response")
+FUNCTIONS = ("format_prompt", "extract_response", "trim_history")
 _CHUNK = 1 << 16
 
 
@@ -322,38 +322,51 @@ class StudentRun:
         """Call the case's function on each example, stopping at the first call that gives no reply."""
         run = CaseRun()
         started = time.monotonic()
-        if self._budget_ends is not None and started >= self._budget_ends:
-            run.problem, run.detail = "timeout", {"seconds": 0, "budget_seconds": self.limits.submission_seconds}
-            return run
-        load = self.start()  # after a kill, a fresh child loads the file again (its own time limit)
-        if not load.ok:
-            run.problem = "load_failed"
-        elif load.functions.get(case.function) != "ok":
-            run.problem, run.detail = "missing_function", {"state": load.functions.get(case.function)}
-        else:
+        run.problem, run.detail = self._ready(case.function)
+        if run.problem is None:
             deadline = self._deadline(self.limits.case_seconds)
             for example in case.examples:
-                request = {"op": "call", "function": case.function, "args": list(example.args)}
-                kind, reply = self._child.exchange(request, deadline)
-                if kind == "reply" and "internal" not in reply:
-                    run.calls.append(CallRecord(
-                        returned=reply.get("returned"), raised=reply.get("raised"),
-                        args_after=reply.get("args_after"),
-                        output=self._child.raw_output_report(),
-                        seconds=float(reply.get("seconds", 0.0))))
-                    continue
-                run.problem = kind if kind in ("timeout", "no_answer") else "crashed"
-                run.detail = {"seconds": self.limits.case_seconds, "output": self._child.raw_output_report()}
-                if kind == "timeout" and deadline >= self._budget_ends:
-                    run.detail["budget_seconds"] = self.limits.submission_seconds
-                if kind == "died":
-                    run.detail.update(reply)
-                elif kind == "reply":
-                    run.detail["raised"] = reply["internal"]
-                self.close()
-                break
+                record, run.problem, run.detail = self._call(case.function, list(example.args), deadline)
+                if record is None:
+                    break
+                run.calls.append(record)
         run.seconds = time.monotonic() - started
         return run
+
+    def call(self, function: str, args: list) -> tuple[CallRecord | None, str | None, dict]:
+        """One call outside the case table (`make chat`): its record, or the problem and its detail."""
+        problem, detail = self._ready(function)
+        if problem is not None:
+            return None, problem, detail
+        return self._call(function, args, self._deadline(self.limits.case_seconds))
+
+    def _ready(self, function: str) -> tuple[str | None, dict]:
+        """A loaded child that has `function`, or why there is none."""
+        if self._budget_ends is not None and time.monotonic() >= self._budget_ends:
+            return "timeout", {"seconds": 0, "budget_seconds": self.limits.submission_seconds}
+        load = self.start()  # after a kill, a fresh child loads the file again (its own time limit)
+        if not load.ok:
+            return "load_failed", {}
+        if load.functions.get(function) != "ok":
+            return "missing_function", {"state": load.functions.get(function)}
+        return None, {}
+
+    def _call(self, function: str, args: list, deadline: float) -> tuple[CallRecord | None, str | None, dict]:
+        kind, reply = self._child.exchange({"op": "call", "function": function, "args": args}, deadline)
+        output = self._child.raw_output_report()
+        if kind == "reply" and "internal" not in reply:
+            return CallRecord(returned=reply.get("returned"), raised=reply.get("raised"),
+                              args_after=reply.get("args_after"), output=output,
+                              seconds=float(reply.get("seconds", 0.0))), None, {}
+        detail = {"seconds": self.limits.case_seconds, "output": output}
+        if kind == "timeout" and deadline >= self._budget_ends:
+            detail["budget_seconds"] = self.limits.submission_seconds
+        if kind == "died":
+            detail.update(reply)
+        elif kind == "reply":
+            detail["raised"] = reply["internal"]
+        self.close()
+        return None, (kind if kind in ("timeout", "no_answer") else "crashed"), detail
 
 
 def _load_status(exception_type: str) -> str:

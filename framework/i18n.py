@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 
-# key: (中文, English).  Rule ids (F1–F4, E1–E4) and section numbers point into TASK.md.
+# key: (中文, English).  Rule ids (F1–F4, E1–E4, T1–T5) and section numbers point into TASK.md (中文)
+# and TASK.en.md (English), which share their numbering.
 CATALOGUE = {
     # --- layout of `make test` -------------------------------------------------------------
     "section.format": ("=== Prompt 格式化 ===", "=== Prompt formatting ==="),
     "section.extract": ("=== 响应提取 ===", "=== Response extraction ==="),
+    "section.challenge": ("=== 选做: trim_history ===", "=== Optional: trim_history ==="),
     "section.extended": ("=== 扩展检查 (协议的其余部分) ===", "=== Extended checks (the rest of the protocol) ==="),
     "summary": ("测试结果: {passed} 通过, {failed} 失败", "Result: {passed} passed, {failed} failed"),
     "summary.extended": ("扩展检查: {passed} 通过, {failed} 失败", "Extended checks: {passed} passed, {failed} failed"),
@@ -29,6 +31,13 @@ CATALOGUE = {
     "case.x8.label": ("去掉全角空格 (str.strip 的空白)", "full-width spaces are trimmed (str.strip whitespace)"),
     "case.x9.label": ("回复可以是空字符串", "a reply can be empty"),
     "case.x10.label": ("没有边界时取到结尾；像标签的文字不算边界", "no boundary: up to the end; tag-like text is no tag"),
+    "case.c1.label": ("不长的历史原样保留 (新列表)", "a short history is kept as it is (in a new list)"),
+    "case.c2.label": ("只保留最后 max_turns 轮 (默认 6) 和 system", "only the last max_turns turns (default 6) and system"),
+    "case.c3.label": ("保留的历史不以 assistant 开头", "the kept history never starts with assistant"),
+    "case.c4.label": ("只保留 user 与 assistant (丢掉检索结果等)", "only user and assistant (retrieval results dropped)"),
+    "case.c5.label": ("system 消息都保留，放在最前面", "every system message kept, in front"),
+    "case.c6.label": ("返回新列表，不修改调用者的列表", "a new list; the caller's list unchanged"),
+    "case.c7.label": ("max_turns < 1 抛出 ValueError", "max_turns < 1 raises ValueError"),
     # --- labels of the detail block under a [FAIL] ---------------------------------------------
     "field.call": ("调用", "call"),
     "field.expected": ("期望", "expected"),
@@ -44,7 +53,7 @@ CATALOGUE = {
     "diff.at": ("第 {line} 行第 {column} 个字符起不同", "first difference: line {line}, character {column}"),
     "diff.missing": ("实际到这里就结束了，还缺: {rest}", "actual stops here; still missing: {rest}"),
     "diff.extra": ("从这里起是多出来的: {rest}", "from here on it is extra: {rest}"),
-    "value.type": ("{shown}  (类型 {type}，不是 str)", "{shown}  (type {type}, not str)"),
+    "value.wrong_type": ("{shown}  (类型是 {type})", "{shown}  (of type {type})"),
     "value.raises": ("抛出 {type}，信息里写出 \"{word}\"", "raise {type} whose message names \"{word}\""),
     "value.returned": ("没有抛出异常，返回了 {shown}", "no exception; it returned {shown}"),
     "value.cut": ("(共 {length} 个字符，只收回了前 {kept} 个)", "({length} characters; only the first {kept} came back)"),
@@ -54,6 +63,7 @@ CATALOGUE = {
     "problem.timeout": ("{seconds:g} 秒内没有返回，已被终止", "no answer within {seconds:g} s; stopped"),
     "problem.budget": ("整个文件的 {seconds:g} 秒时间预算用完了，这个测试没有运行完",
                        "the whole file's budget of {seconds:g} s ran out before this case finished"),
+    "problem.same_object": ("返回的就是传进来的那个列表，不是新列表", "it returned the very list it was given, not a new one"),
     "problem.modified_input": ("函数修改了传进来的参数", "the function changed the arguments it was given"),
     "problem.exited": ("程序在调用中途退出了 (退出码 {code})", "the program exited during the call (exit code {code})"),
     "problem.signal": ("程序在调用中途崩溃了 (信号 {signal})", "the program crashed during the call (signal {signal})"),
@@ -78,114 +88,136 @@ CATALOGUE = {
     "load.crashed": ("加载 {file} 时程序退出了 ({how})", "the program exited while loading {file} ({how})"),
     # --- hints: the likely mistake and where TASK.md explains it -----------------------------
     "hint.case1": ("单轮提示词 = 标签行 + 内容行 + 生成标签行 (TASK.md 1.5.2 规则 F1–F3)",
-                   "a single-turn prompt is tag line + content line + generation line (TASK.md 1.5.2, rules F1–F3)"),
+                   "a single-turn prompt is tag line + content line + generation line (TASK.en.md 1.5.2, rules F1–F3)"),
     "hint.case2": ("每条消息 (包括 system) 按原顺序各写两行: 标签行、内容行 (TASK.md 1.5.2 规则 F1、F2)",
                    "every message, system included, becomes two lines in order: tag, content "
-                   "(TASK.md 1.5.2, rules F1, F2)"),
+                   "(TASK.en.md 1.5.2, rules F1, F2)"),
     "hint.case3": ("所有消息之后再写一行生成标签 <|assistant|>，提示词到此为止 (TASK.md 1.5.2 规则 F3)",
                    "after all messages add one generation line <|assistant|> and stop there "
-                   "(TASK.md 1.5.2, rule F3)"),
+                   "(TASK.en.md 1.5.2, rule F3)"),
     "hint.case4": ("输出里没有 <|assistant|> 时，整段输出去掉首尾空白就是回复 (TASK.md 1.5.3 规则 E1)",
                    "with no <|assistant|> in the output, the whole output, trimmed, is the reply "
-                   "(TASK.md 1.5.3, rule E1)"),
+                   "(TASK.en.md 1.5.3, rule E1)"),
     "hint.case5": ("回复从最后一个 <|assistant|> 之后开始 (TASK.md 1.5.3 规则 E2)",
-                   "the reply starts after the last <|assistant|> (TASK.md 1.5.3, rule E2)"),
+                   "the reply starts after the last <|assistant|> (TASK.en.md 1.5.3, rule E2)"),
     "hint.case6": ("在回复之后最早出现的 <|user|>、<|assistant|>、<|system|> 或 <|end|> 处截断 "
                    "(TASK.md 1.5.3 规则 E3)",
                    "cut at the earliest <|user|>, <|assistant|>, <|system|> or <|end|> after the reply "
-                   "(TASK.md 1.5.3, rule E3)"),
+                   "(TASK.en.md 1.5.3, rule E3)"),
     "hint.x1": ("空列表也要返回生成标签 \"<|assistant|>\\n\" (TASK.md 1.5.2 规则 F3)",
-                "an empty list still returns the generation tag \"<|assistant|>\\n\" (TASK.md 1.5.2, rule F3)"),
+                "an empty list still returns the generation tag \"<|assistant|>\\n\" (TASK.en.md 1.5.2, rule F3)"),
     "hint.unknown_role": ("不认识的角色要自己 raise ValueError(...)，并在信息里写出角色名；字典查不到时的 KeyError "
                           "不算 (TASK.md 1.5.2 规则 F2)",
                           "raise ValueError(...) yourself for an unknown role, naming the role; a KeyError from a "
-                          "dict lookup does not count (TASK.md 1.5.2, rule F2)"),
+                          "dict lookup does not count (TASK.en.md 1.5.2, rule F2)"),
     "hint.error_names_role": ("ValueError 的信息里要写出那个角色，例如 f\"unknown role: {{role}}\" (TASK.md 1.5.2 规则 F2)",
                               "the ValueError message must name the role, e.g. f\"unknown role: {{role}}\" "
-                              "(TASK.md 1.5.2, rule F2)"),
+                              "(TASK.en.md 1.5.2, rule F2)"),
     "hint.input_modified": ("不要修改传进来的列表和字典 (append、pop、赋值)；需要时先复制 (TASK.md 1.5.2 规则 F4)",
                             "do not change the list or dicts you were given (append, pop, assignment); copy first "
-                            "(TASK.md 1.5.2, rule F4)"),
+                            "(TASK.en.md 1.5.2, rule F4)"),
     "hint.content_verbatim": ("内容原样写出: 不要 strip()，不要替换，空内容也占一行 (TASK.md 1.5.2 规则 F1)",
                               "write content verbatim: no strip(), no replacing, empty content still takes a line "
-                              "(TASK.md 1.5.2, rule F1)"),
+                              "(TASK.en.md 1.5.2, rule F1)"),
     "hint.x5": ("不管最后一条是谁说的，都要加生成标签 (TASK.md 1.5.2 规则 F3)",
-                "add the generation tag whoever spoke last (TASK.md 1.5.2, rule F3)"),
+                "add the generation tag whoever spoke last (TASK.en.md 1.5.2, rule F3)"),
     "hint.x7": ("用不带参数的 str.strip(): 它去掉 \\r、\\t、全角空格等所有空白 (TASK.md 1.5.3 规则 E4)",
                 "use str.strip() with no argument: it removes \\r, \\t, full-width spaces and all other "
-                "whitespace (TASK.md 1.5.3, rule E4)"),
+                "whitespace (TASK.en.md 1.5.3, rule E4)"),
     "hint.x9": ("回复可以是空的: <|assistant|> 后面什么都没有，或紧接着就是边界 (TASK.md 1.5.3 规则 E3、E4)",
                 "a reply can be empty: nothing after <|assistant|>, or a boundary right after it "
-                "(TASK.md 1.5.3, rules E3, E4)"),
+                "(TASK.en.md 1.5.3, rules E3, E4)"),
     "hint.x10": ("只有那四个标签是边界；找不到就取到结尾 (TASK.md 1.5.3 规则 E3)",
                  "only the four tags are boundaries; with none, take everything to the end "
-                 "(TASK.md 1.5.3, rule E3)"),
+                 "(TASK.en.md 1.5.3, rule E3)"),
+    "hint.not_list": ("trim_history 要返回消息字典的列表，而不是 {type}",
+                      "trim_history returns a list of message dicts, not {type}"),
+    "hint.c1": ("轮数不超过 max_turns 时，历史原样保留 (TASK.md 1.5.7 规则 T3)",
+                "with no more than max_turns turns, the history stays as it is (TASK.en.md 1.5.7, rule T3)"),
+    "hint.c2": ("按轮裁剪: 一轮 = 一条 user 消息和它后面的 assistant 回复；只留最后 max_turns 轮 "
+                "(TASK.md 1.5.7 规则 T3)",
+                "trim by turns: a turn is a user message and the assistant replies after it; keep the last "
+                "max_turns turns (TASK.en.md 1.5.7, rule T3)"),
+    "hint.trim_starts_with_assistant": ("保留下来的历史不能以 assistant 开头: 按整轮裁剪，而不是按消息条数 "
+                                        "(TASK.md 1.5.7 规则 T3)",
+                                        "the kept history must not start with assistant: trim whole turns, not a "
+                                        "number of messages (TASK.en.md 1.5.7, rule T3)"),
+    "hint.trim_other_roles": ("除了 system，只保留 user 和 assistant；检索结果这类消息要丢掉 (TASK.md 1.5.7 规则 T2)",
+                              "besides system, keep only user and assistant; drop messages such as retrieval "
+                              "results (TASK.en.md 1.5.7, rule T2)"),
+    "hint.trim_keep_system": ("每条 system 消息都要保留，并按原顺序放在最前面 (TASK.md 1.5.7 规则 T1)",
+                              "keep every system message, in its order, in front (TASK.en.md 1.5.7, rule T1)"),
+    "hint.trim_new_list": ("返回一个新列表 (例如用列表推导式构造)，不要直接返回或修改传进来的列表 (TASK.md 1.5.7 规则 T4)",
+                           "return a new list (build it, e.g. with a list comprehension); do not return or change "
+                           "the list you were given (TASK.en.md 1.5.7, rule T4)"),
+    "hint.trim_max_turns": ("max_turns 小于 1 时 raise ValueError(...) (TASK.md 1.5.7 规则 T5)",
+                            "raise ValueError(...) when max_turns is less than 1 (TASK.en.md 1.5.7, rule T5)"),
     "hint.returned_empty": ("函数返回了空字符串 —— 还没有实现吗？从 TASK.md 1.5.2 / 1.5.3 开始",
                             "the function returned an empty string: not implemented yet? "
-                            "Start at TASK.md 1.5.2 / 1.5.3"),
+                            "Start at TASK.en.md 1.5.2 / 1.5.3"),
     "hint.content_before_tag": ("每条消息先写标签行，再写内容行，顺序不能反 (TASK.md 1.5.2 规则 F1)",
-                                "write the tag line first, then the content line (TASK.md 1.5.2, rule F1)"),
+                                "write the tag line first, then the content line (TASK.en.md 1.5.2, rule F1)"),
     "hint.tag_same_line": ("标签独占一行: 标签后面先换行，再写内容 (TASK.md 1.5.2 规则 F1)",
                            "a tag is a line of its own: newline after the tag, then the content "
-                           "(TASK.md 1.5.2, rule F1)"),
+                           "(TASK.en.md 1.5.2, rule F1)"),
     "hint.missing_newline": ("内容行末尾也要换行，下一个标签才会另起一行 (TASK.md 1.5.2 规则 F1)",
                              "end the content line with a newline so the next tag starts a new line "
-                             "(TASK.md 1.5.2, rule F1)"),
+                             "(TASK.en.md 1.5.2, rule F1)"),
     "hint.blank_line": ("多了空行: 每条消息正好两行，中间没有空行 (TASK.md 1.5.2 规则 F1)",
                         "extra blank line: each message is exactly two lines, no blank lines "
-                        "(TASK.md 1.5.2, rule F1)"),
+                        "(TASK.en.md 1.5.2, rule F1)"),
     "hint.whitespace_only": ("只差空白字符 (空格、换行)，逐字符对照期望值 (TASK.md 1.5.2 规则 F1)",
                              "only whitespace differs (spaces, newlines); compare character by character "
-                             "(TASK.md 1.5.2, rule F1)"),
+                             "(TASK.en.md 1.5.2, rule F1)"),
     "hint.system_as_user": ("system 消息要用 <|system|> 标签，不是 <|user|> (TASK.md 1.5.2 规则 F2)",
-                            "a system message takes <|system|>, not <|user|> (TASK.md 1.5.2, rule F2)"),
+                            "a system message takes <|system|>, not <|user|> (TASK.en.md 1.5.2, rule F2)"),
     "hint.assistant_as_user": ("assistant 消息要用 <|assistant|> 标签 (TASK.md 1.5.2 规则 F2)",
-                               "an assistant message takes <|assistant|> (TASK.md 1.5.2, rule F2)"),
+                               "an assistant message takes <|assistant|> (TASK.en.md 1.5.2, rule F2)"),
     "hint.role_mapping": ("有的消息用错了标签: system→<|system|>，user→<|user|>，assistant→<|assistant|> "
                           "(TASK.md 1.5.2 规则 F2)",
                           "some messages carry the wrong tag: system→<|system|>, user→<|user|>, "
-                          "assistant→<|assistant|> (TASK.md 1.5.2, rule F2)"),
+                          "assistant→<|assistant|> (TASK.en.md 1.5.2, rule F2)"),
     "hint.system_dropped": ("system 消息不见了: 它也要写进提示词，放在原来的位置 (TASK.md 1.5.2 规则 F1、F2)",
                             "the system message is missing: it belongs in the prompt, in its place "
-                            "(TASK.md 1.5.2, rules F1, F2)"),
+                            "(TASK.en.md 1.5.2, rules F1, F2)"),
     "hint.history_lost": ("只剩最后一条消息: 是不是每次循环都覆盖了结果 (= 而不是 +=)？(TASK.md 1.5.2 规则 F1)",
                           "only the last message is left: does the loop overwrite the result (= instead of +=)? "
-                          "(TASK.md 1.5.2, rule F1)"),
+                          "(TASK.en.md 1.5.2, rule F1)"),
     "hint.no_generation_tag": ("最后还要加一行生成标签 <|assistant|>\\n，模型才知道轮到它说话 (TASK.md 1.5.2 规则 F3)",
                                "add the generation line <|assistant|>\\n at the end so the model knows it is its "
-                               "turn (TASK.md 1.5.2, rule F3)"),
+                               "turn (TASK.en.md 1.5.2, rule F3)"),
     "hint.generation_tag_newline": ("生成标签后面也要换行: 结尾是 \"<|assistant|>\\n\" (TASK.md 1.5.2 规则 F3)",
                                     "the generation tag ends with a newline: \"<|assistant|>\\n\" "
-                                    "(TASK.md 1.5.2, rule F3)"),
+                                    "(TASK.en.md 1.5.2, rule F3)"),
     "hint.generation_tag_twice": ("生成标签只在末尾加一次 (TASK.md 1.5.2 规则 F3)",
-                                  "add the generation tag once, at the end (TASK.md 1.5.2, rule F3)"),
+                                  "add the generation tag once, at the end (TASK.en.md 1.5.2, rule F3)"),
     "hint.generation_after_every_user": ("生成标签只加在整个提示词末尾，不是每条 user 消息后面 —— 真实模板也犯过这个错 "
                                          "(TASK.md 1.5.2 规则 F3)",
                                          "the generation tag goes at the very end only, not after every user "
-                                         "message; real templates have shipped this bug (TASK.md 1.5.2, rule F3)"),
+                                         "message; real templates have shipped this bug (TASK.en.md 1.5.2, rule F3)"),
     "hint.empty_when_no_tag": ("没有 <|assistant|> 时不要返回空字符串: 整段输出去掉首尾空白就是回复 "
                                "(TASK.md 1.5.3 规则 E1)",
                                "with no <|assistant|>, do not return \"\": the whole output, trimmed, is the reply "
-                               "(TASK.md 1.5.3, rule E1)"),
+                               "(TASK.en.md 1.5.3, rule E1)"),
     "hint.first_not_last": ("取的不是最后一个 <|assistant|>: 原始输出包含整段历史，要从后往前找 (rfind) "
                             "(TASK.md 1.5.3 规则 E2)",
                             "that is not the last <|assistant|>: the raw output holds the whole history, search "
-                            "from the end (rfind) (TASK.md 1.5.3, rule E2)"),
+                            "from the end (rfind) (TASK.en.md 1.5.3, rule E2)"),
     "hint.no_cut_user": ("模型接着编了一轮用户的话: 回复要在下一个 <|user|> 处截断 (TASK.md 1.5.3 规则 E3)",
                          "the model went on to invent a user turn: cut the reply at the next <|user|> "
-                         "(TASK.md 1.5.3, rule E3)"),
+                         "(TASK.en.md 1.5.3, rule E3)"),
     "hint.no_cut_end": ("<|end|> 表示回复结束，要在那里截断 (TASK.md 1.5.3 规则 E3)",
-                        "<|end|> ends the reply: cut there (TASK.md 1.5.3, rule E3)"),
+                        "<|end|> ends the reply: cut there (TASK.en.md 1.5.3, rule E3)"),
     "hint.no_cut_system": ("<|system|> 也是边界，要在那里截断 (TASK.md 1.5.3 规则 E3)",
-                           "<|system|> is a boundary too: cut there (TASK.md 1.5.3, rule E3)"),
+                           "<|system|> is a boundary too: cut there (TASK.en.md 1.5.3, rule E3)"),
     "hint.cut_at_earliest": ("要在位置最早的那个边界截断，而不是按固定顺序先找到的那种标签 (TASK.md 1.5.3 规则 E3)",
                              "cut at the boundary that comes first in the text, not the first kind you look for "
-                             "(TASK.md 1.5.3, rule E3)"),
+                             "(TASK.en.md 1.5.3, rule E3)"),
     "hint.not_trimmed": ("回复首尾的空白 (空格、换行、制表符) 要去掉: str.strip() (TASK.md 1.5.3 规则 E4)",
                          "remove whitespace (spaces, newlines, tabs) at both ends: str.strip() "
-                         "(TASK.md 1.5.3, rule E4)"),
+                         "(TASK.en.md 1.5.3, rule E4)"),
     "hint.trim_one_side": ("只去掉了一边的空白，两边都要去掉: str.strip() (TASK.md 1.5.3 规则 E4)",
-                           "only one end was trimmed; trim both: str.strip() (TASK.md 1.5.3, rule E4)"),
+                           "only one end was trimmed; trim both: str.strip() (TASK.en.md 1.5.3, rule E4)"),
     "hint.none_returned": ("函数返回了 None: 是不是忘了 return，或者某个分支没有 return？",
                            "the function returned None: a missing return, or a branch without one?"),
     "hint.str_subclass": ("要返回普通的 str，不是 str 的子类 {type}",
@@ -211,7 +243,7 @@ CATALOGUE = {
     "hint.crashed_signal": ("进程崩溃通常来自无限递归 (调高了递归上限?) 或 C 扩展的错误",
                             "a crash usually means unbounded recursion (raised recursion limit?) or a broken C "
                             "extension"),
-    "hint.missing_function": ("函数名和参数要与 TASK.md 1.5.1 中的完全一致", "use the exact names of TASK.md 1.5.1"),
+    "hint.missing_function": ("函数名和参数要与 TASK.md 1.5.1 中的完全一致", "use the exact names of TASK.en.md 1.5.1"),
     "hint.not_utf8": ("用 UTF-8 重新保存: VS Code 右下角点编码 → “通过编码保存” → UTF-8；PyCharm: File → File "
                       "Properties → File Encoding",
                       "re-save as UTF-8: VS Code: click the encoding in the status bar → Save with Encoding → "
@@ -229,6 +261,45 @@ CATALOGUE = {
     "hint.internal": ("测试框架内部出错，请把上面的信息发给老师或助教",
                       "internal error in the harness; please send the text above to your instructor"),
     "internal.error": ("测试框架内部错误: {message}", "internal harness error: {message}"),
+    # --- make chat ----------------------------------------------------------------------------
+    "chat.welcome": ("Lab09 聊天: 一个只读过几百段对话的小语言模型，用你在 {file} 里写的函数 (种子 {seed})。"
+                     "/reset 重新开始，/quit 退出。",
+                     "Lab09 chat: a tiny model that has read a few hundred dialogues, driven by your functions in "
+                     "{file} (seed {seed}). /reset starts over, /quit leaves."),
+    "chat.you": ("你> ", "you> "),
+    "chat.assistant": ("助手> ", "assistant> "),
+    "chat.prompt": ("format_prompt(历史) 拼出的提示词:", "the prompt format_prompt(history) built:"),
+    "chat.raw": ("model.generate(提示词) 的原始输出 = 提示词 ({count} 个字符) + 下面的续写:",
+                 "raw output of model.generate(prompt) = the prompt ({count} characters) + this continuation:"),
+    "chat.reply": ("extract_response(原始输出) 取出的回复:", "the reply extract_response(raw output) cut out:"),
+    "chat.no_trim": ("(trim_history 还是初始代码: 历史不裁剪，完整地发给模型；选做 TASK.md 1.5.7)",
+                     "(trim_history is still the stub: the whole history goes to the model; optional TASK.en.md 1.5.7)"),
+    "chat.reset": ("(历史已清空)", "(history cleared)"),
+    "chat.format_empty": ("format_prompt 返回了空字符串，还没有实现吧？先完成 TASK.md 1.5.2 (make test 的 TEST 1–3)，"
+                          "再来聊天。",
+                          "format_prompt returned an empty string: not implemented yet? Do TASK.en.md 1.5.2 "
+                          "(make test's TEST 1–3) first, then chat."),
+    "chat.extract_empty": ("(回复是空字符串: 要么模型一开口就写了边界标签，要么 extract_response 还没有实现，"
+                           "见 TASK.md 1.5.3)",
+                           "(the reply is empty: either the model began with a boundary tag, or extract_response is "
+                           "not implemented yet; see TASK.en.md 1.5.3)"),
+    "chat.problem": ("{function} 没能给出结果: {problem}。运行 make test 看详情。",
+                     "{function} gave no result: {problem}. Run make test for details."),
+    "chat.problem.load_failed": ("文件加载失败", "the file did not load"),
+    "chat.problem.missing_function": ("找不到这个函数", "the function is missing"),
+    "chat.problem.timeout": ("超时 (死循环?)", "it timed out (an endless loop?)"),
+    "chat.problem.crashed": ("进程退出了", "the process ended"),
+    "chat.problem.no_answer": ("没有返回值", "no value came back"),
+    "chat.raised": ("{function} 抛出了 {type}: {message}{where}。运行 make test 看详情。",
+                    "{function} raised {type}: {message}{where}. Run make test for details."),
+    "chat.not_str": ("{function} 返回的不是 str 而是 {type}。运行 make test 看详情。",
+                     "{function} returned {type}, not a str. Run make test for details."),
+    # --- make watch ---------------------------------------------------------------------------
+    "watch.passed": ("[{time}] 全部通过。继续保存 {file} 会自动重新测试；Ctrl-C 退出。",
+                     "[{time}] all passed. Saving {file} again re-runs the cases; Ctrl-C leaves."),
+    "watch.failed": ("[{time}] 还有没通过的测试。保存 {file} 会自动重新测试；Ctrl-C 退出。",
+                     "[{time}] some cases still fail. Saving {file} re-runs them; Ctrl-C leaves."),
+    "watch.stopped": ("watch 已停止。", "watch stopped."),
     # --- grading (instructors; feedback of a submission that could not run) --------------------
     "status.no_student_py": ("没有找到 student.py: 提交里没有这个文件", "no student.py: the submission has no such file"),
     "status.several_student_py": ("提交里有不止一个 student.py ({found})，不知道该测哪一个",

@@ -20,7 +20,7 @@ class Verdict:
 
     case: Case
     passed: bool
-    problem: str | None = None  # wrong_value, wrong_type, raised, no_exception, wrong_exception,
+    problem: str | None = None  # wrong_value, wrong_type, raised, no_exception, wrong_exception, same_object,
     #                             modified_input, timeout, crashed, no_answer, load_failed, missing_function
     example: int | None = None  # index of the example that decided a failure
     hint: str | None = None  # catalogue key
@@ -51,18 +51,21 @@ def _judge_call(case: Case, index: int, example: Example, call: CallRecord) -> V
         return Verdict(case, False, "raised", index, exception_hint(call.raised), facts)
     returned = call.returned or {}
     facts["returned"] = returned
-    if returned.get("kind") != "str":
-        kind = returned.get("type", "?")
-        hint = ("hint.none_returned" if kind == "NoneType"
-                else "hint.str_subclass" if returned.get("str_subclass") else "hint.not_str")
+    wanted = "str" if isinstance(example.expected, str) else type(example.expected).__name__
+    if returned.get("type" if returned.get("kind") == "data" else "kind") != wanted:
+        kind = returned.get("type", "str")
+        hint = ("hint.none_returned" if kind == "NoneType" else "hint.str_subclass" if returned.get("str_subclass")
+                else "hint.not_str" if wanted == "str" else "hint.not_list")
         return Verdict(case, False, "wrong_type", index, hint, facts)
     actual = returned["value"]
     if actual != example.expected or "length" in returned:
         facts.update(expected=example.expected, actual=actual)
         return Verdict(case, False, "wrong_value", index, mistake_hint(case, example, actual), facts)
+    if example.fresh and returned.get("is_argument"):
+        return Verdict(case, False, "same_object", index, "hint.trim_new_list", facts)
     if example.unchanged and call.args_after != list(example.args):
         facts.update(before=list(example.args), after=call.args_after)
-        return Verdict(case, False, "modified_input", index, "hint.input_modified", facts)
+        return Verdict(case, False, "modified_input", index, case.hint, facts)
     return None
 
 
@@ -81,8 +84,10 @@ def _judge_raise(case: Case, index: int, example: Example, call: CallRecord, fac
     return None
 
 
-def mistake_hint(case: Case, example: Example, actual: str) -> str:
-    """The hint for a wrong str: a known mistake of this example, a generic slip, or the case's hint."""
+def mistake_hint(case: Case, example: Example, actual) -> str:
+    """The hint for a wrong value: a known mistake of this example, a generic slip, or the case's hint."""
+    if not isinstance(actual, str):
+        return _history_slip(example.expected, actual) or case.hint
     for candidate in (actual, actual.strip()):
         if candidate in example.mistakes:
             return example.mistakes[candidate]
@@ -91,6 +96,20 @@ def mistake_hint(case: Case, example: Example, actual: str) -> str:
         if hint:
             return hint
     return case.hint
+
+
+def _history_slip(expected: list, actual: list):
+    """What is wrong with a trimmed history, judged by the properties TASK.md's rules T1–T3 give it."""
+    roles = [m.get("role") if isinstance(m, dict) else None for m in actual]
+    if any(role not in ("system", "user", "assistant") for role in roles):
+        return "hint.trim_other_roles"
+    if roles.count("system") != [m["role"] for m in expected].count("system") or \
+            roles[:roles.count("system")] != ["system"] * roles.count("system"):
+        return "hint.trim_keep_system"
+    rest = [role for role in roles if role != "system"]
+    if rest and rest[0] == "assistant":
+        return "hint.trim_starts_with_assistant"
+    return None
 
 
 def _empty(expected: str, actual: str):

@@ -89,12 +89,14 @@ def result_line(case_number: str, label: str, passed: bool) -> tuple[str, str]:
 
 
 def summary_lines(results) -> list[str]:
-    """The summary between rules for (case, passed) pairs: the six, then any extended checks apart."""
+    """The summary between rules for (case, passed) pairs, one line per suite: the six (or the challenge)
+    in the course's words, then any extended checks apart."""
     lines = [RULE]
-    for suite, key in (("core", "summary"), ("extended", "summary.extended")):
+    suites = list(dict.fromkeys(case.suite for case, _ in results)) or ["core"]
+    for suite in suites:
         outcomes = [passed for case, passed in results if case.suite == suite]
-        if outcomes or suite == "core":
-            lines.append(text(key, passed=sum(outcomes), failed=len(outcomes) - sum(outcomes)))
+        key = "summary.extended" if suite == "extended" else "summary"
+        lines.append(text(key, passed=sum(outcomes), failed=len(outcomes) - sum(outcomes)))
     return lines + [RULE]
 
 
@@ -176,8 +178,17 @@ def _call_rows(case, index: int) -> list:
     return [("field.call", f"{case.function}(["), *[(None, item) for item in items], (None, "])" + suffix)]
 
 
+def _data_rows(label: str, value) -> list:
+    """A list (of messages) one element per line, as a Python literal."""
+    if not isinstance(value, list) or width(py_literal(value)) <= 70:
+        return [(label, py_literal(value))]
+    return [(label, "["), *[(None, INDENT + py_literal(item) + ",") for item in value], (None, "]")]
+
+
 def _wrong_value_rows(facts: dict, _file: str) -> list:
     expected, actual = facts["expected"], facts["actual"]
+    if not isinstance(expected, str):
+        return _data_rows("field.expected", expected) + _data_rows("field.actual", actual)
     at = first_difference(expected, actual)
     start = 0
     if width(escape(expected[:at])) > VALUE_COLUMNS - 16:
@@ -205,7 +216,17 @@ def _wrong_value_rows(facts: dict, _file: str) -> list:
 
 def _wrong_type_rows(facts: dict, _file: str) -> list:
     returned = facts["returned"]
-    return [("field.actual", text("value.type", shown=returned.get("repr", "?"), type=returned.get("type", "?")))]
+    if returned.get("kind") == "str":
+        shown, kind = literal(returned["value"]), "str"
+    elif returned.get("kind") == "data":
+        shown, kind = py_literal(returned["value"]), returned["type"]
+    else:
+        shown, kind = returned.get("repr", "?"), returned.get("type", "?")
+    return [("field.actual", text("value.wrong_type", shown=shown, type=kind))]
+
+
+def _same_object_rows(facts: dict, _file: str) -> list:
+    return [("field.problem", text("problem.same_object"))]
 
 
 def _raised_rows(facts: dict, file: str) -> list:
@@ -274,6 +295,7 @@ _PROBLEM_ROWS = {
     "no_exception": _no_exception_rows,
     "wrong_exception": _wrong_exception_rows,
     "modified_input": _modified_rows,
+    "same_object": _same_object_rows,
 }
 
 

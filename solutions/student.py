@@ -39,3 +39,22 @@ def extract_response(output: str) -> str:
     reply = output[start + len(ASSISTANT_TAG):]
     cuts = [at for at in (reply.find(tag) for tag in BOUNDARIES) if at != -1]
     return reply[:min(cuts, default=len(reply))].strip()
+
+
+def trim_history(messages: list[dict], max_turns: int = 6) -> list[dict]:
+    """选做 (TASK.md 1.5.7): 按整轮裁剪对话历史，返回一个新列表。
+
+    保留所有 system 消息 (按原顺序放在最前面)；其余消息只保留 user 和 assistant；
+    只留最后 max_turns 轮 (一轮 = 一条 user 消息和它后面的 assistant 回复)，所以结果不会以 assistant 开头。
+    不修改传入的列表；max_turns < 1 时抛出 ValueError。
+    """
+    if max_turns < 1:
+        raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+    system = [message for message in messages if message["role"] == "system"]
+    turns: list[list[dict]] = []
+    for message in messages:
+        if message["role"] == "user":
+            turns.append([message])
+        elif message["role"] == "assistant" and turns:
+            turns[-1].append(message)
+    return system + [message for turn in turns[-max_turns:] for message in turn]

@@ -9,11 +9,11 @@ import pytest
 from conftest import ROOT, SOLUTION, clean_env, make
 
 
-def transcript(name: str) -> str:
-    """The ```text block after `<!-- transcript: name -->` in TASK.md."""
-    task = (ROOT / "TASK.md").read_text(encoding="utf-8")
+def transcript(name: str, sheet: str = "TASK.md") -> str:
+    """The ```text block after `<!-- transcript: name -->` in a sheet."""
+    task = (ROOT / sheet).read_text(encoding="utf-8")
     found = re.search(rf"<!-- transcript: {name} -->\n```text\n(.*?)```", task, re.S)
-    assert found, f"TASK.md has no transcript {name}"
+    assert found, f"{sheet} has no transcript {name}"
     return found.group(1)
 
 
@@ -37,6 +37,12 @@ def test_layout_matches_the_original_c_lab():
     results = [line for line in lines if line.startswith("[TEST ")]
     assert [re.match(r"\[TEST (\d)\] .+ \.\.\. \[PASS\]$", line).group(1) for line in results] == list("123456")
     assert lines[-3:] == ["=" * 40, "测试结果: 6 通过, 0 失败", "=" * 40] and lines[-4] == ""
+
+
+def test_english_transcripts_of_task_en_md_are_real():
+    assert make("test", env=clean_env(LAB_LANG="en")).stdout == transcript("stub", "TASK.en.md")
+    assert make("test", "STUDENT=solutions/student.py", env=clean_env(LAB_LANG="en")).stdout == \
+        transcript("solution", "TASK.en.md")
 
 
 def test_english_on_request():

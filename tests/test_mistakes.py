@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import SOLUTION, STUB, STUDENTS, failing, judged
-from framework.cases import ALL_CASES
+from framework.cases import ALL_CASES, CHALLENGE
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)
 MISTAKES = {
@@ -48,9 +48,35 @@ EXTENDED_MISTAKES = {
 }
 
 
+# file in tests/students/wrong_trim: (trim_history cases it fails, the one that names it, its hint)
+TRIM_MISTAKES = {
+    "by_messages": ({"c3", "c5"}, "c3", "hint.trim_starts_with_assistant"),
+    "drops_system": ({"c1", "c2", "c3", "c4", "c5", "c6"}, "c5", "hint.trim_keep_system"),
+    "keeps_other_roles": ({"c4"}, "c4", "hint.trim_other_roles"),
+    "same_list_when_short": ({"c1", "c3", "c4", "c6"}, "c1", "hint.trim_new_list"),
+    "trims_in_place": ({"c6"}, "c6", "hint.trim_new_list"),
+    "no_check_of_max_turns": ({"c7"}, "c7", "hint.trim_max_turns"),
+}
+
+
 def test_every_wrong_file_is_in_a_table():
     assert {p.stem for p in (STUDENTS / "wrong").glob("*.py")} == set(MISTAKES)
     assert {p.stem for p in (STUDENTS / "wrong_full").glob("*.py")} == set(EXTENDED_MISTAKES)
+    assert {p.stem for p in (STUDENTS / "wrong_trim").glob("*.py")} == set(TRIM_MISTAKES)
+
+
+@pytest.mark.parametrize("name", sorted(TRIM_MISTAKES))
+def test_trim_history_mistake_fails_in_its_named_case(name):
+    must_fail, named, hint = TRIM_MISTAKES[name]
+    verdicts = judged(STUDENTS / "wrong_trim" / f"{name}.py", cases=CHALLENGE)
+    assert failing(verdicts) == must_fail
+    assert verdicts[named].hint == hint
+
+
+def test_challenge_stub_fails_everything_and_the_reference_passes():
+    assert failing(judged(STUB, cases=CHALLENGE)) == {case.id for case in CHALLENGE}
+    assert failing(judged(SOLUTION, cases=CHALLENGE)) == set()
+    assert failing(judged(STUB)) == {"1", "2", "3", "4", "5", "6"}  # the optional function changes nothing
 
 
 @pytest.mark.parametrize("name", sorted(EXTENDED_MISTAKES))

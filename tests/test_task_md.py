@@ -5,10 +5,13 @@ import doctest
 import importlib.util
 import re
 
+import pytest
+
 from conftest import ROOT, SOLUTION, STUB
 from framework.i18n import CATALOGUE
 
 TASK = (ROOT / "TASK.md").read_text(encoding="utf-8")
+TASK_EN = (ROOT / "TASK.en.md").read_text(encoding="utf-8")
 
 
 def test_front_matter_and_course_sections():
@@ -23,22 +26,36 @@ def test_front_matter_and_course_sections():
     assert "Lab08" in TASK and "Lab10" in TASK and "/v1/chat/completions" in TASK
 
 
+def _numbered(sheet: str) -> tuple:
+    return (re.findall(r"^### (1\.5\.\d+)", sheet, re.M), sorted(set(re.findall(r"^- \*\*([EFT]\d)\*\*", sheet, re.M))))
+
+
 def test_every_place_a_hint_points_to_exists():
-    tasks = set(re.findall(r"^### (1\.5\.\d+)", TASK, re.M))
-    rules = set(re.findall(r"^- \*\*([EF]\d)\*\*", TASK, re.M))
-    assert {"F1", "F2", "F3", "F4", "E1", "E2", "E3", "E4"} <= rules
+    tasks, rules = (set(found) for found in _numbered(TASK))
+    assert {"F1", "F2", "F3", "F4", "E1", "E2", "E3", "E4", "T1", "T2", "T3", "T4", "T5"} <= rules
     for zh, en in CATALOGUE.values():
-        for sentence in (zh, en):
-            assert set(re.findall(r"TASK\.md (1\.5\.\d+)", sentence)) <= tasks, sentence
-            assert set(re.findall(r"\b([EF][1-4])\b", sentence)) <= rules, sentence
+        for sentence, sheet in ((zh, "TASK.md"), (en, "TASK.en.md")):
+            assert set(re.findall(rf"{re.escape(sheet)} (1\.5\.\d+)", sentence)) <= tasks, sentence
+            assert set(re.findall(r"\b([EFT][1-5])\b", sentence)) <= rules, sentence
+            assert ("TASK.en.md" in sentence) == (sheet == "TASK.en.md" and "TASK" in sentence), sentence
 
 
-def test_examples_in_task_md_are_what_the_reference_solution_does():
+def test_english_sheet_keeps_the_structure_of_the_chinese_one():
+    assert _numbered(TASK_EN) == _numbered(TASK)
+    assert len(re.findall(r"^## ", TASK_EN, re.M)) == len(re.findall(r"^## ", TASK, re.M))
+    assert re.findall(r"<!-- transcript: (\w+) -->", TASK_EN) == re.findall(r"<!-- transcript: (\w+) -->", TASK)
+    assert TASK_EN.count("```python") == TASK.count("```python")
+    assert len(re.findall(r"^\d+\. ", TASK_EN.split("## Questions")[1], re.M)) == \
+        len(re.findall(r"^\d+\. ", TASK.split("## 思考题")[1], re.M))
+
+
+@pytest.mark.parametrize("sheet", [TASK, TASK_EN], ids=["TASK.md", "TASK.en.md"])
+def test_examples_in_the_sheets_are_what_the_reference_solution_does(sheet):
     spec = importlib.util.spec_from_file_location("reference", SOLUTION)
     reference = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(reference)
-    examples = re.findall(r"```python\n(.*?)```", TASK, re.S)
-    assert len(examples) >= 2
+    examples = re.findall(r"```python\n(.*?)```", sheet, re.S)
+    assert len(examples) >= 3
     parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for number, block in enumerate(examples):
         test = parser.get_doctest(block, vars(reference), f"TASK.md example {number}", "TASK.md", 0)
@@ -56,12 +73,13 @@ def _api(path):
 
 def test_stub_and_solution_share_signatures_and_docstrings():
     stub, solution = _api(STUB), _api(SOLUTION)
-    assert {"format_prompt", "extract_response"} <= set(stub)
+    assert {"format_prompt", "extract_response", "trim_history"} <= set(stub)
     assert stub == {name: solution[name] for name in stub}
     assert all(docstring for _, _, docstring in stub.values())
 
 
 def test_stub_returns_empty_strings_and_points_at_task_md():
     source = STUB.read_text(encoding="utf-8")
-    assert source.count('return ""') == 2 and "TODO" in source and "TASK.md" in source
+    assert source.count('return ""') == 2 and source.count("return messages") == 1
+    assert "TODO" in source and "TASK.md" in source
     assert "from framework.tags import" in source

@@ -1,1 +1,0 @@
-"""Instructor-only tools: grading, Gradescope, benchmarks (not part of the student handout)."""

@@ -1,0 +1,41 @@
+"""`make watch`: a run at start, another on every save, the summary last, Ctrl-C leaves cleanly."""
+
+import signal
+import subprocess
+import sys
+import time
+
+from conftest import ROOT, SOLUTION, STUB, clean_env
+
+
+def read_until(process, marker: str, seen: list, count: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while sum(marker in line for line in seen) < count:
+        assert time.monotonic() < deadline, "".join(seen)
+        line = process.stdout.readline()
+        assert line, "".join(seen)
+        seen.append(line)
+
+
+def test_watch_reruns_on_save_and_stops_cleanly(tmp_path):
+    student = tmp_path / "student.py"
+    student.write_text(STUB.read_text(encoding="utf-8"), encoding="utf-8")
+    command = [sys.executable, "-m", "pytest", "framework/verify.py", f"--student={student}", "-qq", "--tb=no",
+               "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
+    process = subprocess.Popen([sys.executable, "-m", "framework.watch", "--interval", "0.1", "--student",
+                                str(student), "--", *command], cwd=ROOT, env=clean_env(), text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    seen: list[str] = []
+    try:
+        read_until(process, "Ctrl-C", seen, 1)
+        student.write_text(SOLUTION.read_text(encoding="utf-8"), encoding="utf-8")
+        read_until(process, "Ctrl-C", seen, 2)
+        process.send_signal(signal.SIGINT)
+        rest, _ = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    summaries = [line for line in seen if line.startswith("测试结果")]
+    assert summaries == ["测试结果: 0 通过, 6 失败\n", "测试结果: 6 通过, 0 失败\n"]
+    last_run = "".join(seen).rsplit("=== Prompt", 1)[1]
+    assert last_run.rstrip().endswith("Ctrl-C 退出。") and "全部通过" in last_run  # the summary is last
+    assert process.returncode == 0 and "watch 已停止" in rest and "Traceback" not in rest
