@@ -31,6 +31,7 @@ def pytest_configure(config):
     if not config.pluginmanager.hasplugin("timeout"):
         config.addinivalue_line("markers", "timeout(seconds): backstop limit (pytest-timeout)")
     config.stash[_LAB] = Lab(config.getoption("student"))
+    config.stash[_LAB].student.begin()  # the child starts while pytest collects
     if config.getoption("lab_report"):
         config.pluginmanager.register(CourseReport(config), "lab09-course-report")
 

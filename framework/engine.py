@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import secrets
 import selectors
 import shutil
 import signal
@@ -161,17 +160,21 @@ class _Child:
         self.selector.register(self.resp_r, selectors.EVENT_READ)
         self.selector.register(self.out_r, selectors.EVENT_READ)
         self.pending = b""
+        self.outgoing = memoryview(b"")
         self.raw_output = bytearray()
         self.raw_dropped = 0
 
-    def exchange(self, request: dict, deadline: float) -> tuple[str, dict]:
-        """Send one request; ("reply", reply), ("timeout", {}), ("died", how) or ("no_answer", {})."""
-        nonce = secrets.token_hex(8)
-        outgoing = memoryview(json.dumps(dict(request, nonce=nonce), ensure_ascii=True).encode() + b"\n")
+    def send(self, request: dict) -> str:
+        """Queue one request (written as the child reads it); the nonce its reply must carry."""
+        nonce = os.urandom(8).hex()
+        self.outgoing = memoryview(json.dumps(dict(request, nonce=nonce), ensure_ascii=True).encode() + b"\n")
+        self.selector.register(self.req_w, selectors.EVENT_WRITE)
         self.raw_output.clear()
         self.raw_dropped = 0
-        if outgoing:
-            self.selector.register(self.req_w, selectors.EVENT_WRITE)
+        return nonce
+
+    def receive(self, nonce: str, deadline: float) -> tuple[str, dict]:
+        """("reply", reply), ("timeout", {}), ("died", how) or ("no_answer", {}) for the request `nonce`."""
         try:
             while True:
                 remaining = deadline - time.monotonic()
@@ -179,12 +182,7 @@ class _Child:
                     return "timeout", {}
                 for key, _ in self.selector.select(remaining):
                     if key.fd == self.req_w:
-                        try:
-                            outgoing = outgoing[os.write(self.req_w, outgoing[:_CHUNK]):]
-                        except BrokenPipeError:
-                            outgoing = memoryview(b"")
-                        if not outgoing:
-                            self.selector.unregister(self.req_w)
+                        self._write_some()
                     elif key.fd == self.out_r:
                         self._drain_output()
                     else:
@@ -193,8 +191,20 @@ class _Child:
                             self._drain_output()
                             return outcome
         finally:
-            if outgoing:
+            if self.outgoing:
+                self.outgoing = memoryview(b"")
                 self.selector.unregister(self.req_w)
+
+    def exchange(self, request: dict, deadline: float) -> tuple[str, dict]:
+        return self.receive(self.send(request), deadline)
+
+    def _write_some(self):
+        try:
+            self.outgoing = self.outgoing[os.write(self.req_w, self.outgoing[:_CHUNK]):]
+        except BrokenPipeError:
+            self.outgoing = memoryview(b"")
+        if not self.outgoing:
+            self.selector.unregister(self.req_w)
 
     def _read_reply(self, nonce: str):
         try:
@@ -273,6 +283,7 @@ class StudentRun:
         else:
             self._source, self.load = decode_source(source, self.limits.source_bytes)
         self._budget_ends: float | None = None
+        self._loading: tuple[str, float] | None = None  # (nonce, deadline) of a load not yet answered
 
     def __enter__(self):
         return self
@@ -284,17 +295,28 @@ class StudentRun:
         if self._child is not None:
             self._child.close()
             self._child = None
+        self._loading = None
 
-    def start(self) -> LoadOutcome:
-        """Make sure a child has loaded the file; a file that failed to load once is not tried again."""
-        if self._child is not None or (self.load is not None and not self.load.ok):
-            return self.load
+    def begin(self) -> None:
+        """Start a child and hand it the file now, without waiting: `start` collects the answer.
+        (The pytest face calls this early, so the child starts while pytest itself does.)"""
+        if self._child is not None or self._loading is not None or (self.load is not None and not self.load.ok):
+            return
         if self._budget_ends is None:
             self._budget_ends = time.monotonic() + self.limits.submission_seconds
         self._child = _Child(self.limits)
         request = {"op": "load", "source": self._source, "filename": self.display, "tags": ALL_TAGS,
                    "functions": list(self.functions), "limits": self.limits.for_child()}
-        kind, reply = self._child.exchange(request, self._deadline(self.limits.load_seconds))
+        self._loading = (self._child.send(request), self._deadline(self.limits.load_seconds))
+
+    def start(self) -> LoadOutcome:
+        """Make sure a child has loaded the file; a file that failed to load once is not tried again."""
+        self.begin()
+        if self._loading is None:
+            return self.load
+        nonce, deadline = self._loading
+        self._loading = None
+        kind, reply = self._child.receive(nonce, deadline)
         self.load = self._load_outcome(kind, reply)
         if not self.load.ok:
             self.close()
