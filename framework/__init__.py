@@ -1,1 +1,14 @@
-"""Lab09 harness: the student file, the case table, the engine and its pytest face."""
+"""Lab09 harness: the student file, the case table, the engine and its faces (pytest, chat, watch)."""
+
+from pathlib import Path
+
+LAB = Path(__file__).resolve().parent.parent  # the lab's top folder
+STUB = LAB / "framework" / "student.py"
+
+
+def display_name(path: str) -> str:
+    """How the student's file is named in messages: relative to the lab when it lies inside it."""
+    try:
+        return Path(path).resolve().relative_to(LAB).as_posix()
+    except ValueError:
+        return str(path)

@@ -13,7 +13,7 @@ import random
 import sys
 from pathlib import Path
 
-from framework.conftest import ROOT, display_name
+from framework import STUB, display_name
 from framework.engine import StudentRun
 from framework.i18n import text
 from framework.render import INDENT, literal
@@ -116,7 +116,7 @@ def lines_from(stream, interactive: bool, demo: bool):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="make chat", description=__doc__.split("\n")[0])
-    parser.add_argument("--student", default=str(ROOT / "framework" / "student.py"))
+    parser.add_argument("--student", default=str(STUB))
     parser.add_argument("--seed", type=int, help="a fixed seed gives the same conversation every time")
     parser.add_argument("--demo", action="store_true", help="replay a fixed three-turn script and leave")
     args = parser.parse_args(argv)

@@ -1,10 +1,11 @@
 """Child side of the engine: loads one student file and reports what its functions return.
 
 The parent starts it as ``python -S -c <this source> REQ_FD RESP_FD`` in an empty temporary
-directory with empty stdin and
-unbuffered stdout/stderr, which the parent drains and caps (so a print before a crash is not lost).  It imports nothing from the harness and never sees an expected value:
-it only runs the student's code and sends back, as JSON lines, what came out.  The parent judges.
-Every reply echoes the nonce of its request, so a line the student's code writes is never a reply.
+directory, with empty stdin and unbuffered stdout/stderr that the parent drains and caps (so a print
+before a crash is not lost).  It imports nothing from the harness and never sees an expected value:
+it confines itself (Landlock, where the kernel has it), runs the student's code and sends back, as
+JSON lines, what came out.  The parent judges.  Every reply echoes the nonce of its request, so a
+line the student's code writes is never taken for a reply.
 """
 
 

@@ -7,19 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from framework import render
+from framework import STUB, display_name, render
 from framework.cases import CHALLENGE, CORE, EXTENDED
 from framework.engine import StudentRun
 from framework.judge import Verdict, check
 
-ROOT = Path(__file__).resolve().parent.parent
 _LINES = pytest.StashKey["list[tuple[str, str | None]]"]()
 _LAB = pytest.StashKey["Lab"]()
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("lab09")
-    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(ROOT / "framework" / "student.py"),
+    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(STUB),
                     help="the student.py to test (default: framework/student.py of this lab)")
     group.addoption("--full", action="store_true", help="also run the extended checks (make test-full)")
     group.addoption("--challenge", action="store_true", help="run the optional trim_history cases instead")
@@ -46,15 +45,6 @@ def selected_cases(config) -> tuple:
     if config.getoption("challenge"):
         return CHALLENGE
     return CORE + (EXTENDED if config.getoption("full") else ())
-
-
-def display_name(option: str) -> str:
-    """How the student's file is named in messages: relative to the lab when it lies inside it."""
-    path = Path(option).resolve()
-    try:
-        return path.relative_to(ROOT).as_posix()
-    except ValueError:
-        return option
 
 
 class Lab:

@@ -47,8 +47,9 @@ class Limits:
         return limits
 
     def for_child(self) -> dict:
-        return {"memory_bytes": self.memory_bytes, "file_bytes": 16 << 20, "cpu_seconds": 120,
-                "value_chars": self.value_chars}
+        """The limits the child sets on itself (the CPU limit only stops a child its parent lost)."""
+        return {"memory_bytes": self.memory_bytes, "file_bytes": 16 << 20,
+                "cpu_seconds": int(self.submission_seconds) + 5, "value_chars": self.value_chars}
 
 
 @dataclass
@@ -71,7 +72,7 @@ class LoadOutcome:
 class CallRecord:
     """What one call of a student function gave back, as data."""
 
-    returned: dict | None  # {"kind": "str", "value": ...} or {"kind": "other", "type": ..., "repr": ...}
+    returned: dict | None  # {"kind": "str"|"data", "value": ...} or {"kind": "other", "type": ..., "repr": ...}
     raised: dict | None
     args_after: object
     output: dict

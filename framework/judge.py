@@ -1,7 +1,8 @@
 """Judges the values a student's functions returned against the case table, and names the likely mistake.
 
-The judge only sees data sent back by the child (a genuine ``str`` arrives as ``{"kind": "str"}``,
-anything else as its type name), so no student object can take part in a comparison.
+The judge only sees data sent back by the child (a genuine ``str`` arrives as ``{"kind": "str"}``, a
+plain list or dict as ``{"kind": "data"}``, anything else as its type name), so no student object
+can take part in a comparison.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 from framework.cases import GENERATION_LINE, Case, Example
-from framework.tags import ASSISTANT_TAG, SYSTEM_TAG, USER_TAG
 from framework.engine import CallRecord, CaseRun, LoadOutcome, StudentRun
+from framework.tags import ASSISTANT_TAG, SYSTEM_TAG, USER_TAG
 
 
 @dataclass
@@ -51,10 +52,10 @@ def _judge_call(case: Case, index: int, example: Example, call: CallRecord) -> V
         return Verdict(case, False, "raised", index, exception_hint(call.raised), facts)
     returned = call.returned or {}
     facts["returned"] = returned
-    wanted = "str" if isinstance(example.expected, str) else type(example.expected).__name__
-    if returned.get("type" if returned.get("kind") == "data" else "kind") != wanted:
-        kind = returned.get("type", "str")
-        hint = ("hint.none_returned" if kind == "NoneType" else "hint.str_subclass" if returned.get("str_subclass")
+    got = "str" if returned.get("kind") == "str" else returned.get("type", "?")
+    wanted = type(example.expected).__name__  # str, or list for trim_history
+    if got != wanted or returned.get("kind") == "other":  # "other": not plain data, e.g. a str subclass inside
+        hint = ("hint.none_returned" if got == "NoneType" else "hint.str_subclass" if returned.get("str_subclass")
                 else "hint.not_str" if wanted == "str" else "hint.not_list")
         return Verdict(case, False, "wrong_type", index, hint, facts)
     actual = returned["value"]

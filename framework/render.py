@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from framework.engine import Limits
 from framework.i18n import text
 from framework.judge import Verdict
 
@@ -163,9 +164,13 @@ def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False)
 
 def hint_text(verdict: Verdict) -> str:
     """The verdict's hint, with the returned type or the memory limit filled in where it names them."""
-    from framework.engine import Limits
     returned = verdict.facts.get("returned") or {}
     return text(verdict.hint, type=returned.get("type", "?"), limit=Limits.from_env().memory_bytes >> 20)
+
+
+def _listing(label: str, opening: str, items: list, closing: str) -> list:
+    """A list written one element per line, between an opening and a closing line."""
+    return [(label, opening), *[(None, INDENT + py_literal(item) + ",") for item in items], (None, closing)]
 
 
 def _call_rows(case, index: int) -> list:
@@ -174,15 +179,15 @@ def _call_rows(case, index: int) -> list:
     suffix = " " + text("example.of", index=index + 1, total=len(case.examples)) if len(case.examples) > 1 else ""
     if width(one_line) <= 90 or not isinstance(example.args[0], list):
         return [("field.call", one_line + suffix)]
-    items = [INDENT + py_literal(item) + "," for item in example.args[0]]
-    return [("field.call", f"{case.function}(["), *[(None, item) for item in items], (None, "])" + suffix)]
+    rest = "".join(", " + py_literal(arg) for arg in example.args[1:])
+    return _listing("field.call", f"{case.function}([", example.args[0], f"]{rest})" + suffix)
 
 
 def _data_rows(label: str, value) -> list:
-    """A list (of messages) one element per line, as a Python literal."""
+    """A returned list (of messages) one element per line, as a Python literal."""
     if not isinstance(value, list) or width(py_literal(value)) <= 70:
         return [(label, py_literal(value))]
-    return [(label, "["), *[(None, INDENT + py_literal(item) + ",") for item in value], (None, "]")]
+    return _listing(label, "[", value, "]")
 
 
 def _wrong_value_rows(facts: dict, _file: str) -> list:

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from framework import LAB as ROOT
+from framework import STUB
 from framework.cases import CORE
 from framework.engine import Limits, StudentRun
 from framework.judge import check
 
-ROOT = Path(__file__).resolve().parent.parent
 STUDENTS = ROOT / "tests" / "students"
 SOLUTION = ROOT / "solutions" / "student.py"
-STUB = ROOT / "framework" / "student.py"
 QUICK = Limits(case_seconds=0.5, load_seconds=5.0)  # hostile files time out sooner in tests
 
 

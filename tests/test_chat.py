@@ -3,8 +3,10 @@
 import io
 import random
 import re
+import subprocess
+import sys
 
-from conftest import SOLUTION, STUB, clean_env, make
+from conftest import ROOT, SOLUTION, clean_env, make
 from framework.chat import DEMO_SCRIPT, Chat, NotReady
 from framework.engine import StudentRun
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
@@ -56,7 +58,7 @@ def run_chat(path, lines, model=None):
 
 def test_each_turn_shows_prompt_raw_output_and_reply_from_the_students_functions():
     chat, replies, raws, shown = run_chat(SOLUTION, DEMO_SCRIPT)
-    from solutions import student as reference
+    from solutions import student as reference  # the reference, in this process, to check the chat's use
     assert replies == [reference.extract_response(raw) for raw in raws]
     assert shown.count("format_prompt(历史)") == shown.count("extract_response(原始输出)") == 3
     assert [m["role"] for m in chat.history] == ["system", "user", "assistant"] * 1 + ["user", "assistant"] * 2
@@ -88,10 +90,7 @@ def test_make_chat_says_what_to_do_until_the_functions_are_implemented():
     assert "format_prompt" in result.stdout and "TASK.md 1.5.2" in result.stdout
 
 
-def test_piped_input_reset_and_end_of_input(tmp_path):
-    import subprocess
-    import sys
-    from conftest import ROOT
+def test_piped_input_reset_and_end_of_input():
     result = subprocess.run([sys.executable, "-m", "framework.chat", "--student", str(SOLUTION), "--seed", "1"],
                             input="你好\n/reset\n谢谢\n", capture_output=True, text=True, cwd=ROOT,
                             env=clean_env(LAB_LANG="en"), timeout=60)
@@ -110,4 +109,3 @@ def test_an_exception_in_the_students_function_is_explained(tmp_path):
         assert "TypeError" in str(reason) and "student.py:" in str(reason)
     else:
         raise AssertionError("the chat should stop with an explanation")
-    assert STUB.exists()

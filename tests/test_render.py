@@ -96,3 +96,13 @@ def test_lab_lang_switches_every_sentence(monkeypatch):
 def test_a_verdict_that_passes_renders_nothing_to_explain():
     verdict = verdict_for("same", "same")
     assert isinstance(verdict, Verdict) and verdict.passed
+
+
+def test_a_long_call_keeps_every_argument():
+    from framework.cases import CHALLENGE
+    case = CHALLENGE[1]  # c2: trim_history(messages, 2) in its second example
+    call = CallRecord({"kind": "data", "type": "list", "value": []}, None, [], {"text": "", "dropped": 0}, 0.0)
+    ok = CallRecord({"kind": "data", "type": "list", "value": case.examples[0].expected, "is_argument": []},
+                    None, list(case.examples[0].args), {"text": "", "dropped": 0}, 0.0)
+    lines = render.failure_lines(judge(case, CaseRun(calls=[ok, call]), LoadOutcome("ok")), "student.py")
+    assert any(line.strip() == "], 2) (例 2/2)" for line in lines)

@@ -39,3 +39,39 @@ def test_watch_reruns_on_save_and_stops_cleanly(tmp_path):
     last_run = "".join(seen).rsplit("=== Prompt", 1)[1]
     assert last_run.rstrip().endswith("Ctrl-C 退出。") and "全部通过" in last_run  # the summary is last
     assert process.returncode == 0 and "watch 已停止" in rest and "Traceback" not in rest
+
+
+def test_ctrl_c_in_a_terminal_ends_make_watch_without_an_error(tmp_path):
+    """Through `make`, as a student runs it: make itself must not report an interrupted target."""
+    import os
+    import pty
+    import select
+
+    student = tmp_path / "student.py"
+    student.write_text(SOLUTION.read_text(encoding="utf-8"), encoding="utf-8")
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: make watch on a terminal of its own
+        os.chdir(ROOT)
+        os.execvpe("make", ["make", "--no-print-directory", "watch", f"STUDENT={student}",
+                            f"PYTHON={sys.executable}"], clean_env())
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"Ctrl-C" not in seen and time.monotonic() < deadline:
+        if select.select([terminal], [], [], 0.1)[0]:
+            seen += os.read(terminal, 65536)
+    os.write(terminal, b"\x03")
+    status = None
+    while status is None and time.monotonic() < deadline:
+        if select.select([terminal], [], [], 0.1)[0]:
+            try:
+                seen += os.read(terminal, 65536)
+            except OSError:
+                pass
+        reaped, code = os.waitpid(pid, os.WNOHANG)
+        status = os.waitstatus_to_exitcode(code) if reaped else None
+    if status is None:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    text = seen.decode("utf-8", "replace")
+    assert status == 0, text[-500:]
+    assert "watch 已停止" in text and "Interrupt" not in text and "Error" not in text, text[-500:]
