@@ -8,6 +8,8 @@ import pytest
 from conftest import QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
 from framework import render
 from framework.cases import CORE
+from framework.engine import StudentRun
+from framework.judge import check
 
 HOSTILE = STUDENTS / "hostile"
 FORMAT, EXTRACT = {"1", "2", "3"}, {"4", "5", "6"}
@@ -132,3 +134,32 @@ def test_make_test_always_prints_the_summary_and_fails(name):
     assert result.returncode != 0
     assert f"测试结果: {6 - len(must_fail)} 通过, {len(must_fail)} 失败" in result.stdout
     assert result.stdout.count("[TEST ") == len(CORE)
+
+
+def test_where_the_kernel_allows_it_the_child_is_confined(write_student, tmp_path):
+    outside = tmp_path / "outside.csv"
+    outside.write_text("student,score\n")
+    probe = write_student(
+        "import os\n"
+        "def attempt(action):\n"
+        "    try:\n        action()\n        return 'done'\n"
+        "    except OSError as error:\n        return type(error).__name__\n"
+        "def format_prompt(messages):\n"
+        "    return ','.join([\n"
+        f"        attempt(lambda: open({str(SOLUTION)!r}).read()),\n"
+        f"        attempt(lambda: open({str(outside)!r}, 'a').write('mallory,100')),\n"
+        "        attempt(lambda: os.listdir(f'/proc/{os.getppid()}/cwd')),\n"
+        "        attempt(lambda: os.kill(os.getppid(), 0)),\n"
+        "        attempt(lambda: open('own.txt', 'w').write('fine')),\n"
+        "        attempt(lambda: __import__('decimal')),\n"
+        "    ])\n"
+        "def extract_response(output):\n    return ''\n", name="probe.py")
+    with StudentRun(probe, limits=QUICK) as student:
+        verdict = check(student, CORE[0])
+        sandbox = student.load.sandbox
+    if sandbox == "none":
+        pytest.skip("no Landlock on this kernel: the child runs unconfined (README says what that means)")
+    read_solution, forge, peek_parent, signal_parent, own_file, stdlib = verdict.facts["actual"].split(",")
+    assert (read_solution, forge, peek_parent) == ("PermissionError",) * 3
+    assert signal_parent == "PermissionError" or not sandbox.startswith("landlock-") or int(sandbox[9:]) < 6
+    assert (own_file, stdlib) == ("done", "done") and outside.read_text() == "student,score\n"
