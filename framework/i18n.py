@@ -171,8 +171,6 @@ CATALOGUE = {
                              "(TASK.en.md 1.5.2, rule F1)"),
     "hint.system_as_user": ("system 消息要用 <|system|> 标签，不是 <|user|> (TASK.md 1.5.2 规则 F2)",
                             "a system message takes <|system|>, not <|user|> (TASK.en.md 1.5.2, rule F2)"),
-    "hint.assistant_as_user": ("assistant 消息要用 <|assistant|> 标签 (TASK.md 1.5.2 规则 F2)",
-                               "an assistant message takes <|assistant|> (TASK.en.md 1.5.2, rule F2)"),
     "hint.role_mapping": ("有的消息用错了标签: system→<|system|>，user→<|user|>，assistant→<|assistant|> "
                           "(TASK.md 1.5.2 规则 F2)",
                           "some messages carry the wrong tag: system→<|system|>, user→<|user|>, "
@@ -324,9 +322,6 @@ CATALOGUE = {
     "report.where": ("结果: {out}/grades.csv、grades.json、report.html、feedback/",
                      "written: {out}/grades.csv, grades.json, report.html, feedback/"),
 }
-
-LANGUAGES = ("zh", "en")
-
 
 def current_language() -> str:
     """`en` when LAB_LANG asks for English, otherwise Chinese (the course's language)."""

@@ -162,6 +162,11 @@ def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False)
     return _format_rows(rows)
 
 
+def explanation(verdict: Verdict, file: str) -> str:
+    """A failure's explanation as one text, outside the course layout (grades.json, Gradescope)."""
+    return "\n".join(line[len(INDENT):] for line in failure_lines(verdict, file))
+
+
 def hint_text(verdict: Verdict) -> str:
     """The verdict's hint, with the returned type or the memory limit filled in where it names them."""
     returned = verdict.facts.get("returned") or {}

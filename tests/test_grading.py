@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
-from framework.cases import ALL_CASES, CORE
+from framework import render
+from framework.cases import ALL_CASES, CORE, MAX_SCORE
 from tools import reports
-from tools.grade import MAX_SCORE, grade_class, grade_submission
+from tools.grade import grade_class, grade_submission
 from tools.submissions import Submission, discover
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)
@@ -126,6 +127,11 @@ def test_json_has_every_verdict_message_and_timing(graded):
     assert loop["cases"]["t5"]["problem"] == "timeout" and loop["cases"]["t5"]["timing"]["timed_out"]
     assert "秒内没有返回" in loop["cases"]["t5"]["message"] and loop["cases"]["t1"]["passed"]
     assert [c["column"] for c in document["cases"]] == [c.column for c in ALL_CASES]
+    control_b = next(s for s in document["students"] if s["student"] == "control_b")["cases"]["t5"]["message"]
+    caret = next(line for line in control_b.splitlines() if line.lstrip().startswith("^"))
+    actual = next(line for line in control_b.splitlines() if line.startswith("实际:"))
+    # the layout is kept: the caret stays under the differing character (CJK labels are two columns wide)
+    assert caret.index("^") == render.width(actual[:actual.index('"2"')]) + 1
 
 
 def test_feedback_is_what_make_test_full_prints(graded):

@@ -44,11 +44,13 @@ class Grade:
     def score(self) -> int:
         return sum(v.case.weight for v in self.verdicts if v.passed)
 
+    def verdict(self, case) -> Verdict | None:
+        """The verdict of `case`, or None when the submission could not run at all."""
+        return next((v for v in self.verdicts if v.case is case), None)
+
     def passed(self, case) -> bool:
-        return any(v.passed for v in self.verdicts if v.case is case)
-
-
-MAX_SCORE = sum(case.weight for case in ALL_CASES)
+        verdict = self.verdict(case)
+        return verdict is not None and verdict.passed
 
 
 def grade_submission(submission: Submission, limits: Limits, cases=ALL_CASES) -> Grade:

@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from framework import render
-from framework.cases import ALL_CASES
+from framework.cases import ALL_CASES, MAX_SCORE
 from framework.i18n import text
 
 BAR = 30
@@ -57,9 +57,8 @@ def grades_csv(grades) -> str:
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(["student", "status", "score", "max_score", *[case.column for case in ALL_CASES]])
-    max_score = sum(case.weight for case in ALL_CASES)
     for grade in grades:
-        writer.writerow([grade.student, grade.status, grade.score, max_score,
+        writer.writerow([grade.student, grade.status, grade.score, MAX_SCORE,
                          *[1 if grade.passed(case) else 0 for case in ALL_CASES]])
     return stream.getvalue()
 
@@ -69,10 +68,10 @@ def grades_json(grades, limits) -> str:
              for c in ALL_CASES]
     students = [{
         "student": grade.student, "entry": grade.entry, "status": grade.status, "score": grade.score,
-        "max_score": sum(c.weight for c in ALL_CASES), "sandbox": grade.sandbox,
+        "max_score": MAX_SCORE, "sandbox": grade.sandbox,
         "cases": {verdict.case.column: _case_json(verdict, limits) for verdict in grade.verdicts},
     } for grade in grades]
-    document = {"lab": "Lab09", "max_score": sum(c.weight for c in ALL_CASES), "cases": cases,
+    document = {"lab": "Lab09", "max_score": MAX_SCORE, "cases": cases,
                 "limits": {"case_seconds": limits.case_seconds, "submission_seconds": limits.submission_seconds,
                            "memory_mb": limits.memory_bytes >> 20},
                 "students": students}
@@ -82,8 +81,7 @@ def grades_json(grades, limits) -> str:
 def _case_json(verdict, limits) -> dict:
     return {"passed": verdict.passed, "score": verdict.case.weight if verdict.passed else 0,
             "problem": verdict.problem, "hint": verdict.hint,
-            "message": "" if verdict.passed else "\n".join(
-                line.strip() for line in render.failure_lines(verdict, "student.py")),
+            "message": "" if verdict.passed else render.explanation(verdict, "student.py"),
             "timing": {"limit_seconds": limits.case_seconds, "timed_out": verdict.problem == "timeout"}}
 
 
@@ -94,11 +92,10 @@ def pass_rates(grades):
 
 def histogram(grades, bins: int = 10):
     """Counts of scores in `bins` equal ranges of the maximum (the top bin includes full marks)."""
-    top = sum(case.weight for case in ALL_CASES)
     counts = [0] * bins
     for grade in grades:
-        counts[min(bins - 1, grade.score * bins // top)] += 1
-    return [(top * i // bins, top * (i + 1) // bins, count) for i, count in enumerate(counts)]
+        counts[min(bins - 1, grade.score * bins // MAX_SCORE)] += 1
+    return [(MAX_SCORE * i // bins, MAX_SCORE * (i + 1) // bins, count) for i, count in enumerate(counts)]
 
 
 def status_counts(grades) -> list[tuple[str, int]]:
@@ -114,7 +111,7 @@ def terminal_summary(grades, seconds: float, jobs: int, out: Path) -> str:
     lines = [text("report.done", count=len(grades), seconds=seconds, jobs=jobs),
              text("report.statuses") + " " + " · ".join(f"{s} {n}" for s, n in status_counts(grades)),
              text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores),
-                  top=sum(c.weight for c in ALL_CASES)), ""]
+                  top=MAX_SCORE), ""]
     for case, passed in pass_rates(grades):
         filled = round(BAR * passed / total)
         lines.append(f"{case.column:>4} {'█' * filled}{'░' * (BAR - filled)} {100 * passed / total:5.1f}%"
@@ -126,12 +123,10 @@ def terminal_summary(grades, seconds: float, jobs: int, out: Path) -> str:
 def write_gradescope(grade, path: Path) -> None:
     """Gradescope's results.json: a score, and one test per case with the feedback a student would see."""
     tests = []
-    explanations = {id(v): render.failure_lines(v, "student.py") for v in grade.verdicts if not v.passed}
     for case in ALL_CASES:
-        verdict = next((v for v in grade.verdicts if v.case is case), None)
-        passed = verdict is not None and verdict.passed
-        output = ("" if passed else "\n".join(line[len(render.INDENT):] for line in explanations[id(verdict)])
-                  if verdict is not None else text(f"status.{grade.status}", found=""))
+        verdict, passed = grade.verdict(case), grade.passed(case)
+        output = ("" if passed else render.explanation(verdict, "student.py") if verdict is not None
+                  else text(f"status.{grade.status}", found=""))
         tests.append({"name": f"[TEST {case.id}] {text(case.label_key)}", "number": case.column,
                       "score": case.weight if passed else 0, "max_score": case.weight,
                       "status": "passed" if passed else "failed", "output": output, "visibility": "visible"})
@@ -159,7 +154,7 @@ def report_html(grades) -> str:
                         for s, n in status_counts(grades))
     head = "".join(f"<th title=\"{e(text(c.label_key))}\">{e(c.column)}</th>" for c in ALL_CASES)
     rows = "".join(_student_row(grade) for grade in grades)
-    top = sum(c.weight for c in ALL_CASES)
+    top = MAX_SCORE
     return f"""<!doctype html>
 <html lang="{'en' if text('report.lang') == 'en' else 'zh'}"><head><meta charset="utf-8">
 <title>{e(text('report.title'))}</title>
@@ -186,8 +181,8 @@ def _student_row(grade) -> str:
     e = html.escape
     cells = []
     for case in ALL_CASES:
-        verdict = next((v for v in grade.verdicts if v.case is case), None)
-        if verdict is not None and verdict.passed:
+        verdict = grade.verdict(case)
+        if grade.passed(case):
             cells.append("<td class=p>✓</td>")
         else:
             why = render.hint_text(verdict) if verdict is not None and verdict.hint else grade.status

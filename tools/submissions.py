@@ -10,6 +10,11 @@ from framework.engine import Limits
 
 TARGET = "student.py"
 SKIPPED_DIRS = {"__MACOSX", "__pycache__", "node_modules"}
+
+
+def _searched(folders) -> bool:
+    """Whether a student.py under these folders counts: hidden and tool folders are not searched."""
+    return not any(part.startswith(".") or part in SKIPPED_DIRS for part in folders)
 MAX_SOURCE = Limits().source_bytes  # read one byte more, so that the engine can say "too large"
 
 
@@ -55,8 +60,7 @@ def read_entry(entry: Path, student: str) -> Submission:
 def from_folder(folder: Path, student: str, entry: str | None = None) -> Submission:
     """The one student.py anywhere inside `folder` (hidden and cache folders are not searched)."""
     found = sorted(p for p in folder.rglob(TARGET)
-                   if p.is_file() and not any(part.startswith(".") or part in SKIPPED_DIRS
-                                              for part in p.relative_to(folder).parts[:-1]))
+                   if p.is_file() and _searched(p.relative_to(folder).parts[:-1]))
     names = tuple(p.relative_to(folder).as_posix() for p in found)
     entry = entry or folder.name
     if len(found) != 1:
@@ -69,8 +73,7 @@ def from_zip(archive: Path, student: str) -> Submission:
         with zipfile.ZipFile(archive) as bundle:
             members = [info for info in bundle.infolist() if not info.is_dir()
                        and PurePosixPath(info.filename).name == TARGET
-                       and not any(part.startswith(".") or part in SKIPPED_DIRS
-                                   for part in PurePosixPath(info.filename).parts[:-1])]
+                       and _searched(PurePosixPath(info.filename).parts[:-1])]
             names = tuple(sorted(info.filename for info in members))
             if len(members) != 1:
                 status = "no_student_py" if not members else "several_student_py"
