@@ -44,10 +44,10 @@ challenge: $(READY)
 	@$(LAB) --challenge
 
 watch: $(READY)
-	@$(RUN) -m framework.watch --student "$(STUDENT)" -- $(LAB)
+	@$(RUN) -m framework.harness.watch --student "$(STUDENT)" -- $(LAB)
 
 chat: $(READY)
-	@$(RUN) -m framework.chat --student "$(STUDENT)" $(if $(DEMO),--demo) $(if $(SEED),--seed $(SEED))
+	@$(RUN) -m framework.harness.chat --student "$(STUDENT)" $(if $(DEMO),--demo) $(if $(SEED),--seed $(SEED))
 
 clean:
 	@find . \( -name '.venv*' -o -name .git \) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
@@ -55,10 +55,10 @@ clean:
 
 $(VENV)/.lab09-ready: requirements.txt
 	@command -v "$(BASE_PYTHON)" >/dev/null 2>&1 || { echo "[setup] 找不到 $(BASE_PYTHON): 请安装 Python 3.10+，或 make test BASE_PYTHON=python3.12 / $(BASE_PYTHON) not found: install Python 3.10+ or set BASE_PYTHON=" >&2; exit 2; }
-	@$(BASE_PYTHON) framework/setup_venv.py "$(VENV)" requirements.txt "$@"
+	@$(BASE_PYTHON) framework/harness/setup_venv.py "$(VENV)" requirements.txt "$@"
 
 python-check:
-	@$(RUN) framework/setup_venv.py --check
+	@$(RUN) framework/harness/setup_venv.py --check
 
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades

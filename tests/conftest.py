@@ -11,9 +11,10 @@ import pytest
 
 from framework import LAB as ROOT
 from framework import STUB
-from framework.cases import CORE
-from framework.engine import Limits, StudentRun
-from framework.judge import check
+import tools  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
+from framework.harness.cases import CORE
+from framework.harness.engine import Limits, StudentRun
+from framework.harness.judge import check
 
 STUDENTS = ROOT / "tests" / "students"
 SOLUTION = ROOT / "solutions" / "student.py"

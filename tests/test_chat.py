@@ -7,10 +7,10 @@ import subprocess
 import sys
 
 from conftest import ROOT, SOLUTION, clean_env, make
-from framework.chat import DEMO_SCRIPT, Chat, NotReady
-from framework.engine import StudentRun
+from framework.harness.chat import DEMO_SCRIPT, Chat, NotReady
+from framework.harness.engine import StudentRun
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from framework.tinylm import CORPUS, TinyLM, decode, encode
+from framework.harness.tinylm import CORPUS, TinyLM, decode, encode
 
 PROMPT = "<|system|>\n你是一个简洁的助手。\n<|user|>\n什么是 token？\n<|assistant|>\n"
 
@@ -91,7 +91,7 @@ def test_make_chat_says_what_to_do_until_the_functions_are_implemented():
 
 
 def test_piped_input_reset_and_end_of_input():
-    result = subprocess.run([sys.executable, "-m", "framework.chat", "--student", str(SOLUTION), "--seed", "1"],
+    result = subprocess.run([sys.executable, "-m", "framework.harness.chat", "--student", str(SOLUTION), "--seed", "1"],
                             input="你好\n/reset\n谢谢\n", capture_output=True, text=True, cwd=ROOT,
                             env=clean_env(LAB_LANG="en"), timeout=60)
     assert result.returncode == 0

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
-from framework import render
-from framework.cases import ALL_CASES, CORE, MAX_SCORE
+from framework.harness import render
+from framework.harness.cases import ALL_CASES, CORE, MAX_SCORE
 from tools import reports
 from tools.grade import grade_class, grade_submission
 from tools.submissions import Submission, discover
@@ -212,5 +212,5 @@ def test_gradescope_bundle_has_its_entry_points_and_no_solution():
     assert make("gradescope").returncode == 0
     with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
         names = set(bundle.namelist())
-    assert {"setup.sh", "run_autograder", "tools/grade.py", "framework/engine.py"} <= names
+    assert {"setup.sh", "run_autograder", "tools/grade.py", "framework/harness/engine.py"} <= names
     assert not any(name.startswith(("solutions/", "tests/")) or name == "framework/student.py" for name in names)

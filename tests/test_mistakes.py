@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import SOLUTION, STUB, STUDENTS, failing, judged
-from framework.cases import ALL_CASES, CHALLENGE
+from framework.harness.cases import ALL_CASES, CHALLENGE
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)
 MISTAKES = {

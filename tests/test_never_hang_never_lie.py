@@ -6,10 +6,10 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
-from framework import render
-from framework.cases import CORE
-from framework.engine import StudentRun
-from framework.judge import check
+from framework.harness import render
+from framework.harness.cases import CORE
+from framework.harness.engine import StudentRun
+from framework.harness.judge import check
 
 HOSTILE = STUDENTS / "hostile"
 FORMAT, EXTRACT = {"1", "2", "3"}, {"4", "5", "6"}

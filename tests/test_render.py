@@ -5,10 +5,10 @@ import string
 
 import pytest
 
-from framework import i18n, render
-from framework.cases import ALL_CASES, Example
-from framework.engine import CaseRun, CallRecord, LoadOutcome
-from framework.judge import Verdict, judge
+from framework.harness import i18n, render
+from framework.harness.cases import ALL_CASES, Example
+from framework.harness.engine import CaseRun, CallRecord, LoadOutcome
+from framework.harness.judge import Verdict, judge
 
 
 def verdict_for(actual, expected, case=ALL_CASES[4]):
@@ -74,7 +74,7 @@ def test_catalogue_has_both_languages_with_the_same_placeholders():
 
 
 def test_every_hint_and_label_the_code_can_use_exists():
-    from framework import judge as judge_module
+    from framework.harness import judge as judge_module
     used = {case.hint for case in ALL_CASES} | {case.label_key for case in ALL_CASES}
     used |= {hint for case in ALL_CASES for example in case.examples for hint in example.mistakes.values()}
     for source in (judge_module.__file__, render.__file__):
@@ -99,7 +99,7 @@ def test_a_verdict_that_passes_renders_nothing_to_explain():
 
 
 def test_a_long_call_keeps_every_argument():
-    from framework.cases import CHALLENGE
+    from framework.harness.cases import CHALLENGE
     case = CHALLENGE[1]  # c2: trim_history(messages, 2) in its second example
     call = CallRecord({"kind": "data", "type": "list", "value": []}, None, [], {"text": "", "dropped": 0}, 0.0)
     ok = CallRecord({"kind": "data", "type": "list", "value": case.examples[0].expected, "is_argument": []},

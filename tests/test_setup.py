@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT, clean_env, make
 
-sys.path.insert(0, str(ROOT / "framework"))
+sys.path.insert(0, str(ROOT / "framework" / "harness"))
 import setup_venv  # noqa: E402  (a stand-alone script, run by the system python3)
 
 

@@ -3,7 +3,7 @@
     python -m tools.grade SUBMISSIONS [--out grades] [--jobs N]          (make grade)
     python -m tools.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
-A verdict comes only from the values a student's functions returned (see framework/engine.py);
+A verdict comes only from the values a student's functions returned (see framework/harness/engine.py);
 nothing a submission prints, exits with or writes can change it.
 """
 
@@ -17,11 +17,11 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework import render
-from framework.cases import ALL_CASES
-from framework.engine import Limits, LoadOutcome, StudentRun
-from framework.i18n import text
-from framework.judge import Verdict, check
+from framework.harness import render
+from framework.harness.cases import ALL_CASES
+from framework.harness.engine import Limits, LoadOutcome, StudentRun
+from framework.harness.i18n import text
+from framework.harness.judge import Verdict, check
 from tools import reports
 from tools.submissions import Submission, discover, from_folder
 

@@ -18,9 +18,9 @@ import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
-from framework import render
-from framework.cases import ALL_CASES, MAX_SCORE
-from framework.i18n import text
+from framework.harness import render
+from framework.harness.cases import ALL_CASES, MAX_SCORE
+from framework.harness.i18n import text
 
 BAR = 30
 

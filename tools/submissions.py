@@ -6,7 +6,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from framework.engine import Limits
+from framework.harness.engine import Limits
 
 TARGET = "student.py"
 SKIPPED_DIRS = {"__MACOSX", "__pycache__", "node_modules"}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import unicodedata
 
-from framework.engine import Limits
-from framework.i18n import text
-from framework.judge import Verdict
+from framework.harness.engine import Limits
+from framework.harness.i18n import text
+from framework.harness.judge import Verdict
 
 INDENT = "    "
 VALUE_COLUMNS = 64  # how much of a long value is shown around its first difference

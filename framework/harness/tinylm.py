@@ -2,7 +2,7 @@
 
 Tokens are single characters, except that the four tags are one token each (as special tokens are
 in real models).  Training counts which token follows each context of up to `order` tokens in
-framework/data/dialogues.txt; generation samples token by token from the longest context that was
+framework/harness/data/dialogues.txt; generation samples token by token from the longest context that was
 seen.  Like a deployed Phi-3, whose generation config lists <|assistant|> among its end tokens, it
 stops when it would write <|assistant|> and leaves that tag out (as vLLM and llama.cpp leave stop
 strings out); nothing stops it at <|end|> or <|user|>, so it often runs on past the end of its reply

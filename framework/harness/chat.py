@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 from framework import STUB, display_name
-from framework.engine import StudentRun
-from framework.i18n import text
-from framework.render import INDENT, literal
-from framework.tinylm import TinyLM
+from framework.harness.engine import StudentRun
+from framework.harness.i18n import text
+from framework.harness.render import INDENT, literal
+from framework.harness.tinylm import TinyLM
 
 SYSTEM = {"role": "system", "content": "你是一个简洁的助手。"}
 DEMO_SCRIPT = ("什么是 token？", "那中文呢？", "还有别的吗？")  # a question, a follow-up, a vaguer one

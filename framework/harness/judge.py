@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from framework.cases import GENERATION_LINE, Case, Example
-from framework.engine import CallRecord, CaseRun, LoadOutcome, StudentRun
+from framework.harness.cases import GENERATION_LINE, Case, Example
+from framework.harness.engine import CallRecord, CaseRun, LoadOutcome, StudentRun
 from framework.tags import ASSISTANT_TAG, SYSTEM_TAG, USER_TAG
 
 

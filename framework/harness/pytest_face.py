@@ -1,0 +1,126 @@
+"""Plumbing of the pytest face: options, the one session that runs the student file, the course layout."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from framework import STUB, display_name
+from framework.harness import render
+from framework.harness.cases import CHALLENGE, CORE, EXTENDED
+from framework.harness.engine import StudentRun
+from framework.harness.judge import Verdict, check
+
+_LINES = pytest.StashKey["list[tuple[str, str | None]]"]()
+_LAB = pytest.StashKey["Lab"]()
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("lab09")
+    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(STUB),
+                    help="the student.py to test (default: framework/student.py of this lab)")
+    group.addoption("--full", action="store_true", help="also run the extended checks (make test-full)")
+    group.addoption("--challenge", action="store_true", help="run the optional trim_history cases instead")
+    group.addoption("--lab-report", action="store_true",
+                    help="print the course's layout: [TEST N] ... [PASS]/[FAIL] and the summary line")
+
+
+def pytest_configure(config):
+    if not config.pluginmanager.hasplugin("timeout"):
+        config.addinivalue_line("markers", "timeout(seconds): backstop limit (pytest-timeout)")
+    config.stash[_LAB] = Lab(config.getoption("student"))
+    config.stash[_LAB].student.begin()  # the child starts while pytest collects
+    if config.getoption("lab_report"):
+        config.pluginmanager.register(CourseReport(config), "lab09-course-report")
+
+
+def pytest_unconfigure(config):
+    if _LAB in config.stash:
+        config.stash[_LAB].student.close()
+
+
+def selected_cases(config) -> tuple:
+    """The six; with --full also the extended checks; with --challenge only the trim_history cases."""
+    if config.getoption("challenge"):
+        return CHALLENGE
+    return CORE + (EXTENDED if config.getoption("full") else ())
+
+
+class Lab:
+    """One student file under test for the whole pytest session, and its course text."""
+
+    def __init__(self, option: str):
+        self.file = display_name(option)
+        self.student = StudentRun(Path(option), display=self.file)
+        self.text = render.CourseText(self.file)
+
+
+@pytest.fixture
+def check_case(request):
+    """Runs one case, keeps its course lines on the test item, and fails with the explanation."""
+
+    def run(case):
+        lab = request.config.stash[_LAB]
+        verdict = check(lab.student, case)
+        lines = lab.text.case_lines(case, verdict)
+        request.node.stash[_LINES] = lines
+        if not verdict.passed:
+            pytest.fail("\n".join(line for line, status in lines if status or line.startswith(render.INDENT)),
+                        pytrace=False)
+
+    return run
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "case" in callspec.params:
+        report.lab_case = callspec.params["case"]
+        report.lab_lines = item.stash.get(_LINES, None)
+
+
+class CourseReport:
+    """Prints what the course's C lab prints: section headers, [TEST N] lines, the summary between rules."""
+
+    def __init__(self, config):
+        self.config = config
+        self.outcomes: dict[str, bool] = {}
+
+    def pytest_report_teststatus(self, report):
+        if getattr(report, "lab_case", None) is not None and (report.when == "call" or report.failed):
+            return ("failed" if report.failed else report.outcome), "", ""
+        return None
+
+    def pytest_runtest_logreport(self, report):
+        case = getattr(report, "lab_case", None)
+        if case is None or not (report.when == "call" or report.failed) or case.id in self.outcomes:
+            return
+        lines = report.lab_lines
+        if lines is None:  # the harness itself failed (a fixture, or the backstop timeout): say so plainly
+            error = (report.longreprtext.strip().splitlines() or ["?"])[-1]
+            lines = self.config.stash[_LAB].text.case_lines(case, None, error)
+        self.outcomes[case.id] = report.passed and any(status == "pass" for _, status in lines)
+        terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+        for line, status in lines:
+            if status is None:
+                terminal.write_line(line)
+            else:
+                head, mark = line[:-len("[PASS]")], line[-len("[PASS]"):]
+                terminal.write(head)
+                terminal.write(mark, green=status == "pass", red=status == "fail")
+                terminal.line("")
+
+    def pytest_terminal_summary(self, terminalreporter):
+        results = [(case, self.outcomes.get(case.id, False)) for case in selected_cases(self.config)]
+        for line in render.summary_lines(results):
+            terminalreporter.write_line(line)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session):
+        """Success only when every selected case ran and passed: the six, or with --full all of them."""
+        if session.exitstatus == 0 and not all(self.outcomes.get(c.id) for c in selected_cases(self.config)):
+            session.exitstatus = 1
