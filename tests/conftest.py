@@ -21,6 +21,13 @@ SOLUTION = ROOT / "solutions" / "student.py"
 QUICK = Limits(case_seconds=0.5, load_seconds=5.0)  # hostile files time out sooner in tests
 
 
+def unavailable(tool: str, reason: str) -> None:
+    """Skip a test for want of `tool` (bwrap, chromium, ...), unless CI requires it (LAB_CI_REQUIRES): then fail."""
+    if tool in os.environ.get("LAB_CI_REQUIRES", "").split():
+        pytest.fail(f"CI requires {tool}: {reason}")
+    pytest.skip(reason)
+
+
 def clean_env(**overrides) -> dict:
     """The environment of a student's shell: no make nesting, Chinese unless told otherwise."""
     env = {k: v for k, v in os.environ.items()
