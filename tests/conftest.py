@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -54,6 +55,19 @@ def judged(path: Path, cases=CORE, limits: Limits = QUICK) -> dict:
 
 def failing(verdicts: dict) -> set:
     return {case_id for case_id, verdict in verdicts.items() if not verdict.passed}
+
+
+def armed(name: str, folder: Path, **values) -> Path:
+    """A copy of tests/students/hostile/<name>.py in `folder` with its placeholders (`NAME = …` lines at the
+    top level) set to `values`: the hostile files do nothing harmful until a test points them at its own
+    temp dir."""
+    source = (STUDENTS / "hostile" / f"{name}.py").read_text(encoding="utf-8")
+    for key, value in values.items():
+        source, count = re.subn(rf"^{key} = .*$", lambda _: f"{key} = {value!r}", source, count=1, flags=re.M)
+        assert count == 1, f"{name}.py has no placeholder {key}"
+    copy = folder / f"{name}.py"
+    copy.write_text(source, encoding="utf-8")
+    return copy
 
 
 @pytest.fixture

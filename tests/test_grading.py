@@ -2,17 +2,20 @@
 
 import csv
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
+import uuid
 import zipfile
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
-from framework.harness import render
+from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
+from framework.harness import render, sandbox
 from framework.harness.cases import ALL_CASES, CORE, MAX_SCORE
 from tools import reports
 from tools.grade import grade_class, grade_submission
@@ -23,8 +26,13 @@ HOSTILE = STUDENTS / "hostile"
 HEADER = "student,status,score,max_score,t1,t2,t3,t4,t5,t6," + ",".join(c.id for c in ALL_CASES[6:])
 
 
-def build_class(folder: Path) -> Path:
-    """A class with every layout and every hostile submission, around two honest controls."""
+MARKER = f"lab09-leftover-{uuid.uuid4().hex}"  # on the command line of the process a submission leaves behind
+
+
+def build_class(folder: Path, out: Path, canary: Path) -> Path:
+    """A class with every layout and every hostile submission, around two honest controls.  The attacks
+    that reach for files are aimed at `out` (the grader's output folder) and `canary`, both in the test's
+    temp dir; the one that leaves a process behind carries MARKER so the test can look for it."""
     folder.mkdir()
     shutil.copy(SOLUTION, folder / "control_a.py")
     nested = folder / "control_b" / "lab09-step8" / "framework"
@@ -46,6 +54,10 @@ def build_class(folder: Path) -> Path:
     (folder / "gbk.py").write_bytes(gbk.encode("gbk"))
     for path in sorted(HOSTILE.glob("*.py")):
         shutil.copy(path, folder / f"hostile_{path.name}")
+    targets = [str(out), str(canary)]
+    armed("forges_grade_files", folder, TARGETS=targets).replace(folder / "hostile_forges_grade_files.py")
+    armed("leaves_a_process_behind", folder, TARGETS=targets, MARKER=MARKER,
+          GO=str(out / "grades.csv")).replace(folder / "hostile_leaves_a_process_behind.py")
     shutil.copy(STUDENTS / "wrong" / "str_subclass.py", folder / "str_subclass.py")
     return folder
 
@@ -61,34 +73,58 @@ EXPECTED_STATUS = {
     "hostile_misspelt_function": "missing_function", "hostile_not_callable": "missing_function",
     "hostile_syntax_error": "syntax_error", "hostile_forged_replies": "ok", "hostile_patches_builtins": "ok",
     "hostile_steals_solution": "ok", "hostile_fake_pass_lines": "ok", "hostile_floods_stdout": "ok",
-    "hostile_forges_grade_files": "ok", "hostile_patches_reporting": "ok",
+    "hostile_forges_grade_files": "ok", "hostile_patches_reporting": "ok", "hostile_escape_codes": "ok",
+    "hostile_forges_replies_with_nonce": "crashed", "hostile_leaves_a_process_behind": "ok",
+    "hostile_many_names": "missing_function", "hostile_probes_its_walls": "ok",
+    "hostile_returns_deep_nesting": "ok", "hostile_surrogate_in_exception": "ok",
 }
+ATTACKERS = ("hostile_forged_replies", "hostile_patches_builtins", "hostile_forges_grade_files",
+             "hostile_patches_reporting", "hostile_escape_codes", "hostile_forges_replies_with_nonce",
+             "hostile_leaves_a_process_behind", "hostile_returns_deep_nesting", "hostile_surrogate_in_exception")
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("class")
-    folder = build_class(root / "submissions")
+    out, canary = root / "out", root / "canary"
+    for folder in (out, canary):
+        folder.mkdir()
+        (folder / "grades.csv").write_text("student,score\nalice,100\n")  # what an earlier run left
+    folder = build_class(root / "submissions", out, canary)
     grades = grade_class(folder, jobs=2, limits=LIMITS)
-    reports.write_all(grades, root / "out", LIMITS)
-    return root, {grade.student: grade for grade in grades}
+    leftovers = [pid for pid in _pids() if MARKER.encode() in _cmdline(pid)]
+    reports.write_all(grades, out, LIMITS)
+    return root, {grade.student: grade for grade in grades}, leftovers
+
+
+def _pids():
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()] if os.path.isdir("/proc") else []
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
 
 
 def test_every_entry_gets_one_row_with_its_status(graded):
-    _, grades = graded
+    _, grades, _ = graded
     assert {student: grade.status for student, grade in grades.items()} == EXPECTED_STATUS
 
 
 def test_scores_are_honest(graded):
-    _, grades = graded
+    _, grades, _ = graded
     assert grades["control_a"].score == grades["zipped"].score == MAX_SCORE
     # forging, patching and stealing earn exactly what their honest return values earn: the stub's score
     stub = grade_submission(Submission("stub", "student.py", source=STUB.read_bytes()), LIMITS).score
     assert stub == 0
-    for student in ("hostile_forged_replies", "hostile_patches_builtins", "hostile_steals_solution",
-                    "hostile_forges_grade_files", "hostile_patches_reporting", "two_files", "broken", "empty",
-                    "gbk", "hostile_syntax_error", "hostile_exit_at_import", "hostile_loop_at_import"):
+    for student in ATTACKERS + ("two_files", "broken", "empty", "gbk", "hostile_syntax_error",
+                                "hostile_exit_at_import", "hostile_loop_at_import"):
         assert grades[student].score == stub, student
+    stealing = grades["hostile_steals_solution"].score
+    assert stealing == (stub if "read" in sandbox.level().blocks else MAX_SCORE)  # honest either way
     # a str subclass that equals everything earns only what its format_prompt earns honestly
     assert grades["str_subclass"].score == sum(c.weight for c in ALL_CASES if grades["str_subclass"].passed(c)
                                                and c.function == "format_prompt")
@@ -98,8 +134,22 @@ def test_scores_are_honest(graded):
         assert all(grades[student].passed(case) for case in CORE[:3]), student
 
 
+def test_nothing_of_a_submission_outlives_grading_or_escapes_into_the_outputs(graded):
+    root, grades, leftovers = graded
+    assert leftovers == []  # the process left behind was gone when grading returned
+    written = [root / "out" / "grades.csv", root / "out" / "grades.json",
+               *sorted((root / "out" / "feedback").glob("*.txt"))]
+    for path in written:
+        content = path.read_text(encoding="utf-8")  # valid UTF-8: no lone surrogate got through
+        assert "mallory" not in content, path
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", content), path  # no escape codes
+    if "write" in sandbox.level().blocks:
+        assert (root / "canary" / "grades.csv").read_text() == "student,score\nalice,100\n"
+    json.loads((root / "out" / "grades.json").read_text(encoding="utf-8"))
+
+
 def test_hostile_neighbours_change_no_other_verdict(graded):
-    _, grades = graded
+    _, grades, _ = graded
     alone = grade_submission(Submission("alone", "student.py", source=SOLUTION.read_bytes()), LIMITS)
     assert [v.passed for v in grades["control_a"].verdicts] == [v.passed for v in alone.verdicts]
     control_b = [v.passed for v in grades["control_b"].verdicts]
@@ -107,7 +157,7 @@ def test_hostile_neighbours_change_no_other_verdict(graded):
 
 
 def test_csv_header_rows_and_cells(graded):
-    root, grades = graded
+    root, grades, _ = graded
     lines = (root / "out" / "grades.csv").read_text(encoding="utf-8").splitlines()
     assert lines[0] == HEADER
     rows = list(csv.DictReader(lines))
@@ -121,7 +171,7 @@ def test_csv_header_rows_and_cells(graded):
 
 
 def test_json_has_every_verdict_message_and_timing(graded):
-    root, _ = graded
+    root, _, _ = graded
     document = json.loads((root / "out" / "grades.json").read_text(encoding="utf-8"))
     loop = next(s for s in document["students"] if s["student"] == "hostile_loop_in_call")
     assert loop["cases"]["t5"]["problem"] == "timeout" and loop["cases"]["t5"]["timing"]["timed_out"]
@@ -135,7 +185,7 @@ def test_json_has_every_verdict_message_and_timing(graded):
 
 
 def test_feedback_is_what_make_test_full_prints(graded):
-    root, _ = graded
+    root, _, _ = graded
     for name in ("control_b", "hostile_os_exit_in_call", "hostile_misspelt_function", "hostile_syntax_error"):
         entry = root / "submissions" / (name if name == "control_b" else f"{name}.py")
         student = entry / "lab09-step8" / "framework" / "student.py" if entry.is_dir() else entry
@@ -148,7 +198,7 @@ def test_feedback_is_what_make_test_full_prints(graded):
 
 
 def test_report_is_one_self_contained_page(graded):
-    root, grades = graded
+    root, grades, _ = graded
     page = (root / "out" / "report.html").read_text(encoding="utf-8")
     assert page.startswith("<!doctype html>") and "http" not in page.replace("http-equiv", "")
     assert page.count("class=bar") == len(ALL_CASES) and page.count("<tr><td><a href=") == len(grades)

@@ -15,7 +15,7 @@ HOSTILE = STUDENTS / "hostile"
 FORMAT, EXTRACT = {"1", "2", "3"}, {"4", "5", "6"}
 ALL = FORMAT | EXTRACT
 
-# file -> (cases that fail, the problem of every failing case, the hint of the first failing case)
+# file -> (cases that fail, the problem(s) of the failing cases, the hint of the first failing case)
 BEHAVIOUR = {
     "exit_in_call": (EXTRACT, "raised", "hint.raised_exit"),
     "sys_exit_in_call": (EXTRACT, "raised", "hint.raised_exit"),
@@ -40,6 +40,13 @@ BEHAVIOUR = {
     "missing_module": (ALL, "load_failed", "hint.import_error"),
     "syntax_error": (ALL, "load_failed", "hint.syntax_error"),
     "loop_at_import": (ALL, "load_failed", "hint.load_timeout"),
+    "escape_codes": (ALL, {"wrong_type", "raised"}, "hint.not_str"),
+    "forges_replies_with_nonce": (ALL, "crashed", "hint.forged_reply"),
+    "leaves_a_process_behind": (ALL, "wrong_value", "hint.returned_empty"),
+    "many_names": (FORMAT, "missing_function", "hint.missing_function"),
+    "probes_its_walls": (ALL, "wrong_value", "hint.case1"),
+    "returns_deep_nesting": (ALL, "wrong_type", "hint.not_str"),
+    "surrogate_in_exception": (ALL, {"wrong_value", "raised"}, "hint.case1"),
 }
 
 
@@ -53,7 +60,7 @@ def test_hostile_file_fails_exactly_where_it_misbehaves(name):
     verdicts = judged(HOSTILE / f"{name}.py", limits=replace(QUICK, load_seconds=2.0))
     assert failing(verdicts) == must_fail
     if must_fail:
-        assert {verdicts[i].problem for i in must_fail} == {problem}
+        assert {verdicts[i].problem for i in must_fail} == (problem if isinstance(problem, set) else {problem})
         assert verdicts[min(must_fail)].hint == hint
     for verdict in verdicts.values():  # and every failure renders in both languages without error
         assert verdict.passed or render.failure_lines(verdict, f"{name}.py")
@@ -134,32 +141,3 @@ def test_make_test_always_prints_the_summary_and_fails(name):
     assert result.returncode != 0
     assert f"测试结果: {6 - len(must_fail)} 通过, {len(must_fail)} 失败" in result.stdout
     assert result.stdout.count("[TEST ") == len(CORE)
-
-
-def test_where_the_kernel_allows_it_the_child_is_confined(write_student, tmp_path):
-    outside = tmp_path / "outside.csv"
-    outside.write_text("student,score\n")
-    probe = write_student(
-        "import os\n"
-        "def attempt(action):\n"
-        "    try:\n        action()\n        return 'done'\n"
-        "    except OSError as error:\n        return type(error).__name__\n"
-        "def format_prompt(messages):\n"
-        "    return ','.join([\n"
-        f"        attempt(lambda: open({str(SOLUTION)!r}).read()),\n"
-        f"        attempt(lambda: open({str(outside)!r}, 'a').write('mallory,100')),\n"
-        "        attempt(lambda: os.listdir(f'/proc/{os.getppid()}/cwd')),\n"
-        "        attempt(lambda: os.kill(os.getppid(), 0)),\n"
-        "        attempt(lambda: open('own.txt', 'w').write('fine')),\n"
-        "        attempt(lambda: __import__('decimal')),\n"
-        "    ])\n"
-        "def extract_response(output):\n    return ''\n", name="probe.py")
-    with StudentRun(probe, limits=QUICK) as student:
-        verdict = check(student, CORE[0])
-        sandbox = student.load.sandbox
-    if sandbox == "none":
-        pytest.skip("no Landlock on this kernel: the child runs unconfined (README says what that means)")
-    read_solution, forge, peek_parent, signal_parent, own_file, stdlib = verdict.facts["actual"].split(",")
-    assert (read_solution, forge, peek_parent) == ("PermissionError",) * 3
-    assert signal_parent == "PermissionError" or not sandbox.startswith("landlock-") or int(sandbox[9:]) < 6
-    assert (own_file, stdlib) == ("done", "done") and outside.read_text() == "student,score\n"

@@ -80,7 +80,8 @@ def test_every_hint_and_label_the_code_can_use_exists():
     for source in (judge_module.__file__, render.__file__):
         used |= set(re.findall(r'"((?:hint|problem|load|field|diff|value|printed)\.[a-z_0-9]+)"',
                                open(source, encoding="utf-8").read()))
-    used |= {f"hint.{status}" for status in ("missing_file", "not_utf8", "syntax_error", "import_error", "memory")}
+    used |= {f"hint.{status}" for status in ("missing_file", "not_utf8", "syntax_error", "import_error", "memory",
+                                             "system_error")}
     assert used - set(i18n.CATALOGUE) == set()
 
 

@@ -1,11 +1,16 @@
 """Child side of the engine: loads one student file and reports what its functions return.
 
-The parent starts it as ``python -S -c <this source> REQ_FD RESP_FD`` in an empty temporary
-directory, with empty stdin and unbuffered stdout/stderr that the parent drains and caps (so a print
-before a crash is not lost).  It imports nothing from the harness and never sees an expected value:
-it confines itself (Landlock, where the kernel has it), runs the student's code and sends back, as
-JSON lines, what came out.  The parent judges.  Every reply echoes the nonce of its request, so a
-line the student's code writes is never taken for a reply.
+The parent starts it as ``python -S -c <this source> <settings as JSON>`` in an empty temporary folder,
+with three pipes: requests arrive on stdin, replies leave on stdout, and the student's printed output goes
+to stderr (the child moves its own stdin/stdout out of the student's reach first: fd 0 becomes the null
+device and fd 1 joins fd 2).  It imports nothing from the harness and never sees an expected value.
+
+Before any student code runs it sets its resource limits, confines itself (Landlock, where the kernel has
+it) and sends a "hello" saying what it applied: that first line is the only one the parent trusts without
+a nonce, because no student code has run yet.  Then it serves requests one at a time; every reply echoes
+the nonce of its request, so a line the student's code writes is never taken for a reply, and after each
+reply it writes a marker with that nonce to the output pipe, so the parent knows where a call's printed
+output ends.  The parent validates every reply; nothing here is trusted once student code has run.
 """
 
 
@@ -34,20 +39,29 @@ def main():
     syntax_error, system_exit, import_error = SyntaxError, SystemExit, ImportError
     list_type, tuple_type, dict_type, int_type, float_type = list, tuple, dict, int, float
     saved_builtins = dict(builtins.__dict__)
+    settings = json.loads(sys.argv[1])
+    limits = settings["limits"]
+    max_depth = limits.get("depth", 16)
 
-    req_fd, resp_fd = int(sys.argv[1]), int(sys.argv[2])
+    # The channel: requests on a private copy of stdin, replies on a private copy of stdout; the
+    # student's stdin reads the null device and its stdout and stderr both go to the output pipe.
+    req_fd, resp_fd = os.dup(0), os.dup(1)  # not inherited by anything the student starts
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    requests = os.fdopen(req_fd, "rb")
     sys.argv = ["student.py"]
     sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
-    requests = os.fdopen(req_fd, "rb")
-    state = {"module": None, "source_lines": [], "filename": "student.py", "limits": {}}
+    state = {"module": None, "source_lines": [], "filename": "student.py"}
 
     def restore_builtins():
         names = builtins.__dict__
         names.clear()
         names.update(saved_builtins)
 
-    def to_json(value):
-        """JSON for the exact built-in types only; anything else raises TypeError."""
+    def to_json(value, depth=0):
+        """JSON for the exact built-in types only, at most `max_depth` deep; anything else raises TypeError."""
         kind = exact_type(value)
         if kind is text:
             return quote(value)
@@ -57,10 +71,12 @@ def main():
             return int_text(value)
         if kind is float_type:
             return float_text(value) if value - value == 0 else "null"
+        if depth >= max_depth:
+            return fail()
         if kind is list_type or kind is tuple_type:
-            return "[" + join([to_json(item) for item in value]) + "]"
+            return "[" + join([to_json(item, depth + 1) for item in value]) + "]"
         if kind is dict_type:
-            return "{" + join([quote(key) + ":" + to_json(item) for key, item in value.items()
+            return "{" + join([quote(key) + ":" + to_json(item, depth + 1) for key, item in value.items()
                                if exact_type(key) is text or fail()]) + "}"
         return fail()
 
@@ -71,6 +87,12 @@ def main():
         data = memoryview((to_json(reply) + "\n").encode("ascii"))
         while data:
             data = data[write(resp_fd, data):]
+
+    def mark_output_end(nonce):
+        try:
+            write(2, ("\n\x00lab09-end " + nonce + "\x00\n").encode("ascii"))
+        except OSError:
+            pass  # the student closed the output pipe; the parent stops waiting for markers
 
     def safe_text(obj, limit=500):
         try:
@@ -84,26 +106,27 @@ def main():
         for frame, lineno in walk_tb(exc.__traceback__):
             if frame.f_code.co_filename == state["filename"]:
                 where = lineno
-        info = {"type": safe_text(exact_type(exc).__name__), "message": safe_text(exc),
-                "kinds": [safe_text(cls.__name__) for cls in exact_type(exc).__mro__]}
+        info = {"type": safe_text(exact_type(exc).__name__, 100), "message": safe_text(exc),
+                "kinds": [safe_text(cls.__name__, 100) for cls in exact_type(exc).__mro__[:20]]}
         if is_instance(exc, syntax_error):
-            info.update(line=exc.lineno, offset=exc.offset, code=safe_text(exc.text or ""),
-                        message=safe_text(exc.msg))
+            info.update(line=exc.lineno if exact_type(exc.lineno) is int_type else None,
+                        offset=exc.offset if exact_type(exc.offset) is int_type else None,
+                        code=safe_text(exc.text or ""), message=safe_text(exc.msg))
             return info
         if is_instance(exc, system_exit):
-            info["exit_code"] = safe_text(exc.code)
+            info["exit_code"] = safe_text(exc.code, 100)
         if is_instance(exc, import_error):
-            info["module"] = safe_text(exc.name or "")
+            info["module"] = safe_text(exc.name or "", 100)
         if where is not None:
             lines = state["source_lines"]
             info["line"] = where
-            info["code"] = lines[where - 1].strip() if 0 < where <= len(lines) else ""
+            info["code"] = lines[where - 1].strip()[:300] if 0 < where <= len(lines) else ""
         return info
 
     def encode(value, args):
         """A returned value as data: a genuine str is sent whole, plain lists and dicts (of exact
-        built-in types only) as data, anything else by its type and repr."""
-        longest = state["limits"].get("value_chars", 1 << 20)
+        built-in types only, not too deep) as data, anything else by its type and repr."""
+        longest = limits.get("value_chars", 1 << 20)
         if exact_type(value) is text:
             if len(value) > longest:
                 return {"kind": "str", "value": value[:longest], "length": len(value)}
@@ -129,36 +152,44 @@ def main():
         return {"kind": "other", "type": safe_text(name, 100), "str_subclass": str_subclass,
                 "repr": safe_text(shown, 300)}
 
-    def set_limits(limits):
+    def set_limits():
+        """Resource limits; returns the names of those the system accepted (macOS refuses RLIMIT_AS)."""
         try:
             import resource
-        except ImportError:  # not POSIX: the parent's clock still bounds every call
-            return
+        except ImportError:  # Windows: the parent's job object and clock bound the child
+            return []
         wanted = [("RLIMIT_AS", limits.get("memory_bytes")), ("RLIMIT_CPU", limits.get("cpu_seconds")),
-                  ("RLIMIT_FSIZE", limits.get("file_bytes")), ("RLIMIT_CORE", 0)]
+                  ("RLIMIT_FSIZE", limits.get("file_bytes")), ("RLIMIT_CORE", 0),
+                  ("RLIMIT_NPROC", limits.get("processes"))]
+        applied = []
         for name, soft in wanted:
-            if soft is None or not hasattr(resource, name):
+            if soft is None or not hasattr(resource, name) or name in settings.get("skip_limits", ()):
                 continue
             try:
                 resource.setrlimit(getattr(resource, name), (soft, soft))
+                applied.append(name)
             except (ValueError, OSError):
                 pass
+        return applied
 
-    def confine(workdir):
-        """Linux Landlock, best effort: read the Python installation and system files, write only in
-        `workdir`, no TCP, no signals to processes outside the sandbox.  Returns what was applied."""
-        if not sys.platform.startswith("linux"):
-            return "none"
+    def confine(workdir, cap):
+        """Linux Landlock: read the Python installation and system files, write only in `workdir`, no
+        TCP, no signals or abstract sockets outside the sandbox (what the ABI has).  Returns the ABI
+        applied, or 0.  `cap` lowers the ABI used (tests simulate older kernels with it)."""
+        if not sys.platform.startswith("linux") or cap == 0:
+            return 0
         try:
             import ctypes
             libc = ctypes.CDLL(None, use_errno=True)
         except (ImportError, OSError):
-            return "none"
+            return 0
         syscall, u64 = libc.syscall, ctypes.c_uint64
         syscall.restype = ctypes.c_long
         abi = syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))  # LANDLOCK_CREATE_RULESET_VERSION
         if abi < 1:
-            return "none"
+            return 0
+        if cap is not None:
+            abi = min(abi, cap)
         file_rights = 1 | 2 | 4 | (1 << 14 if abi >= 3 else 0) | (1 << 15 if abi >= 5 else 0)
         handled = (1 << 13) - 1 | (1 << 13 if abi >= 2 else 0) | file_rights
         read = 1 | 4 | 8  # execute, read file, read dir
@@ -173,9 +204,9 @@ def main():
         attr = RulesetAttr(handled, 3 if abi >= 4 else 0, 3 if abi >= 6 else 0)
         ruleset = syscall(444, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), ctypes.c_uint32(0))
         if ruleset < 0:
-            return "none"
-        readable = {sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib32", "/lib64", "/etc",
-                    "/bin", "/dev/null", "/dev/zero", "/dev/urandom"}
+            return 0
+        readable = {sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib32", "/lib64", "/bin",
+                    "/etc/ld.so.cache", "/etc/localtime", "/dev/null", "/dev/zero", "/dev/urandom"}  # not /etc
         for path, rights in [(p, read) for p in sorted(readable)] + [("/dev/null", 2 | 4), (workdir, handled)]:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
@@ -188,7 +219,7 @@ def main():
         libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, required to restrict oneself
         applied = syscall(446, ruleset, ctypes.c_uint32(0)) == 0
         os.close(ruleset)
-        return f"landlock-{abi}" if applied else "none"
+        return abi if applied else 0
 
     def provide_tags(tags):
         package = types.ModuleType("framework")
@@ -198,12 +229,19 @@ def main():
         package.tags = module
         sys.modules["framework"], sys.modules["framework.tags"] = package, module
 
+    def public_names(module):
+        """The module's public callables, at most 200 of them (a file can define millions of names)."""
+        names = []
+        for name, value in list(module.__dict__.items()):
+            if len(names) >= 200:
+                break
+            if exact_type(name) is text and len(name) <= 100 and not name.startswith("_") and callable(value):
+                names.append(name)
+        return sorted(names)
+
     def load(request):
-        state["limits"] = request["limits"]
         state["filename"] = request["filename"]
         state["source_lines"] = request["source"].splitlines()
-        set_limits(request["limits"])
-        sandbox = confine(os.getcwd())
         provide_tags(request["tags"])
         module = types.ModuleType("student")
         module.__file__ = request["filename"]
@@ -213,19 +251,14 @@ def main():
             exec(code, module.__dict__)
         except base_exception as exc:
             restore_builtins()
-            reply = {"ok": False, "raised": describe(exc)}
-        else:
-            restore_builtins()
-            state["module"] = module
-            reply = {"ok": True, "functions": {}, "defined": []}
-            for name in request["functions"]:
-                found = module.__dict__.get(name)
-                reply["functions"][name] = ("missing" if found is None
-                                            else "ok" if callable(found) else "not_callable")
-            reply["defined"] = sorted(n for n, v in module.__dict__.items()
-                                      if is_instance(n, text) and not n.startswith("_") and callable(v))
-        reply["sandbox"] = sandbox
-        return reply
+            return {"ok": False, "raised": describe(exc)}
+        restore_builtins()
+        state["module"] = module
+        functions = {}
+        for name in request["functions"]:
+            found = module.__dict__.get(name)
+            functions[name] = "missing" if found is None else "ok" if callable(found) else "not_callable"
+        return {"ok": True, "functions": functions, "defined": public_names(module)}
 
     def call(request):
         function = state["module"].__dict__[request["function"]]
@@ -248,6 +281,10 @@ def main():
             reply["args_after"] = {"unserializable": safe_text(repr(args), 300)}
         return reply
 
+    applied_limits = set_limits()
+    landlock = confine(os.getcwd(), settings.get("landlock_cap"))
+    send({"hello": 1, "landlock": landlock, "limits": applied_limits, "uid": getattr(os, "getuid", lambda: -1)()})
+
     handlers = {"load": load, "call": call}
     for line in requests:
         request = scan_json(line.decode("ascii"), 0)[0]
@@ -261,7 +298,12 @@ def main():
             reply = {"internal": describe(exc)}
         restore_builtins()  # a __repr__ or __str__ of the student's may have run while reporting
         reply["nonce"] = request["nonce"]
-        send(reply)
+        try:
+            send(reply)
+        except base_exception as exc:  # e.g. a value too deep to write: say so instead of dying
+            restore_builtins()
+            send({"internal": describe(exc), "nonce": request["nonce"]})
+        mark_output_end(request["nonce"])
 
 
 if __name__ == "__main__":

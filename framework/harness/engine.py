@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
+import errno
 import io
-import json
 import os
-import selectors
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 import time
 import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from framework.harness import replies, sandbox
+from framework.harness.channel import Child, Stopped, stop_all  # noqa: F401  (stop_all: Ctrl-C in the grader)
 from framework.tags import ALL_TAGS
 
 CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
 FUNCTIONS = ("format_prompt", "extract_response", "trim_history")
-_CHUNK = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -48,7 +43,7 @@ class Limits:
 
     def for_child(self) -> dict:
         """The limits the child sets on itself (the CPU limit only stops a child its parent lost)."""
-        return {"memory_bytes": self.memory_bytes, "file_bytes": 16 << 20,
+        return {"memory_bytes": self.memory_bytes, "file_bytes": 16 << 20, "depth": replies.MAX_DEPTH,
                 "cpu_seconds": int(self.submission_seconds) + 5, "value_chars": self.value_chars}
 
 
@@ -56,12 +51,13 @@ class Limits:
 class LoadOutcome:
     """Whether the student file loaded, and which functions it defines."""
 
-    status: str  # ok, missing_file, too_large, not_utf8, syntax_error, import_error, timeout, crashed, memory
+    status: str  # ok, missing_file, too_large, not_utf8, syntax_error, import_error, timeout, crashed, memory,
+    #              system_error (the machine refused a process or disk space: not the student's doing)
     detail: dict = field(default_factory=dict)
     functions: dict = field(default_factory=dict)  # name -> ok | missing | not_callable
     defined: list = field(default_factory=list)  # public callables the file does define
     output: dict = field(default_factory=dict)
-    sandbox: str = "none"  # what confined the child: "landlock-N" or "none"
+    sandbox: str = "none"  # the level that confined the child (sandbox.Level.name), as the parent saw it
 
     @property
     def ok(self) -> bool:
@@ -122,153 +118,6 @@ def _guess_encoding(raw: bytes) -> str | None:
     return None
 
 
-def base_interpreter() -> str:
-    """The interpreter outside any virtual environment, so the child's paths lead nowhere near here."""
-    if sys.prefix != sys.base_prefix:
-        names = (f"python{sys.version_info[0]}.{sys.version_info[1]}", "python3")
-        for folder in (Path(sys.base_prefix) / "bin", Path(getattr(sys, "_base_executable", "")).parent):
-            for name in names:
-                candidate = folder / name
-                if candidate.is_file() and os.access(candidate, os.X_OK):
-                    return str(candidate)
-    return sys.executable
-
-
-class _Child:
-    """One child interpreter: its pipes, its temporary directory and its raw output."""
-
-    def __init__(self, limits: Limits):
-        self.limits = limits
-        self.workdir = tempfile.mkdtemp(prefix="lab09-")
-        req_r, self.req_w = os.pipe()
-        self.resp_r, resp_w = os.pipe()
-        self.out_r, out_w = os.pipe()
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": self.workdir, "TMPDIR": self.workdir,
-               "LANG": "C.UTF-8", "PYTHONHASHSEED": "0", "PYTHONUTF8": "1",
-               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1",
-               "PYTHONUNBUFFERED": "1"}
-        try:
-            self.proc = subprocess.Popen(
-                [base_interpreter(), "-S", "-c", CHILD_SOURCE, str(req_r), str(resp_w)],
-                stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, resp_w),
-                cwd=self.workdir, env=env, start_new_session=True)
-        finally:
-            for fd in (req_r, resp_w, out_w):
-                os.close(fd)
-        for fd in (self.req_w, self.resp_r, self.out_r):
-            os.set_blocking(fd, False)
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.resp_r, selectors.EVENT_READ)
-        self.selector.register(self.out_r, selectors.EVENT_READ)
-        self.pending = b""
-        self.outgoing = memoryview(b"")
-        self.raw_output = bytearray()
-        self.raw_dropped = 0
-
-    def send(self, request: dict) -> str:
-        """Queue one request (written as the child reads it); the nonce its reply must carry."""
-        nonce = os.urandom(8).hex()
-        self.outgoing = memoryview(json.dumps(dict(request, nonce=nonce), ensure_ascii=True).encode() + b"\n")
-        self.selector.register(self.req_w, selectors.EVENT_WRITE)
-        self.raw_output.clear()
-        self.raw_dropped = 0
-        return nonce
-
-    def receive(self, nonce: str, deadline: float) -> tuple[str, dict]:
-        """("reply", reply), ("timeout", {}), ("died", how) or ("no_answer", {}) for the request `nonce`."""
-        try:
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return "timeout", {}
-                for key, _ in self.selector.select(remaining):
-                    if key.fd == self.req_w:
-                        self._write_some()
-                    elif key.fd == self.out_r:
-                        self._drain_output()
-                    else:
-                        outcome = self._read_reply(nonce)
-                        if outcome is not None:
-                            self._drain_output()
-                            return outcome
-        finally:
-            if self.outgoing:
-                self.outgoing = memoryview(b"")
-                self.selector.unregister(self.req_w)
-
-    def exchange(self, request: dict, deadline: float) -> tuple[str, dict]:
-        return self.receive(self.send(request), deadline)
-
-    def _write_some(self):
-        try:
-            self.outgoing = self.outgoing[os.write(self.req_w, self.outgoing[:_CHUNK]):]
-        except BrokenPipeError:
-            self.outgoing = memoryview(b"")
-        if not self.outgoing:
-            self.selector.unregister(self.req_w)
-
-    def _read_reply(self, nonce: str):
-        try:
-            chunk = os.read(self.resp_r, _CHUNK)
-        except BlockingIOError:
-            return None
-        if not chunk:
-            self._drain_output()
-            return "died", self._exit_status()
-        self.pending += chunk
-        while b"\n" in self.pending:
-            line, self.pending = self.pending.split(b"\n", 1)
-            try:
-                reply = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(reply, dict) and reply.get("nonce") == nonce:
-                return "reply", reply
-        if len(self.pending) > self.limits.frame_bytes:
-            return "no_answer", {}
-        return None
-
-    def _drain_output(self):
-        while True:
-            try:
-                chunk = os.read(self.out_r, _CHUNK)
-            except (BlockingIOError, OSError):
-                return
-            if not chunk:
-                if self.out_r in self.selector.get_map():
-                    self.selector.unregister(self.out_r)
-                return
-            room = max(0, self.limits.output_bytes - len(self.raw_output))
-            self.raw_output += chunk[:room]
-            self.raw_dropped += max(0, len(chunk) - room)
-
-    def raw_output_report(self) -> dict:
-        return {"text": self.raw_output.decode("utf-8", "replace"), "dropped": self.raw_dropped}
-
-    def _exit_status(self) -> dict:
-        try:
-            code = self.proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            return {"exit_code": None}
-        if code < 0:
-            try:
-                return {"signal": signal.Signals(-code).name}
-            except ValueError:
-                return {"signal": str(-code)}
-        return {"exit_code": code}
-
-    def close(self):
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.proc.wait()
-        self.selector.close()
-        for fd in (self.req_w, self.resp_r, self.out_r):
-            os.close(fd)
-        shutil.rmtree(self.workdir, ignore_errors=True)
-
-
 class StudentRun:
     """A student file under test: loads it in a child, runs cases one by one, restarts after a kill."""
 
@@ -278,7 +127,9 @@ class StudentRun:
         self.display = display or str(path)
         self.limits = limits or Limits.from_env()
         self.functions = tuple(functions)
-        self._child: _Child | None = None
+        self.level: sandbox.Level | None = None  # what confined the last child, as the parent saw it
+        self._child: Child | None = None
+        self._plan: sandbox.Plan | None = None
         if source is None:
             self._source, self.load = read_source(Path(path), self.limits.source_bytes)
         else:
@@ -305,10 +156,30 @@ class StudentRun:
             return
         if self._budget_ends is None:
             self._budget_ends = time.monotonic() + self.limits.submission_seconds
-        self._child = _Child(self.limits)
+        for plan in sandbox.plans():
+            try:
+                self._child = Child(plan, CHILD_SOURCE, self._settings(), self.limits)
+            except Stopped:
+                raise
+            except OSError as exc:
+                if _plan_failure(plan, exc):
+                    sandbox.mark_broken(plan)
+                    continue
+                self.load = LoadOutcome("system_error", {"error": _os_error(exc)})
+                return
+            self._plan = plan
+            break
+        else:
+            self.load = LoadOutcome("system_error", {"error": "no way to start a child process"})
+            return
         request = {"op": "load", "source": self._source, "filename": self.display, "tags": ALL_TAGS,
-                   "functions": list(self.functions), "limits": self.limits.for_child()}
+                   "functions": list(self.functions)}
         self._loading = (self._child.send(request), self._deadline(self.limits.load_seconds))
+
+    def _settings(self) -> dict:
+        """What the child needs before it reads any request: its limits and how far to confine itself."""
+        return {"limits": self.limits.for_child(), "landlock_cap": sandbox.landlock_cap(),
+                "skip_limits": ["RLIMIT_AS"] if os.environ.get("LAB_NO_RLIMIT_AS") else []}
 
     def start(self) -> LoadOutcome:
         """Make sure a child has loaded the file; a file that failed to load once is not tried again."""
@@ -317,25 +188,44 @@ class StudentRun:
             return self.load
         nonce, deadline = self._loading
         self._loading = None
-        kind, reply = self._child.receive(nonce, deadline)
+        kind, hello = self._child.hello(deadline)
+        if kind == "died" and self._plan != sandbox.plans()[-1]:
+            sandbox.mark_broken(self._plan)  # e.g. bwrap could not create its namespaces here
+            self.close()
+            return self.start()
+        if kind == "hello":
+            self.level = sandbox.level_of(self._plan, hello, self._child.started.uid)
+            if "RLIMIT_AS" not in hello["limits"] and not sandbox.IS_WINDOWS:
+                self._child.watch_memory()
+            kind, reply = self._child.receive(nonce, deadline)
+        else:
+            reply = hello
         self.load = self._load_outcome(kind, reply)
         if not self.load.ok:
             self.close()
         return self.load
 
-    def _load_outcome(self, kind: str, reply: dict) -> LoadOutcome:
-        raw = self._child.raw_output_report()
+    def _load_outcome(self, kind: str, reply) -> LoadOutcome:
+        if kind == "died":
+            self._child.settle_output()
+        raw = self._child.output_report()
+        sandbox_name = self.level.name if self.level else "none"
         if kind == "timeout":
-            return LoadOutcome("timeout", {"seconds": self.limits.load_seconds}, output=raw)
+            return LoadOutcome("timeout", {"seconds": self.limits.load_seconds}, output=raw, sandbox=sandbox_name)
         if kind != "reply":
-            return LoadOutcome("crashed", reply, output=raw)
-        if "internal" in reply:
-            return LoadOutcome("crashed", {"raised": reply["internal"]}, output=raw)
-        if not reply.get("ok"):
-            raised = reply.get("raised", {})
-            return LoadOutcome(_load_status(raised.get("type", "")), raised, output=raw)
-        return LoadOutcome("ok", functions=reply.get("functions", {}), defined=reply.get("defined", []),
-                           output=raw, sandbox=str(reply.get("sandbox", "none")))
+            status = "memory" if reply.get("memory") else "crashed"
+            return LoadOutcome(status, reply, output=raw, sandbox=sandbox_name)
+        try:
+            checked = replies.load(reply, self.functions)
+        except replies.Invalid as invalid:
+            return LoadOutcome("crashed", {"invalid": str(invalid)}, output=raw, sandbox=sandbox_name)
+        if "internal" in checked:
+            return LoadOutcome("crashed", {"raised": checked["internal"]}, output=raw, sandbox=sandbox_name)
+        if not checked["ok"]:
+            raised = checked["raised"]
+            return LoadOutcome(_load_status(raised.get("type", "")), raised, output=raw, sandbox=sandbox_name)
+        return LoadOutcome("ok", functions=checked["functions"], defined=checked["defined"], output=raw,
+                           sandbox=sandbox_name)
 
     def _deadline(self, seconds: float) -> float:
         """`seconds` from now, but never past the submission's whole budget."""
@@ -375,21 +265,42 @@ class StudentRun:
         return None, {}
 
     def _call(self, function: str, args: list, deadline: float) -> tuple[CallRecord | None, str | None, dict]:
-        kind, reply = self._child.exchange({"op": "call", "function": function, "args": args}, deadline)
-        output = self._child.raw_output_report()
-        if kind == "reply" and "internal" not in reply:
-            return CallRecord(returned=reply.get("returned"), raised=reply.get("raised"),
-                              args_after=reply.get("args_after"), output=output,
-                              seconds=float(reply.get("seconds", 0.0))), None, {}
-        detail = {"seconds": self.limits.case_seconds, "output": output}
+        kind, reply = self._child.receive(self._child.send({"op": "call", "function": function, "args": args}),
+                                          deadline)
+        checked, problem = None, None
+        if kind == "reply":
+            try:
+                checked = replies.call(reply, self.limits)
+            except replies.Invalid as invalid:
+                kind, reply = "invalid", {"invalid": str(invalid)}
+        if checked is not None and "internal" not in checked:
+            return CallRecord(returned=checked.get("returned"), raised=checked.get("raised"),
+                              args_after=checked["args_after"], output=self._child.output_report(),
+                              seconds=checked["seconds"]), None, {}
+        if kind == "died":
+            self._child.settle_output()
+        detail = {"seconds": self.limits.case_seconds, "output": self._child.output_report()}
         if kind == "timeout" and deadline >= self._budget_ends:
             detail["budget_seconds"] = self.limits.submission_seconds
-        if kind == "died":
+        if kind in ("died", "invalid"):
             detail.update(reply)
-        elif kind == "reply":
-            detail["raised"] = reply["internal"]
+        elif checked is not None:
+            detail["raised"] = checked["internal"]
         self.close()
-        return None, (kind if kind in ("timeout", "no_answer") else "crashed"), detail
+        problem = ("memory" if detail.get("memory") else kind if kind in ("timeout", "no_answer") else "crashed")
+        return None, problem, detail
+
+
+def _plan_failure(plan: sandbox.Plan, exc: OSError) -> bool:
+    """Whether starting a child failed because of the plan (an interpreter the unprivileged uid cannot
+    run, no bwrap binary), so that the next plan may work, rather than because the system is short of
+    something (processes, disk) — which no other plan would change."""
+    return (plan.bwrap or plan.drop_uid) and isinstance(exc, (PermissionError, FileNotFoundError))
+
+
+def _os_error(exc: OSError) -> str:
+    name = errno.errorcode.get(exc.errno, "") if exc.errno else ""
+    return f"{name}: {exc.strerror or exc}" if name else str(exc)
 
 
 def _load_status(exception_type: str) -> str:

@@ -213,12 +213,17 @@ def _problem_hint(run: CaseRun, load: LoadOutcome) -> str:
     if run.problem == "load_failed":
         if load.status == "import_error" and exception_hint(load.detail) != "hint.raised":
             return exception_hint(load.detail)
+        if load.status == "crashed" and "invalid" in load.detail:
+            return "hint.forged_reply"
         return {"timeout": "hint.load_timeout", "crashed": "hint.crashed"}.get(load.status, f"hint.{load.status}")
     if run.problem == "crashed":
+        if "invalid" in run.detail:
+            return "hint.forged_reply"
         if "raised" in run.detail:
             return "hint.broken_child"
         return "hint.crashed_signal" if run.detail.get("signal") else "hint.crashed"
-    return {"timeout": "hint.timeout", "missing_function": "hint.missing_function"}.get(run.problem, "hint.crashed")
+    return {"timeout": "hint.timeout", "missing_function": "hint.missing_function",
+            "memory": "hint.memory"}.get(run.problem, "hint.crashed")
 
 
 def check(student: StudentRun, case: Case) -> Verdict:

@@ -259,6 +259,10 @@ def _where_rows(raised: dict, file: str) -> list:
 
 
 def _stopped_rows(facts: dict, _file: str) -> list:
+    if "invalid" in facts:
+        return [("field.problem", text("problem.invalid_reply", reason=facts["invalid"]))]
+    if facts.get("memory"):
+        return [("field.problem", text("problem.memory", limit=Limits.from_env().memory_bytes >> 20))]
     if "raised" in facts:
         raised = facts["raised"] or {}
         return [("field.problem", text("problem.broken_child", type=raised.get("type", "?"),
@@ -302,6 +306,7 @@ _PROBLEM_ROWS = {
     "timeout": _timeout_rows,
     "crashed": _stopped_rows,
     "no_answer": _stopped_rows,
+    "memory": _stopped_rows,
     "no_exception": _no_exception_rows,
     "wrong_exception": _wrong_exception_rows,
     "modified_input": _modified_rows,
@@ -331,11 +336,17 @@ def _load_rows(load, file: str) -> list:
     elif status == "syntax_error":
         rows = [("field.problem", text("load.syntax_error", file=file, line=detail.get("line") or "?",
                                        message=detail.get("message", "")))] + _where_rows(detail, file)
+    elif status == "memory" and "type" not in detail:  # stopped from outside when no rlimit holds (macOS)
+        rows = [("field.problem", text("problem.memory", limit=Limits.from_env().memory_bytes >> 20))]
     elif status in ("import_error", "memory"):
         rows = [("field.problem", text(f"load.{status}", file=file, type=detail.get("type", "?"),
                                        message=detail.get("message", "")))] + _where_rows(detail, file)
     elif status == "timeout":
         rows = [("field.problem", text("load.timeout", file=file, seconds=detail.get("seconds", 0)))]
+    elif status == "system_error":
+        rows = [("field.problem", text("load.system_error", file=file, error=detail.get("error", "?")))]
+    elif "invalid" in detail:
+        rows = [("field.problem", text("problem.invalid_reply", reason=detail["invalid"]))]
     else:
         how = (f"signal {detail['signal']}" if detail.get("signal")
                else f"exit code {detail.get('exit_code')}")

@@ -1,7 +1,7 @@
-"""Hostile: prints 200 MB while loading; its functions are right, so printing must change nothing."""
+"""Hostile: prints 16 MB while loading; its functions are right, so printing must change nothing."""
 import sys
 
-sys.stdout.write("x" * (200 << 20))
+sys.stdout.write("x" * (16 << 20))  # 4,000 times what is kept; sized so that no limit is near
 
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG  # noqa: E402
 

@@ -1,0 +1,144 @@
+"""Checks every reply from a child before the parent uses it: shape, types, nesting depth and size.
+
+A child runs student code, so anything it sends may be forged (the nonce of a request can be read from
+the child's own frames).  A reply that does not have the shape the parent expects is refused as a whole
+(`Invalid`); returned data that is plain but too deep or too large is kept as a description, never
+walked.  Descriptive text (exception messages, reprs, type and function names) is made safe here, once,
+with `untrusted.safe_text`; returned values are left exactly as they came, because they are judged.
+All checks are iterative: nothing here recurses on data a student chose.
+"""
+
+from __future__ import annotations
+
+from framework.harness.untrusted import safe_text
+
+MAX_DEPTH = 16  # a list of messages is 3 deep; anything deeper is not an answer
+MAX_NODES = 200_000
+FUNCTION_STATES = ("ok", "missing", "not_callable")
+
+
+class Invalid(Exception):
+    """A reply that is not what the child's code would have sent: the child is not to be trusted any more."""
+
+
+def check_data(value, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> str | None:
+    """None if `value` is plain JSON data within the bounds, else what is wrong with it (never raises)."""
+    stack, nodes = [(value, 0)], 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if nodes > max_nodes:
+            return f"more than {max_nodes} items"
+        kind = type(item)
+        if kind in (str, int, float, bool) or item is None:
+            continue
+        if depth >= max_depth:
+            return f"nested more than {max_depth} deep"
+        if kind is list:
+            stack.extend((child, depth + 1) for child in item)
+        elif kind is dict:
+            if any(type(key) is not str for key in item):
+                return "a dict key that is not a str"
+            stack.extend((child, depth + 1) for child in item.values())
+        else:
+            return f"a {kind.__name__}"
+    return None
+
+
+def _text(value, limit: int = 500) -> str:
+    return safe_text(value, limit) if type(value) is str else ""
+
+
+def _int(value) -> int | None:
+    return value if type(value) is int else None
+
+
+def exception(raised) -> dict:
+    """An exception's description with only the known fields, each of its type, its text made safe."""
+    if type(raised) is not dict:
+        raise Invalid("exception is not an object")
+    info = {"type": _text(raised.get("type"), 100) or "?", "message": _text(raised.get("message"))}
+    kinds = raised.get("kinds")
+    info["kinds"] = [_text(k, 100) for k in kinds[:20]] if type(kinds) is list else [info["type"]]
+    for key in ("line", "offset"):
+        if _int(raised.get(key)) is not None:
+            info[key] = raised[key]
+    for key, limit in (("code", 300), ("exit_code", 100), ("module", 100)):
+        if key in raised:
+            info[key] = _text(raised.get(key), limit)
+    return info
+
+
+def returned(value, limits) -> dict:
+    """A returned value: a str exactly as sent, plain data if within bounds, otherwise a description."""
+    if type(value) is not dict:
+        raise Invalid("returned is not an object")
+    kind = value.get("kind")
+    if kind == "str":
+        text = value.get("value")
+        if type(text) is not str:
+            raise Invalid("str without text")
+        result = {"kind": "str", "value": text}
+        if _int(value.get("length")) is not None:
+            result["length"] = value["length"]
+        return result
+    if kind == "data":
+        data, type_name = value.get("value"), value.get("type")
+        problem = check_data(data) if type(data) in (list, dict) else "not a list or dict"
+        if problem is None and type_name == type(data).__name__:
+            is_argument = value.get("is_argument")
+            indices = [i for i in is_argument if type(i) is int] if type(is_argument) is list else []
+            return {"kind": "data", "type": type_name, "value": data, "is_argument": indices}
+        return {"kind": "other", "type": type(data).__name__ if type(data) in (list, dict) else "?",
+                "str_subclass": False, "repr": f"<{problem or 'not plain data'}>"}
+    if kind == "other":
+        return {"kind": "other", "type": _text(value.get("type"), 100) or "?",
+                "str_subclass": value.get("str_subclass") is True, "repr": _text(value.get("repr"), 300)}
+    raise Invalid(f"unknown kind {safe_text(str(kind), 20)}")
+
+
+def hello(reply) -> dict:
+    """The child's first message, sent before any student code ran: what limits and walls it applied."""
+    if type(reply) is not dict or reply.get("hello") != 1:
+        raise Invalid("not a hello")
+    limits = reply.get("limits")
+    return {"landlock": _int(reply.get("landlock")) or 0,
+            "limits": [name for name in limits if type(name) is str][:10] if type(limits) is list else []}
+
+
+def load(reply, functions) -> dict:
+    """The answer to a load request."""
+    if type(reply) is not dict or type(reply.get("ok")) is not bool:
+        raise Invalid("load reply without ok")
+    if "internal" in reply:
+        return {"internal": exception(reply["internal"])}
+    if not reply["ok"]:
+        return {"ok": False, "raised": exception(reply.get("raised"))}
+    states = reply.get("functions")
+    if type(states) is not dict:
+        raise Invalid("load reply without functions")
+    functions = {name: states.get(name) if states.get(name) in FUNCTION_STATES else "missing" for name in functions}
+    defined = reply.get("defined")
+    names = [safe_text(n, 100) for n in defined[:200] if type(n) is str] if type(defined) is list else []
+    return {"ok": True, "functions": functions, "defined": names}
+
+
+def call(reply, limits) -> dict:
+    """The answer to a call request: what was returned or raised, the arguments afterwards, the time."""
+    if type(reply) is not dict:
+        raise Invalid("call reply is not an object")
+    if "internal" in reply:
+        return {"internal": exception(reply["internal"])}
+    if ("returned" in reply) == ("raised" in reply):
+        raise Invalid("a call reply needs exactly one of returned and raised")
+    checked = {"returned": returned(reply["returned"], limits)} if "returned" in reply else \
+        {"raised": exception(reply["raised"])}
+    after = reply.get("args_after")
+    if type(after) is list and check_data(after) is None:
+        checked["args_after"] = after
+    else:
+        shown = after.get("unserializable") if type(after) is dict else None
+        checked["args_after"] = {"unserializable": _text(shown, 300)}
+    seconds = reply.get("seconds")
+    checked["seconds"] = float(seconds) if type(seconds) in (int, float) and 0 <= seconds < 1e6 else 0.0
+    return checked

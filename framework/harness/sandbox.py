@@ -1,0 +1,540 @@
+"""How a child interpreter is started and contained, and the sandbox level the parent can vouch for.
+
+Walls, strongest first.  Linux: bubblewrap (`bwrap`: new user, pid, network, ipc and uts namespaces,
+only the interpreter's files and the child's own folder visible, the whole sandbox dies with its
+parent); an unprivileged uid of its own when the grader runs as root; Landlock, applied by the child to
+itself before any student code runs; resource limits; and always a reaper that kills whatever a child
+left behind.  macOS: the uid (as root), resource limits and the process group.  Windows: a job object
+(memory limit, the whole process tree ends with the child).  What failed once in this process (bwrap
+refused by the kernel, an interpreter the unprivileged uid cannot read) is not tried again.
+
+The level is computed here, from what the parent did and from the child's first message (sent before
+any student code ran), never from anything the child says later.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+INSIDE = "/sandbox"  # the child's folder as bubblewrap shows it (a fixed path: outputs do not vary)
+POLICIES = ("none", "landlock", "uid", "bwrap", "auto")  # ceilings, weakest first: each adds a wall
+UID_BASE = 61000  # unprivileged uids for children of a root grader: one per concurrent child
+NOBODY = 65534
+IS_WINDOWS = os.name == "nt"
+IS_LINUX = sys.platform.startswith("linux")
+
+
+# What a submission could otherwise do, and the walls that stop it (README's threat model is this table).
+ATTACKS = {
+    "read": "read the lab (solutions/), the instructor's files, /etc/shadow",
+    "write": "change files outside its own folder (grades.csv, the lab, the home folder)",
+    "signal": "signal or stop the grader and other processes",
+    "network": "open network connections (TCP and UDP)",
+    "leftover": "leave processes running after it was graded",
+}
+
+
+@dataclass(frozen=True)
+class Level:
+    """What confines a child: a name for people, the walls in force, what they block, whether that is all."""
+
+    name: str  # bwrap, landlock-6+, landlock-N (no signal scoping), uid (+ landlock…), none
+    walls: tuple = ()
+    blocks: tuple = ()  # keys of ATTACKS
+    full: bool = False
+
+
+def blocked_by(walls: tuple, abi: int) -> tuple:
+    """The attacks (ATTACKS) that these walls stop."""
+    blocked = set()
+    if "bwrap" in walls:
+        blocked |= set(ATTACKS)
+    if abi:
+        blocked |= {"read", "write"} | ({"signal"} if abi >= 6 else set())
+    if any(wall.startswith("uid ") for wall in walls):
+        blocked |= {"write", "signal", "leftover"}
+    if "reaper" in walls:
+        blocked.add("leftover")
+    return tuple(attack for attack in ATTACKS if attack in blocked)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One way to start a child: inside bubblewrap or not, under an unprivileged uid or not."""
+
+    bwrap: bool = False
+    drop_uid: bool = False
+    landlock: bool = True
+    portable: bool = False  # plain pipes and Popen.kill only (Windows; forced on POSIX by LAB_ENGINE=portable)
+
+    @property
+    def key(self) -> tuple:
+        return (self.bwrap, self.drop_uid)
+
+
+def policy(environ=os.environ) -> str:
+    """LAB_SANDBOX: auto (the strongest that works), or a ceiling for tests: `uid` = no bwrap, `landlock` =
+    no bwrap and no uid, `none` = no wall at all but the reaper and the limits."""
+    value = environ.get("LAB_SANDBOX", "auto").strip().lower() or "auto"
+    return value if value in POLICIES else "auto"
+
+
+def _allows(ceiling: str, wall: str) -> bool:
+    return POLICIES.index(ceiling) >= POLICIES.index(wall)
+
+
+def landlock_cap(environ=os.environ) -> int | None:
+    """LAB_LANDLOCK_ABI=N makes the child use at most Landlock ABI N (tests simulate older kernels)."""
+    value = environ.get("LAB_LANDLOCK_ABI", "")
+    return int(value) if value.isdigit() else None
+
+
+def portable_forced(environ=os.environ) -> bool:
+    return IS_WINDOWS or environ.get("LAB_ENGINE", "").lower() == "portable"
+
+
+_broken: set = set()  # plan keys that failed to start a child in this process
+_lock = threading.Lock()
+_spawn_lock = threading.Lock()  # held while a child is forked and while orphans are looked for
+_ours: set = set()  # pids of children this process started and has not ended yet
+
+
+def plans(environ=os.environ) -> list[Plan]:
+    """The ways to start a child, strongest first, that the policy allows and that have not failed here."""
+    chosen = policy(environ)
+    landlock = _allows(chosen, "landlock")
+    if portable_forced(environ):
+        return [Plan(landlock=landlock and not IS_WINDOWS, portable=True)]
+    root = os.geteuid() == 0
+    candidates = []
+    if _allows(chosen, "bwrap") and IS_LINUX and shutil.which("bwrap"):
+        if root:
+            candidates.append(Plan(bwrap=True, drop_uid=True))
+        candidates.append(Plan(bwrap=True))
+    if _allows(chosen, "uid") and root:
+        candidates.append(Plan(drop_uid=True, landlock=landlock))
+    candidates.append(Plan(landlock=landlock))
+    return [plan for plan in candidates if plan.key not in _broken] or candidates[-1:]
+
+
+def mark_broken(plan: Plan) -> None:
+    """`plan` could not start a child here (e.g. namespaces refused): later children skip it."""
+    with _lock:
+        _broken.add(plan.key)
+
+
+def level_of(plan: Plan, hello: dict, uid: int | None) -> Level:
+    """The level of a child started with `plan` whose first message was `hello`."""
+    abi = hello.get("landlock", 0) if type(hello.get("landlock")) is int else 0
+    walls = []
+    if plan.bwrap:
+        walls.append("bwrap")
+    if uid is not None:
+        walls.append(f"uid {uid}")
+    if abi:
+        walls.append(f"landlock-{abi}")
+    limits = hello.get("limits") if type(hello.get("limits")) is list else []
+    if limits:
+        walls.append("rlimits")
+    if plan.portable:
+        walls.append("job object" if IS_WINDOWS else "kill on timeout")
+    else:
+        walls.append("reaper" if IS_LINUX else "process group")
+    blocks = blocked_by(tuple(walls), abi)
+    full = set(ATTACKS) - {"network"} <= set(blocks)
+    if plan.bwrap:
+        return Level("bwrap", tuple(walls), blocks, full)
+    if abi >= 6:
+        name = "landlock-6+"
+    elif abi >= 4:
+        name = f"landlock-{abi} (no signal scoping)"
+    elif abi:
+        name = f"landlock-{abi} (no network or signal scoping)"
+    else:
+        name = ""
+    if uid is not None:
+        name = f"uid + {name}" if name else "uid"
+    return Level(name or "none", tuple(walls), blocks, full)
+
+
+_probed: Level | None = None
+
+
+def level() -> Level:
+    """The level a child started now gets (the grader shows it before grading): one real child is started
+    to find out, as every child is, then the answer is kept for this process."""
+    global _probed
+    if _probed is None:
+        from framework.harness.engine import Limits, StudentRun
+        with StudentRun(display="probe.py", source=b"", limits=Limits(load_seconds=30.0)) as probe:
+            probe.start()
+            _probed = probe.level or Level("none", (), ())
+    return _probed
+
+
+# --- unprivileged uids for the children of a root grader ---------------------------------------------
+
+_uids_in_use: set = set()
+
+
+def _take_uid() -> int:
+    base = int(os.environ.get("LAB_SANDBOX_UID", UID_BASE))
+    with _lock:
+        uid = next(candidate for candidate in range(base, base + 4096) if candidate not in _uids_in_use)
+        _uids_in_use.add(uid)
+    return uid
+
+
+def _give_back_uid(uid: int) -> None:
+    with _lock:
+        _uids_in_use.discard(uid)
+
+
+def kill_everything_of(uid: int) -> None:
+    """End every process running as `uid` (a uid only children of this grader use): `kill -KILL -1` run as
+    that uid reaches exactly them, however they detached."""
+    try:
+        subprocess.run(["/bin/sh", "-c", "kill -KILL -1 2>/dev/null; exit 0"], user=uid, group=uid,
+                       extra_groups=[], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=10, cwd="/")
+    except (OSError, subprocess.SubprocessError):
+        pass
+
+
+# --- the reaper: orphans of a child come back to this process, which ends them -----------------------
+
+_reaper_on = False
+
+
+def _become_reaper() -> None:
+    """Linux: make orphaned descendants of our children reparent to this process (PR_SET_CHILD_SUBREAPER)."""
+    global _reaper_on
+    if _reaper_on or not IS_LINUX:
+        return
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        _reaper_on = libc.prctl(36, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        _reaper_on = False
+
+
+def _stat(pid: int) -> tuple[int, int, int] | None:
+    """(parent pid, session id, start time) of a process, from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return int(fields[1]), int(fields[3]), int(fields[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _orphans(child_pid: int, child_started: int) -> list[int]:
+    """Processes reparented to us that a child left behind: started after it, outside our own session (a
+    child runs in a session of its own, and whatever detached made another), and not started by us."""
+    me, my_session = os.getpid(), os.getsid(0)
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit() or int(entry) in _ours:
+            continue
+        pid = int(entry)
+        stat = _stat(pid)
+        if stat and stat[0] == me and stat[2] >= child_started and stat[1] != my_session:
+            found.append(pid)
+    return found
+
+
+def reap_orphans(child_pid: int, child_started: int | None) -> int:
+    """Kill and collect everything a child left behind (their own children come back to us in turn)."""
+    if not _reaper_on or child_started is None:
+        return 0
+    ended = 0
+    for _ in range(50):
+        with _spawn_lock:  # no child of ours is being forked (and not yet known) while we look
+            orphans = _orphans(child_pid, child_started)
+            for pid in orphans:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        if not orphans:
+            break
+        for pid in orphans:
+            try:
+                os.waitpid(pid, 0)
+                ended += 1
+            except ChildProcessError:
+                pass
+    return ended
+
+
+# --- starting a child ----------------------------------------------------------------------------
+
+@dataclass
+class Started:
+    """A started child: its process, the plan, its uid, and how to end it and everything it began."""
+
+    proc: subprocess.Popen
+    plan: Plan
+    workdir: str
+    uid: int | None = None
+    started_at: int | None = None  # start time from /proc, to recognise its orphans
+    job: object = None
+    ended: bool = field(default=False)
+
+    def end(self) -> None:
+        """Kill the child and whatever it started; collect its exit status.  Safe to call twice."""
+        if self.ended:
+            return
+        self.ended = True
+        if self.plan.portable:
+            _end_portable(self)
+        else:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+        self.proc.wait()
+        with _spawn_lock:
+            _ours.discard(self.proc.pid)
+        if self.uid is not None:
+            kill_everything_of(self.uid)
+            _give_back_uid(self.uid)
+        if not self.plan.portable:
+            reap_orphans(self.proc.pid, self.started_at)
+
+
+def interpreter() -> str:
+    """The interpreter outside any virtual environment, so the child's paths lead nowhere near the lab."""
+    if sys.prefix != sys.base_prefix:
+        names = (f"python{sys.version_info[0]}.{sys.version_info[1]}", "python3", "python")
+        folders = [Path(sys.base_prefix) / ("" if IS_WINDOWS else "bin"),
+                   Path(getattr(sys, "_base_executable", "") or sys.executable).parent]
+        for folder in folders:
+            for name in names:
+                candidate = folder / (name + (".exe" if IS_WINDOWS else ""))
+                if candidate.is_file() and os.access(candidate, os.X_OK):
+                    return str(candidate)
+    return sys.executable
+
+
+def reachable_by_others(path: str) -> bool:
+    """Whether a user with no rights of ours can run `path`: every folder above it searchable by others."""
+    real = Path(os.path.realpath(path))
+    try:
+        return bool(os.stat(real).st_mode & 0o005 == 0o005) and all(
+            os.stat(folder).st_mode & 0o001 for folder in real.parents)
+    except OSError:
+        return False
+
+
+def interpreter_for(drop_uid: bool) -> tuple[str, list[str]]:
+    """The interpreter for a child and the folders it reads.  An unprivileged uid cannot use one installed
+    in a private place (pyenv in root's home): then a system interpreter of the same version is used, or
+    PermissionError tells the caller that this plan cannot work here."""
+    base = interpreter()
+    if not drop_uid or (reachable_by_others(base) and all(reachable_by_others(f) for f in python_folders())):
+        return base, python_folders()
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    for folder in ("/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"):
+        candidate = os.path.join(folder, version)
+        if os.path.isfile(candidate) and reachable_by_others(candidate):
+            return candidate, [os.path.dirname(os.path.dirname(os.path.realpath(candidate)))]
+    raise PermissionError(f"no {version} that an unprivileged user can run")
+
+
+def child_env(home: str) -> dict:
+    """A clean environment: nothing of the user's, UTF-8 everywhere, no bytecode written."""
+    env = {"HOME": home, "TMPDIR": home, "TEMP": home, "TMP": home, "LANG": "C.UTF-8",
+           "PYTHONHASHSEED": "0", "PYTHONUTF8": "1", "PYTHONIOENCODING": "utf-8",
+           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1", "PYTHONUNBUFFERED": "1"}
+    if IS_WINDOWS:  # Windows cannot start Python without these
+        for name in ("SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT"):
+            if name in os.environ:
+                env[name] = os.environ[name]
+        env["PATH"] = os.environ.get("SYSTEMROOT", "C:\\Windows") + "\\system32"
+    else:
+        env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+    return env
+
+
+def make_workdir() -> str:
+    """An empty folder for one child, named after this process so that a later run can clear it away."""
+    _clear_stale_workdirs()
+    return tempfile.mkdtemp(prefix=f"lab09-{os.getpid()}-")
+
+
+_stale_cleared = False
+
+
+def _clear_stale_workdirs() -> None:
+    """Remove the folders of children whose grader died without cleaning up (once per process)."""
+    global _stale_cleared
+    if _stale_cleared:
+        return
+    _stale_cleared = True
+    try:
+        entries = list(Path(tempfile.gettempdir()).glob("lab09-*-*"))
+    except OSError:
+        return
+    for folder in entries:
+        owner = folder.name.split("-")[1]
+        if not owner.isdigit() or int(owner) == os.getpid() or not folder.is_dir() or folder.is_symlink():
+            continue
+        try:
+            os.kill(int(owner), 0)
+            continue  # its grader still runs
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except (PermissionError, OSError):
+            continue
+
+
+def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
+    """Start the child interpreter for `plan` with three pipes (requests, replies, output)."""
+    python, folders = interpreter_for(plan.drop_uid)
+    uid = _take_uid() if plan.drop_uid else None
+    inside = INSIDE if plan.bwrap else workdir
+    settings = dict(settings, landlock_cap=(settings.get("landlock_cap") if plan.landlock else 0))
+    if uid is not None:  # a uid of its own: a process limit means something (root has none)
+        settings["limits"] = dict(settings["limits"], processes=64)
+    command = [python, "-S", "-c", source, json.dumps(settings)]
+    options = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(inside))
+    try:
+        if uid is not None:
+            os.chown(workdir, uid, uid)
+            os.chmod(workdir, 0o700)
+            options.update(user=uid, group=uid, extra_groups=[])
+        if plan.bwrap:
+            command = bwrap_command(folders) + ["--bind", workdir, INSIDE, "--chdir", INSIDE, "--"] + command
+            options["cwd"] = "/"
+        else:
+            options["cwd"] = workdir
+        if plan.portable:
+            options.update(_portable_options())
+        else:
+            _become_reaper()
+            options["start_new_session"] = True
+        with _spawn_lock:
+            proc = subprocess.Popen(command, **options)
+            _ours.add(proc.pid)
+    except BaseException:
+        if uid is not None:
+            _give_back_uid(uid)
+        raise
+    started = Started(proc, plan, workdir, uid, _stat(proc.pid)[2] if IS_LINUX and _stat(proc.pid) else None)
+    if plan.portable:
+        started.job = _contain_portable(proc, settings["limits"].get("memory_bytes"))
+    return started
+
+
+def bwrap_command(python_folders: list[str]) -> list[str]:
+    """bubblewrap with every namespace new, no network, the system's and Python's files read-only."""
+    command = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+               "--hostname", "lab09", "--cap-drop", "ALL", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+    for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        path = Path(top)
+        if path.is_symlink():
+            command += ["--symlink", os.readlink(top), top]
+        elif path.is_dir():
+            command += ["--ro-bind", top, top]
+    for folder in python_folders:
+        if not any(folder == top or folder.startswith(top + "/") for top in ("/usr", "/bin", "/lib", "/lib64")):
+            command += ["--ro-bind", folder, folder]
+    for single in ("/etc/ld.so.cache", "/etc/localtime"):
+        command += ["--ro-bind-try", single, single]
+    return command + ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+
+
+def python_folders() -> list[str]:
+    """The folders the child interpreter reads: its installation (not the lab's virtual environment)."""
+    folders = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
+               os.path.dirname(os.path.dirname(os.path.realpath(interpreter())))}
+    return sorted(folder for folder in folders if folder and folder != "/")
+
+
+# --- the portable process layer (Windows; forced elsewhere by LAB_ENGINE=portable) -------------------
+
+def _portable_options() -> dict:
+    if IS_WINDOWS:
+        return {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+                | getattr(subprocess, "CREATE_NO_WINDOW", 0)}
+    return {}
+
+
+def _contain_portable(proc: subprocess.Popen, memory_bytes: int | None):
+    """Windows: put the child in a job object that limits its memory and ends its whole tree with it."""
+    if not IS_WINDOWS:
+        return None
+    try:
+        from framework.harness import winjob
+        return winjob.contain(proc, memory_bytes)
+    except (ImportError, OSError):
+        return None
+
+
+def _end_portable(started: Started) -> None:
+    if started.job is not None:
+        try:
+            from framework.harness import winjob
+            winjob.terminate(started.job)
+        except (ImportError, OSError):
+            pass
+
+
+# --- memory where no rlimit holds it ---------------------------------------------------------------
+
+def resident_bytes(pid: int) -> int:
+    """Resident memory of a process and all its descendants (Linux /proc, macOS libproc); 0 if unknown."""
+    if IS_LINUX:
+        total, pending, seen = 0, [pid], set()
+        page = os.sysconf("SC_PAGE_SIZE")
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            try:
+                with open(f"/proc/{current}/statm", "rb") as handle:
+                    total += int(handle.read().split()[1]) * page
+                with open(f"/proc/{current}/task/{current}/children", "rb") as handle:
+                    pending.extend(int(child) for child in handle.read().split())
+            except (OSError, ValueError, IndexError):
+                continue
+        return total
+    if sys.platform == "darwin":
+        return _darwin_resident(pid)
+    return 0
+
+
+def _darwin_resident(pid: int) -> int:
+    try:
+        import ctypes
+        libproc = ctypes.CDLL("/usr/lib/libproc.dylib")
+        info = (ctypes.c_uint64 * 12)()  # struct proc_taskinfo: 6 uint64 then 12 int32 (96 bytes)
+        written = libproc.proc_pidinfo(ctypes.c_int(pid), ctypes.c_int(4), ctypes.c_uint64(0),  # PROC_PIDTASKINFO
+                                       ctypes.byref(info), ctypes.c_int(ctypes.sizeof(info)))
+        return int(info[1]) if written == ctypes.sizeof(info) else 0
+    except (OSError, AttributeError):
+        return 0
+
+
+def remove_workdir(folder: str) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
