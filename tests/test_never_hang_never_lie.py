@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
-from framework.harness import render
+from framework.harness import render, sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
 from framework.harness.judge import check
@@ -50,13 +50,28 @@ BEHAVIOUR = {
 }
 
 
+ENGINES = ("posix", "portable")  # portable: plain pipes and Popen.kill, as on Windows (LAB_ENGINE=portable)
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request, monkeypatch):
+    """Run the test with each process layer of the engine."""
+    if request.param == "portable":
+        monkeypatch.setenv("LAB_ENGINE", "portable")
+    else:
+        monkeypatch.delenv("LAB_ENGINE", raising=False)
+    return request.param
+
+
 def test_every_hostile_file_is_in_the_table():
     assert {p.stem for p in HOSTILE.glob("*.py")} == set(BEHAVIOUR)
 
 
 @pytest.mark.parametrize("name", sorted(BEHAVIOUR))
-def test_hostile_file_fails_exactly_where_it_misbehaves(name):
+def test_hostile_file_fails_exactly_where_it_misbehaves(name, engine):
     must_fail, problem, hint = BEHAVIOUR[name]
+    if name == "steals_solution" and "read" not in sandbox.level().blocks:
+        must_fail, problem, hint = set(), None, None  # no wall against reading at this level (README)
     verdicts = judged(HOSTILE / f"{name}.py", limits=replace(QUICK, load_seconds=2.0))
     assert failing(verdicts) == must_fail
     if must_fail:
@@ -66,10 +81,13 @@ def test_hostile_file_fails_exactly_where_it_misbehaves(name):
         assert verdict.passed or render.failure_lines(verdict, f"{name}.py")
 
 
-def test_a_hung_case_costs_no_more_than_its_limit():
+def test_a_hung_case_costs_its_limit_not_the_files_budget():
+    """Two hung cases of 0.3 s each take about a second with start-ups; the bound only catches waiting for
+    a longer clock (the 120 s budget, a load limit), with a margin for a busy machine (make bench times it)."""
     started = time.monotonic()
-    judged(HOSTILE / "loop_in_call.py", limits=replace(QUICK, case_seconds=0.3))
-    assert time.monotonic() - started < 2 * 0.3 + 2.0  # two hung cases, plus start-ups
+    verdicts = judged(HOSTILE / "loop_in_call.py", limits=replace(QUICK, case_seconds=0.3, load_seconds=30.0))
+    assert [verdicts[i].problem for i in ("5", "6")] == ["timeout", "timeout"]
+    assert time.monotonic() - started < 20.0
 
 
 def test_load_failures_carry_the_details_students_need():
@@ -135,8 +153,9 @@ def test_fake_pass_lines_never_reach_the_report_unmarked():
 
 
 @pytest.mark.parametrize("name", ["loop_in_call", "os_exit_in_call", "syntax_error", "exit_at_import"])
-def test_make_test_always_prints_the_summary_and_fails(name):
-    result = make("test", f"STUDENT={HOSTILE / f'{name}.py'}", env=clean_env(LAB_TIMEOUT="0.5"))
+def test_make_test_always_prints_the_summary_and_fails(name, engine):
+    result = make("test", f"STUDENT={HOSTILE / f'{name}.py'}",
+                  env=clean_env(LAB_TIMEOUT="0.5", LAB_ENGINE="portable" if engine == "portable" else ""))
     must_fail = BEHAVIOUR[name][0]
     assert result.returncode != 0
     assert f"测试结果: {6 - len(must_fail)} 通过, {len(must_fail)} 失败" in result.stdout

@@ -1,0 +1,117 @@
+"""The engine's own walls: replies it refuses, limits where the system has none, a machine short of processes
+or disk, children folders of dead graders, and stopping everything at once."""
+
+import errno
+import os
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import replace
+
+import pytest
+
+from conftest import QUICK, SOLUTION, STUDENTS, judged
+from framework.harness import channel, replies, sandbox
+from framework.harness.cases import CORE
+from framework.harness.engine import StudentRun
+from framework.harness.judge import check
+
+HOSTILE = STUDENTS / "hostile"
+
+
+def test_plain_data_within_bounds_passes_and_everything_else_is_named():
+    assert replies.check_data([{"role": "user", "content": "hi"}]) is None
+    deep = []
+    for _ in range(5000):
+        deep = [deep]
+    assert "deep" in replies.check_data(deep)  # iterative: no RecursionError at any depth
+    assert "items" in replies.check_data(list(range(300_000)))
+    assert replies.check_data({1: "x"}) == "a dict key that is not a str"
+
+
+@pytest.mark.parametrize("reply", [
+    {"returned": 5},
+    {"returned": {"kind": "str", "value": 3}},
+    {"returned": {"kind": "str", "value": "3"}, "raised": {"type": "ValueError"}},
+    {"raised": "ValueError"},
+    {"returned": {"kind": "magic"}},
+    [],
+])
+def test_a_reply_of_the_wrong_shape_is_refused_whole(reply):
+    with pytest.raises(replies.Invalid):
+        replies.call(reply, QUICK)
+
+
+def test_descriptions_are_made_safe_and_values_are_kept_exactly():
+    checked = replies.call({"raised": {"type": "\x1b[2JEvil", "message": "bad \ud800 \x1b[H", "kinds": ["X"] * 50,
+                                       "line": "7"}}, QUICK)
+    raised = checked["raised"]
+    assert raised["type"] == "\\x1b[2JEvil" and raised["message"] == "bad \ufffd \\x1b[H"
+    assert len(raised["kinds"]) == 20 and "line" not in raised  # a line that is not an int is dropped
+    value = replies.call({"returned": {"kind": "str", "value": "\x1b[2J\ud800"}}, QUICK)["returned"]["value"]
+    assert value == "\x1b[2J\ud800"  # judged exactly as returned; render shows it escaped
+
+
+def test_where_no_memory_rlimit_holds_a_watchdog_stops_the_child(monkeypatch, tmp_path):
+    """macOS refuses RLIMIT_AS; LAB_NO_RLIMIT_AS=1 makes the child skip it here, as there."""
+    monkeypatch.setenv("LAB_NO_RLIMIT_AS", "1")
+    grows = tmp_path / "student.py"
+    grows.write_text("def format_prompt(messages):\n    return ''\n"
+                     "def extract_response(output):\n    block = b'x' * (3 << 30)\n    return output.strip()\n")
+    verdicts = judged(grows, limits=replace(QUICK, memory_bytes=256 << 20, case_seconds=30.0))
+    assert [verdicts[i].problem for i in ("4", "5", "6")] == ["memory"] * 3
+    assert verdicts["4"].hint == "hint.memory"
+
+
+@pytest.mark.parametrize("error", [errno.EAGAIN, errno.ENOMEM])
+def test_a_machine_out_of_processes_is_the_submissions_status_not_a_crash(monkeypatch, error):
+    def refuse(*args, **kwargs):
+        raise OSError(error, os.strerror(error))
+
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    with StudentRun(SOLUTION, limits=QUICK) as student:
+        verdict = check(student, CORE[0])
+        assert student.load.status == "system_error" and errno.errorcode[error] in student.load.detail["error"]
+    assert verdict.problem == "load_failed" and verdict.hint == "hint.system_error"
+
+
+def test_a_full_disk_is_the_submissions_status_not_a_crash(monkeypatch):
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", full)
+    with StudentRun(SOLUTION, limits=QUICK) as student:
+        assert check(student, CORE[0]).hint == "hint.system_error"
+        assert "ENOSPC" in student.load.detail["error"]
+
+
+def test_folders_left_by_a_dead_grader_are_removed(monkeypatch, tmp_path):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale, alive = tmp_path / f"lab09-{dead.pid}-abc", tmp_path / f"lab09-{os.getppid()}-abc"
+    for folder in (stale, alive):
+        (folder / "inner").mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(sandbox, "_stale_cleared", False)
+    judged(SOLUTION)
+    assert not stale.exists() and alive.exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("lab09-")] == [alive.name]
+
+
+def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
+    monkeypatch.setattr(channel, "_stopping", threading.Event())
+    hung = [StudentRun(HOSTILE / "loop_in_call.py", limits=replace(QUICK, case_seconds=60.0)) for _ in range(2)]
+    results = []
+    threads = [threading.Thread(target=lambda run=run: results.append(check(run, CORE[4]))) for run in hung]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)
+    started = time.monotonic()
+    channel.stop_all()
+    for thread in threads:
+        thread.join(30)
+    assert time.monotonic() - started < 10.0  # not the 60 s case limit
+    assert [verdict.problem for verdict in results] == ["crashed", "crashed"]
+    with pytest.raises(channel.Stopped):
+        StudentRun(SOLUTION, limits=QUICK).start()
