@@ -189,8 +189,8 @@ def _challenge(case_id: str, hint: str, *examples: Example) -> Case:
 
 
 CHALLENGE = (
-    _challenge("c1", "hint.c1", Example(([SYSTEM, *_turns(1, 1), _msg("user", "问题 2")], 6),
-                                        [SYSTEM, *_turns(1, 1), _msg("user", "问题 2")], fresh=True)),
+    _challenge("c1", "hint.c1", Example(([SYSTEM, _msg("user", "问题 1")], 6), [SYSTEM, _msg("user", "问题 1")],
+                                        fresh=True)),
     _challenge("c2", "hint.c2",
                Example(([SYSTEM, *_turns(1, 8)],), [SYSTEM, *_turns(3, 8)]),  # default max_turns=6
                Example(([SYSTEM, *_turns(1, 8)], 2), [SYSTEM, *_turns(7, 8)])),
