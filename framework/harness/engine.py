@@ -19,7 +19,7 @@ from pathlib import Path
 from framework.tags import ALL_TAGS
 
 CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
-FUNCTIONS = ("format_prompt", "extract_response", "trim_history")
+FUNCTIONS = ("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite")
 _CHUNK = 1 << 16
 
 
