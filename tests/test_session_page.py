@@ -7,7 +7,7 @@ import re
 import pytest
 
 import browser
-from conftest import SOLUTION
+from conftest import SOLUTION, unavailable
 from framework.harness import session_page
 from framework.harness.chat import DEMO_SCRIPTS, Chat, models
 from framework.harness.engine import StudentRun
@@ -62,7 +62,10 @@ def test_an_empty_reply_or_a_single_turn_still_draws():
     assert svg.count("<polyline") == 2
 
 
-needs_chromium = pytest.mark.skipif(browser.chromium() is None, reason="no Chromium on this machine")
+@pytest.fixture
+def chromium():
+    if browser.chromium() is None:
+        unavailable("chromium", "no Chromium on this machine: the page is not checked in a browser")
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +79,7 @@ def probed(page, tmp_path_factory):
     return copy
 
 
-@needs_chromium
-def test_the_page_renders_in_a_real_browser(page, probed):
+def test_the_page_renders_in_a_real_browser(chromium, page, probed):
     dom = browser.dump_dom(page)
     assert dom.count('class="turn"') == len(QUESTIONS)
     assert len(re.findall(r"<tr>", dom)) == len(QUESTIONS) + 1 and dom.count("<polyline") == 2
@@ -90,6 +92,5 @@ def test_the_page_renders_in_a_real_browser(page, probed):
     assert facts["hostile"].startswith("<script>alert(1)</script>") and "\\x1b" in facts["hostile"]
 
 
-@needs_chromium
-def test_the_page_fits_a_narrow_window(probed):
+def test_the_page_fits_a_narrow_window(chromium, probed):
     assert browser.probe(probed, "document.documentElement.scrollWidth", width=760) <= 760
