@@ -22,8 +22,9 @@ help:
 	@echo "make watch                 保存 student.py 就自动重新测试 / re-run the six cases on every save"
 	@echo "make chat [SEED=n]         和一个小语言模型聊天 (用你的函数); DEMO=1 演示三轮 / chat with a tiny model"
 	@echo "make test-full             六个测试 + 扩展检查 (选做) / the six plus the extended checks"
-	@echo "make challenge             选做 trim_history 的测试 / the optional trim_history cases"
+	@echo "make challenge             选做 trim_history 和问题改写的测试 / the optional cases"
 	@echo "make clean                 删除运行产物 (不删 student.py 和 .venv) / remove run artefacts"
+	@echo "chat: REWRITE=0 不改写, REWRITE_DELAY=ms 看降级, REWRITE_DEADLINE=ms (默认 500); 结束时写 chat-session.html"
 	@echo "options: PYTHON=/path/to/python (已装 pytest), BASE_PYTHON=python3.12, LAB_LANG=en"
 ifneq ($(INSTRUCTOR),)
 	@echo "instructors:"
@@ -47,11 +48,13 @@ watch: $(READY)
 	@$(RUN) -m framework.harness.watch --student "$(STUDENT)" -- $(LAB)
 
 chat: $(READY)
-	@$(RUN) -m framework.harness.chat --student "$(STUDENT)" $(if $(DEMO),--demo) $(if $(SEED),--seed $(SEED))
+	@$(RUN) -m framework.harness.chat --student "$(STUDENT)" $(if $(DEMO),--demo) $(if $(SEED),--seed $(SEED)) \
+	  $(if $(filter 0 off no,$(REWRITE)),--no-rewrite) $(if $(REWRITE_DEADLINE),--rewrite-deadline $(REWRITE_DEADLINE)) \
+	  $(if $(REWRITE_DELAY),--rewrite-delay $(REWRITE_DELAY)) $(if $(CHAT_PAGE),--page "$(CHAT_PAGE)")
 
 clean:
 	@find . \( -name '.venv*' -o -name .git \) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
-	@rm -rf .pytest_cache dist
+	@rm -rf .pytest_cache dist chat-session.html
 
 $(VENV)/.lab09-ready: requirements.txt
 	@command -v "$(BASE_PYTHON)" >/dev/null 2>&1 || { echo "[setup] 找不到 $(BASE_PYTHON): 请安装 Python 3.10+，或 make test BASE_PYTHON=python3.12 / $(BASE_PYTHON) not found: install Python 3.10+ or set BASE_PYTHON=" >&2; exit 2; }

@@ -47,3 +47,31 @@ def trim_history(messages: list[dict], max_turns: int = 6) -> list[dict]:
     # 选做: 不做也不影响 make test。完成后运行 make challenge；make chat 会用它裁剪历史。
     # TODO (规则 T1–T5): 见 TASK.md 1.5.7
     return messages
+
+
+# 选做 2 (TASK.md 1.5.8) 的固定文字: 改写模型的指令和每行开头的标签 (全角冒号)。不要修改。
+REWRITE_INSTRUCTION = "根据对话历史，把最后的问题改写成一个不看历史也能懂的问题。只输出改写后的问题。"
+REWRITE_LABELS = {"user": "用户：", "assistant": "助手：", "question": "问题："}
+
+
+def rewrite_messages(history: list[dict], question: str, max_turns: int = 3) -> list[dict] | None:
+    """选做 2 (TASK.md 1.5.8): 为改写模型准备消息，把离不开历史的追问改写成单独也能懂的问题。
+
+    history 里没有 user 消息 (没有一轮对话) 时返回 None: 不需要改写。否则返回一个新列表，两条消息:
+    system 消息的内容是 REWRITE_INSTRUCTION；user 消息把最后 max_turns 轮 (同 trim_history 的整轮) 里的
+    user / assistant 消息按顺序各写一行 "用户：内容" / "助手：内容"，最后一行 "问题：" + question，行间用 "\\n"。
+    不修改传入的列表；max_turns < 1 时抛出 ValueError。
+    """
+    # 选做 2: 不做也不影响 make test。完成后运行 make challenge；make chat 会用它改写追问。
+    # TODO (规则 R1–R5): 见 TASK.md 1.5.8
+    return None
+
+
+def clean_rewrite(raw_reply: str, question: str, max_chars: int = 60) -> str:
+    """选做 2 (TASK.md 1.5.8): 把改写模型的回复整理成一个问题。
+
+    取 raw_reply 里第一个不是空白的行，用 str.strip() 去掉首尾空白；没有这样的行，或者它超过
+    max_chars 个字符时，返回原来的问题 question (降级)。
+    """
+    # TODO (规则 R6、R7): 见 TASK.md 1.5.8
+    return question

@@ -27,16 +27,17 @@ def test_front_matter_and_course_sections():
 
 
 def _numbered(sheet: str) -> tuple:
-    return (re.findall(r"^### (1\.5\.\d+)", sheet, re.M), sorted(set(re.findall(r"^- \*\*([EFT]\d)\*\*", sheet, re.M))))
+    return (re.findall(r"^### (1\.5\.\d+)", sheet, re.M), sorted(set(re.findall(r"^- \*\*([EFRT]\d)\*\*", sheet, re.M))))
 
 
 def test_every_place_a_hint_points_to_exists():
     tasks, rules = (set(found) for found in _numbered(TASK))
-    assert {"F1", "F2", "F3", "F4", "E1", "E2", "E3", "E4", "T1", "T2", "T3", "T4", "T5"} <= rules
+    assert {"F1", "F2", "F3", "F4", "E1", "E2", "E3", "E4", "T1", "T2", "T3", "T4", "T5",
+            "R1", "R2", "R3", "R4", "R5", "R6", "R7"} <= rules
     for zh, en in CATALOGUE.values():
         for sentence, sheet in ((zh, "TASK.md"), (en, "TASK.en.md")):
             assert set(re.findall(rf"{re.escape(sheet)} (1\.5\.\d+)", sentence)) <= tasks, sentence
-            assert set(re.findall(r"\b([EFT][1-5])\b", sentence)) <= rules, sentence
+            assert set(re.findall(r"\b([EFRT][1-7])\b", sentence)) <= rules, sentence
             assert ("TASK.en.md" in sentence) == (sheet == "TASK.en.md" and "TASK" in sentence), sentence
 
 
@@ -73,7 +74,7 @@ def _api(path):
 
 def test_stub_and_solution_share_signatures_and_docstrings():
     stub, solution = _api(STUB), _api(SOLUTION)
-    assert {"format_prompt", "extract_response", "trim_history"} <= set(stub)
+    assert {"format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite"} <= set(stub)
     assert stub == {name: solution[name] for name in stub}
     assert all(docstring for _, _, docstring in stub.values())
 
@@ -81,5 +82,6 @@ def test_stub_and_solution_share_signatures_and_docstrings():
 def test_stub_returns_empty_strings_and_points_at_task_md():
     source = STUB.read_text(encoding="utf-8")
     assert source.count('return ""') == 2 and source.count("return messages") == 1
+    assert source.count("return None") == 1 and source.count("return question") == 1  # the optional 选做 2 stubs
     assert "TODO" in source and "TASK.md" in source
     assert "from framework.tags import" in source

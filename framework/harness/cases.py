@@ -32,8 +32,8 @@ class Example:
 class Case:
     """One graded case: a function, its examples, its section and its default hint."""
 
-    id: str  # "1" … "6" for the six, "x1" … for the extended checks, "c1" … for the trim_history challenge
-    section: str  # "format", "extract", "extended" or "challenge": the header it is printed under
+    id: str  # "1" … "6" for the six, "x1" … extended checks, "c1" … trim_history, "r1" … query rewriting
+    section: str  # "format", "extract", "extended", "challenge" or "rewrite": the header it is printed under
     function: str
     examples: tuple
     hint: str
@@ -45,7 +45,7 @@ class Case:
 
     @property
     def suite(self) -> str:
-        return {"x": "extended", "c": "challenge"}.get(self.id[0], "core")
+        return {"x": "extended", "c": "challenge", "r": "challenge"}.get(self.id[0], "core")
 
     @property
     def column(self) -> str:
@@ -189,8 +189,8 @@ def _challenge(case_id: str, hint: str, *examples: Example) -> Case:
 
 
 CHALLENGE = (
-    _challenge("c1", "hint.c1", Example(([SYSTEM, *_turns(1, 1), _msg("user", "问题 2")], 6),
-                                        [SYSTEM, *_turns(1, 1), _msg("user", "问题 2")], fresh=True)),
+    _challenge("c1", "hint.c1", Example(([SYSTEM, _msg("user", "问题 1")], 6), [SYSTEM, _msg("user", "问题 1")],
+                                        fresh=True)),
     _challenge("c2", "hint.c2",
                Example(([SYSTEM, *_turns(1, 8)],), [SYSTEM, *_turns(3, 8)]),  # default max_turns=6
                Example(([SYSTEM, *_turns(1, 8)], 2), [SYSTEM, *_turns(7, 8)])),
@@ -212,6 +212,74 @@ CHALLENGE = (
                Example(([SYSTEM, *_turns(1, 1)], 0), raises="ValueError"),
                Example(([*_turns(1, 1)], -1), raises="ValueError")),
 )
+
+
+# --- 选做 2 (optional): query rewriting, TASK.md 1.5.8; `make challenge` beside the trim cases -------------
+# The rewriter's instruction and line labels are part of the protocol (framework/student.py has the same).
+
+REWRITE_INSTRUCTION = "根据对话历史，把最后的问题改写成一个不看历史也能懂的问题。只输出改写后的问题。"
+REWRITE_LABELS = {"user": "用户：", "assistant": "助手：", "question": "问题："}
+REWRITE_TURNS = 3  # rewrite_messages's default max_turns
+REWRITE_MAX_CHARS = 60  # clean_rewrite's default max_chars
+
+
+def _request(*lines: str) -> list:
+    return [_msg("system", REWRITE_INSTRUCTION), _msg("user", "\n".join(lines))]
+
+
+TOKEN_TURN = [_msg("user", "什么是 token？"), _msg("assistant", "模型读写文本的最小单位。")]
+LONG_LINE = "中文里一个 token 有多长？" + "长" * (REWRITE_MAX_CHARS - 16)  # exactly max_chars: still kept
+
+
+def _rewrite(case_id: str, function: str, hint: str, *examples: Example) -> Case:
+    return Case(case_id, "rewrite", function, examples, hint, weight=0)
+
+
+REWRITE = (
+    _rewrite("r1", "rewrite_messages", "hint.r1",
+             Example(([], "什么是 token？"), None),
+             Example(([SYSTEM], "你好"), None),
+             Example((TOKEN_TURN, "那中文呢？"),
+                     _request("用户：什么是 token？", "助手：模型读写文本的最小单位。", "问题：那中文呢？"),
+                     mistakes={None: "hint.r1"})),
+    _rewrite("r2", "rewrite_messages", "hint.r2",
+             Example(([SYSTEM, *TOKEN_TURN, _msg("user", "那中文呢？"), _msg("assistant", "一个汉字常常是一到两个 token。")],
+                      "还有别的吗？"),
+                     _request("用户：什么是 token？", "助手：模型读写文本的最小单位。", "用户：那中文呢？",
+                              "助手：一个汉字常常是一到两个 token。", "问题：还有别的吗？"), mistakes={None: "hint.r1"}),
+             Example(([_msg("user", "讲个笑话"), _msg("assistant", "  好的。  ")], "  再来一个"),
+                     _request("用户：讲个笑话", "助手：  好的。  ", "问题：  再来一个"))),
+    _rewrite("r3", "rewrite_messages", "hint.r3",
+             Example(([SYSTEM, _msg("user", "北京天气？"), _msg("retrieval", "检索结果: 晴，21°C"),
+                       _msg("assistant", "晴，21°C。"), _msg("system", "以后用英文回答。")], "明天呢？"),
+                     _request("用户：北京天气？", "助手：晴，21°C。", "问题：明天呢？"), mistakes={None: "hint.r1"})),
+    _rewrite("r4", "rewrite_messages", "hint.r4",
+             Example(([SYSTEM, *_turns(1, 5)], "问题 6"),  # default max_turns=3
+                     _request(*[f"{who}：{what} {n}" for n in range(3, 6) for who, what in (("用户", "问题"), ("助手", "回答"))],
+                              "问题：问题 6"), mistakes={None: "hint.r1"}),
+             Example(([_msg("assistant", "你好！我是助手。"), *_turns(1, 2)], "问题 3", 1),
+                     _request("用户：问题 2", "助手：回答 2", "问题：问题 3")),
+             Example(([_msg("assistant", "你好！我是助手。")], "问题 1"), None),
+             Example(([*_turns(1, 1)], "问题 2", 0), raises="ValueError")),
+    _rewrite("r5", "rewrite_messages", "hint.r5",
+             Example(([SYSTEM, *TOKEN_TURN], "那中文呢？"),
+                     _request("用户：什么是 token？", "助手：模型读写文本的最小单位。", "问题：那中文呢？"),
+                     unchanged=True, mistakes={None: "hint.r1"})),
+    _rewrite("r6", "clean_rewrite", "hint.r6",
+             Example(("  中文里一个 token 有多长？  ", "那中文呢？"), "中文里一个 token 有多长？"),
+             Example(("\n\n中文里一个 token 有多长？\n（补全了追问里省略的部分）\n", "那中文呢？"), "中文里一个 token 有多长？"),
+             Example((" \t\n\u3000What is a token?\r\nIt was a follow-up.", "And that?"), "What is a token?")),
+    _rewrite("r7", "clean_rewrite", "hint.r7",
+             Example((LONG_LINE, "那中文呢？"), LONG_LINE),  # so that always giving the question back cannot pass
+             Example(("", "那中文呢？"), "那中文呢？"),
+             Example((" \n \n", "还有别的吗？"), "还有别的吗？"),
+             Example((LONG_LINE + "。", "那中文呢？"), "那中文呢？"),
+             Example(("中文里一个 token 有多长？", "那中文呢？", 10), "那中文呢？")),
+)
+OPTIONAL = CHALLENGE + REWRITE  # what `make challenge` runs; weight 0, never in `make test` or the grade.
+# Integration point: an instructor config that gives the optional cases a weight should build its own case
+# tuple (e.g. ALL_CASES + tuple(replace(case, weight=w) for case in REWRITE)) for the grader; nothing here
+# or in the faces assumes the optional cases weigh 0 except ALL_CASES and MAX_SCORE below.
 
 ALL_CASES = CORE + EXTENDED  # what `make test-full` runs and the grader scores
 MAX_SCORE = sum(case.weight for case in ALL_CASES)

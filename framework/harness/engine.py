@@ -15,7 +15,7 @@ from framework.harness.channel import Child, Stopped, stop_all  # noqa: F401  (s
 from framework.tags import ALL_TAGS
 
 CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
-FUNCTIONS = ("format_prompt", "extract_response", "trim_history")
+FUNCTIONS = ("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite")
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ CATALOGUE = {
     "section.format": ("=== Prompt 格式化 ===", "=== Prompt formatting ==="),
     "section.extract": ("=== 响应提取 ===", "=== Response extraction ==="),
     "section.challenge": ("=== 选做: trim_history ===", "=== Optional: trim_history ==="),
+    "section.rewrite": ("=== 选做 2: 问题改写 (rewrite_messages, clean_rewrite) ===",
+                        "=== Optional 2: query rewriting (rewrite_messages, clean_rewrite) ==="),
     "section.extended": ("=== 扩展检查 (协议的其余部分) ===", "=== Extended checks (the rest of the protocol) ==="),
     "summary": ("测试结果: {passed} 通过, {failed} 失败", "Result: {passed} passed, {failed} failed"),
     "summary.extended": ("扩展检查: {passed} 通过, {failed} 失败", "Extended checks: {passed} passed, {failed} failed"),
@@ -38,6 +40,14 @@ CATALOGUE = {
     "case.c5.label": ("system 消息都保留，放在最前面", "every system message kept, in front"),
     "case.c6.label": ("返回新列表，不修改调用者的列表", "a new list; the caller's list unchanged"),
     "case.c7.label": ("max_turns < 1 抛出 ValueError", "max_turns < 1 raises ValueError"),
+    "case.r1.label": ("没有一轮对话时返回 None，否则返回两条消息", "None without a turn, otherwise two messages"),
+    "case.r2.label": ("历史逐行写成 用户：/助手：，最后一行是 问题：", "the history as 用户：/助手： lines, then 问题："),
+    "case.r3.label": ("只写 user 和 assistant (不写 system、检索结果)", "only user and assistant lines (no system, no retrieval)"),
+    "case.r4.label": ("只写最后 max_turns 轮 (默认 3)；max_turns < 1 抛出 ValueError",
+                      "only the last max_turns turns (default 3); max_turns < 1 raises ValueError"),
+    "case.r5.label": ("不修改调用者的列表", "the caller's list stays unchanged"),
+    "case.r6.label": ("取第一个非空行，去掉首尾空白", "the first non-blank line, trimmed"),
+    "case.r7.label": ("为空或超过 max_chars 时用回原来的问题", "empty or longer than max_chars: the original question"),
     # --- labels of the detail block under a [FAIL] ---------------------------------------------
     "field.call": ("调用", "call"),
     "field.expected": ("期望", "expected"),
@@ -53,8 +63,13 @@ CATALOGUE = {
     "diff.at": ("第 {line} 行第 {column} 个字符起不同", "first difference: line {line}, character {column}"),
     "diff.missing": ("实际到这里就结束了，还缺: {rest}", "actual stops here; still missing: {rest}"),
     "diff.extra": ("从这里起是多出来的: {rest}", "from here on it is extra: {rest}"),
+    "diff.item": ("← 第 {n} 项起不同", "← first difference: item {n}"),
+    "diff.list_end": ("← 到这里就结束了 (共 {count} 项)", "← ends here ({count} items)"),
+    "list.same": ("… 前 {count} 项两边相同", "… {count} items the same on both sides"),
+    "list.more": ("… 后面还有 {count} 项", "… {count} more"),
     "value.wrong_type": ("{shown}  (类型是 {type})", "{shown}  (of type {type})"),
     "value.raises": ("抛出 {type}，信息里写出 \"{word}\"", "raise {type} whose message names \"{word}\""),
+    "value.raises_any": ("抛出 {type}", "raise {type}"),
     "value.returned": ("没有抛出异常，返回了 {shown}", "no exception; it returned {shown}"),
     "value.cut": ("(共 {length} 个字符，只收回了前 {kept} 个)", "({length} characters; only the first {kept} came back)"),
     "printed.more": ("… 后面还有输出，没有显示", "… more output not shown"),
@@ -135,8 +150,7 @@ CATALOGUE = {
     "hint.x10": ("只有那四个标签是边界；找不到就取到结尾 (TASK.md 1.5.3 规则 E3)",
                  "only the four tags are boundaries; with none, take everything to the end "
                  "(TASK.en.md 1.5.3, rule E3)"),
-    "hint.not_list": ("trim_history 要返回消息字典的列表，而不是 {type}",
-                      "trim_history returns a list of message dicts, not {type}"),
+    "hint.not_list": ("要返回消息字典的列表，而不是 {type}", "return a list of message dicts, not {type}"),
     "hint.c1": ("轮数不超过 max_turns 时，历史原样保留 (TASK.md 1.5.7 规则 T3)",
                 "with no more than max_turns turns, the history stays as it is (TASK.en.md 1.5.7, rule T3)"),
     "hint.c2": ("按轮裁剪: 一轮 = 一条 user 消息和它后面的 assistant 回复；只留最后 max_turns 轮 "
@@ -157,6 +171,34 @@ CATALOGUE = {
                            "the list you were given (TASK.en.md 1.5.7, rule T4)"),
     "hint.trim_max_turns": ("max_turns 小于 1 时 raise ValueError(...) (TASK.md 1.5.7 规则 T5)",
                             "raise ValueError(...) when max_turns is less than 1 (TASK.en.md 1.5.7, rule T5)"),
+    "hint.r1": ("history 里有 user 消息时，返回两条消息: system (REWRITE_INSTRUCTION) 和 user (历史各行 + 问题行)；"
+                "只有没有 user 消息时才返回 None (TASK.md 1.5.8 规则 R1、R2)",
+                "when the history holds a user message, return two messages: system (REWRITE_INSTRUCTION) and user "
+                "(the history's lines and the question line); None only without a user message (TASK.en.md 1.5.8, "
+                "rules R1, R2)"),
+    "hint.r2": ("每条 user / assistant 消息一行: \"用户：\" 或 \"助手：\" 加原样的内容；最后一行 \"问题：\" 加问题；"
+                "用 \"\\n\" 连接，末尾没有换行 (TASK.md 1.5.8 规则 R3)",
+                "one line per user / assistant message: \"用户：\" or \"助手：\" and the content as it is; last "
+                "the line \"问题：\" and the question; joined with \"\\n\", no newline at the end "
+                "(TASK.en.md 1.5.8, rule R3)"),
+    "hint.r3": ("只写 user 和 assistant 消息；system 和其他角色 (比如检索结果) 不写进改写请求 (TASK.md 1.5.8 规则 R3)",
+                "write only user and assistant messages; leave out system and other roles such as retrieval "
+                "results (TASK.en.md 1.5.8, rule R3)"),
+    "hint.r4": ("只写最后 max_turns 轮，一轮从 user 消息开始 (和 trim_history 的 T3 一样，可以直接调用它)；"
+                "max_turns < 1 时 raise ValueError (TASK.md 1.5.8 规则 R4)",
+                "write only the last max_turns turns, a turn starting at a user message (as trim_history's T3: you "
+                "may call it); raise ValueError when max_turns < 1 (TASK.en.md 1.5.8, rule R4)"),
+    "hint.r5": ("不要修改传进来的列表 (append、pop、赋值)；构造新的列表 (TASK.md 1.5.8 规则 R5)",
+                "do not change the list you were given (append, pop, assignment); build new lists "
+                "(TASK.en.md 1.5.8, rule R5)"),
+    "hint.r6": ("按行拆开 (str.splitlines())，跳过只有空白的行，第一行用 str.strip() 去掉首尾空白 "
+                "(TASK.md 1.5.8 规则 R6)",
+                "split into lines (str.splitlines()), skip lines of whitespace only, strip the first one "
+                "with str.strip() (TASK.en.md 1.5.8, rule R6)"),
+    "hint.r7": ("没有非空行，或者那一行超过 max_chars 个字符时，返回 question；正好 max_chars 个字符还可以用 "
+                "(TASK.md 1.5.8 规则 R7)",
+                "with no non-blank line, or when that line is longer than max_chars characters, return question; "
+                "exactly max_chars is still fine (TASK.en.md 1.5.8, rule R7)"),
     "hint.returned_empty": ("函数返回了空字符串 —— 还没有实现吗？从 TASK.md 1.5.2 / 1.5.3 开始",
                             "the function returned an empty string: not implemented yet? "
                             "Start at TASK.en.md 1.5.2 / 1.5.3"),
@@ -269,10 +311,74 @@ CATALOGUE = {
                       "internal error in the harness; please send the text above to your instructor"),
     "internal.error": ("测试框架内部错误: {message}", "internal harness error: {message}"),
     # --- make chat ----------------------------------------------------------------------------
-    "chat.welcome": ("Lab09 聊天: 一个只读过几百段对话的小语言模型，用你在 {file} 里写的函数 (种子 {seed})。"
-                     "/reset 重新开始，/quit 退出。",
-                     "Lab09 chat: a tiny model that has read a few hundred dialogues, driven by your functions in "
-                     "{file} (seed {seed}). /reset starts over, /quit leaves."),
+    "chat.welcome": ("Lab09 聊天: 一个很小的语言模型，用你在 {file} 里写的函数。/reset 重新开始，/quit 或 Ctrl-D 退出。",
+                     "Lab09 chat: a tiny language model, driven by your functions in {file}. /reset starts over, "
+                     "/quit or Ctrl-D leaves."),
+    "chat.tiny_note": ("它只读过几百段对话，只懂 TASK.md 里的问题和本实验的词 (token、提示词、标签、历史……)；"
+                       "别的问题答非所问，是模型太小，不是你的函数错了。",
+                       "It has read a few hundred dialogues and knows only TASK.en.md's questions and this lab's "
+                       "words (token, prompt, tag, history…); off-topic replies come from a tiny model, not from "
+                       "your functions."),
+    "chat.seed": ("种子 {seed}: 同样的种子得到同样的对话。", "Seed {seed}: the same seed gives the same conversation."),
+    "chat.no_seed": ("没有固定种子，每次的对话可能不同；make chat SEED=7 可以重现同一段对话。",
+                     "No fixed seed, so each run may differ; make chat SEED=7 replays the same conversation."),
+    "chat.rewrite_on": ("追问先由 rewrite_messages 和 clean_rewrite 改写 (选做 TASK.md 1.5.8)，时限 {ms} ms；"
+                        "REWRITE=0 关闭。",
+                        "Follow-ups are rewritten first with rewrite_messages and clean_rewrite (optional, "
+                        "TASK.en.md 1.5.8), deadline {ms} ms; REWRITE=0 turns it off."),
+    "chat.rewrite_off": ("改写已关闭 (REWRITE=0): 问题原样发给模型。",
+                         "Rewriting is off (REWRITE=0): questions go to the model as they are."),
+    "chat.system": ("你是一个简洁的助手。", "You are a concise assistant."),
+    "chat.rewrite_label": ("改写: ", "rewrite: "),
+    "chat.rewrite_done": ("{question} → {rewrite} ({time})", "{question} → {rewrite} ({time})"),
+    "chat.rewrite_same": ("{question} (不用改写, {time})", "{question} (kept as it is, {time})"),
+    "chat.rewrite_none": ("{question} (没有历史，不用改写)", "{question} (no history, nothing to rewrite)"),
+    "chat.rewrite_fallback": ("{question} (降级: {reason})", "{question} (fallback: {reason})"),
+    "chat.within": ("≤ {ms} ms", "≤ {ms} ms"),
+    "chat.reason.timeout": ("超时 {ms} ms", "timed out at {ms} ms"),
+    "chat.reason.raised": ("{function} 抛出了 {type}", "{function} raised {type}"),
+    "chat.reason.wrong_type": ("{function} 返回了 {type}", "{function} returned {type}"),
+    "chat.reason.not_list": ("rewrite_messages 返回的不是消息列表", "rewrite_messages returned no list of messages"),
+    "chat.reason.not_str": ("clean_rewrite 返回的不是 str", "clean_rewrite returned no str"),
+    "chat.rewrite_stub": ("(rewrite_messages 有历史时也返回 None，还是初始代码吧: 这次聊天不改写追问；选做 TASK.md 1.5.8)",
+                          "(rewrite_messages returns None even with a history, so it is still the stub: follow-ups "
+                          "are not rewritten in this chat; optional TASK.en.md 1.5.8)"),
+    "chat.rewrite_missing": ("({function} 不在你的文件里: 这次聊天不改写追问；选做 TASK.md 1.5.8)",
+                             "({function} is not in your file: follow-ups are not rewritten in this chat; optional "
+                             "TASK.en.md 1.5.8)"),
+    "chat.page": ("每一轮的细节: {path} (用浏览器打开)", "Every turn in detail: {path} (open it in a browser)"),
+    # --- chat-session.html --------------------------------------------------------------------
+    "page.title": ("Lab09 聊天记录", "Lab09 chat session"),
+    "page.meta": ("学生文件 {file} · 种子 {seed} · 改写 {rewrite}", "student file {file} · seed {seed} · rewrite {rewrite}"),
+    "page.no_seed": ("无", "none"),
+    "page.rewrite_on": ("开，时限 {deadline} ms，延迟 {delay} ms", "on, deadline {deadline} ms, delay {delay} ms"),
+    "page.rewrite_off": ("关 (REWRITE=0)", "off (REWRITE=0)"),
+    "page.chart": ("每一轮提示词的 token 数", "Prompt tokens per turn"),
+    "page.chart_note": ("不裁剪时历史越来越长；trim_history 按整轮裁剪后，提示词的长度有了上限。",
+                        "Untrimmed, the history grows every turn; trimmed by whole turns, the prompt stops growing."),
+    "page.untrimmed": ("不裁剪", "untrimmed"),
+    "page.trimmed": ("trim_history 之后", "after trim_history"),
+    "page.turn_axis": ("轮", "turn"),
+    "page.tokens_axis": ("token", "tokens"),
+    "page.summary": ("概览", "Overview"),
+    "page.col_turn": ("轮", "turn"),
+    "page.col_question": ("原句", "question"),
+    "page.col_rewrite": ("改写 (或降级原因)", "rewrite (or why not)"),
+    "page.col_messages": ("消息数 裁剪前 → 后", "messages before → after trim"),
+    "page.col_tokens": ("token 数 裁剪前 → 后", "tokens before → after trim"),
+    "page.turn": ("第 {n} 轮", "Turn {n}"),
+    "page.rewriter": ("改写模型: format_prompt(rewrite_messages(…)) 与它的原始输出", "The rewriter: "
+                      "format_prompt(rewrite_messages(…)) and its raw output"),
+    "page.no_rewrite": ("(这一轮没有改写)", "(no rewrite this turn)"),
+    "page.prompt": ("format_prompt(历史) 拼出的提示词", "The prompt format_prompt(history) built"),
+    "page.raw": ("model.generate 的原始输出 (灰色: 提示词；黑色: 模型的续写)",
+                 "Raw output of model.generate (grey: the prompt; black: what the model wrote)"),
+    "page.reply": ("extract_response 取出的回复", "The reply extract_response cut out"),
+    "page.counts": ("发给模型: {after} 条消息、{tokens_after} 个 token (不裁剪是 {before} 条、{tokens_before} 个)",
+                    "sent to the model: {after} messages, {tokens_after} tokens (untrimmed: {before} messages, "
+                    "{tokens_before} tokens)"),
+    "page.legend": ("↵ 是换行，→ 是制表符，\\xNN 是控制字符；标签用颜色标出。",
+                    "↵ is a newline, → a tab, \\xNN a control character; tags are coloured."),
     "chat.you": ("你> ", "you> "),
     "chat.assistant": ("助手> ", "assistant> "),
     "chat.prompt": ("format_prompt(历史) 拼出的提示词:", "the prompt format_prompt(history) built:"),

@@ -53,10 +53,13 @@ def _judge_call(case: Case, index: int, example: Example, call: CallRecord) -> V
     returned = call.returned or {}
     facts["returned"] = returned
     got = "str" if returned.get("kind") == "str" else returned.get("type", "?")
-    wanted = type(example.expected).__name__  # str, or list for trim_history
+    wanted = type(example.expected).__name__  # str, list for trim_history, NoneType when None is the answer
+    if got == wanted == "NoneType":
+        return None
     if got != wanted or returned.get("kind") == "other":  # "other": not plain data, e.g. a str subclass inside
-        hint = ("hint.none_returned" if got == "NoneType" else "hint.str_subclass" if returned.get("str_subclass")
-                else "hint.not_str" if wanted == "str" else "hint.not_list")
+        hint = (example.mistakes.get(None, "hint.none_returned") if got == "NoneType"
+                else "hint.str_subclass" if returned.get("str_subclass")
+                else "hint.not_str" if wanted == "str" else "hint.not_list" if wanted == "list" else case.hint)
         return Verdict(case, False, "wrong_type", index, hint, facts)
     actual = returned["value"]
     if actual != example.expected or "length" in returned:
@@ -87,6 +90,8 @@ def _judge_raise(case: Case, index: int, example: Example, call: CallRecord, fac
 
 def mistake_hint(case: Case, example: Example, actual) -> str:
     """The hint for a wrong value: a known mistake of this example, a generic slip, or the case's hint."""
+    if case.section == "rewrite":  # the slips further below are the prompt's and the reply's (F and E rules)
+        return _rewrite_slip(example.expected, actual) or example.mistakes.get(actual, case.hint)
     if not isinstance(actual, str):
         return _history_slip(example.expected, actual) or case.hint
     for candidate in (actual, actual.strip()):
@@ -111,6 +116,22 @@ def _history_slip(expected: list, actual: list):
     if rest and rest[0] == "assistant":
         return "hint.trim_starts_with_assistant"
     return None
+
+
+def _rewrite_slip(expected, actual):
+    """What is wrong with a rewrite request, judged by the lines TASK.md's rules R2–R4 give it."""
+    if not isinstance(expected, list) or not isinstance(actual, list):
+        return None
+    if [m.get("role") if isinstance(m, dict) else None for m in actual] != ["system", "user"] or \
+            actual[0].get("content") != expected[0]["content"] or not isinstance(actual[1].get("content"), str):
+        return "hint.r1"
+    wanted, got = expected[1]["content"].split("\n"), actual[1]["content"].split("\n")
+    older = got[:len(got) - len(wanted)]
+    if older and got[len(older):] == wanted and all(line[:3] in ("用户：", "助手：") for line in older):
+        return "hint.r4"  # the right lines, after older turns
+    if len(got) > len(wanted):
+        return "hint.r3"
+    return "hint.r2"
 
 
 def _empty(expected: str, actual: str):

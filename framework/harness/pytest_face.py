@@ -9,7 +9,7 @@ import pytest
 
 from framework import STUB, display_name
 from framework.harness import render
-from framework.harness.cases import CHALLENGE, CORE, EXTENDED
+from framework.harness.cases import CORE, EXTENDED, OPTIONAL
 from framework.harness.engine import StudentRun
 from framework.harness.judge import Verdict, check
 
@@ -22,7 +22,7 @@ def pytest_addoption(parser):
     group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(STUB),
                     help="the student.py to test (default: framework/student.py of this lab)")
     group.addoption("--full", action="store_true", help="also run the extended checks (make test-full)")
-    group.addoption("--challenge", action="store_true", help="run the optional trim_history cases instead")
+    group.addoption("--challenge", action="store_true", help="run the optional cases instead (trim_history, query rewriting)")
     group.addoption("--lab-report", action="store_true",
                     help="print the course's layout: [TEST N] ... [PASS]/[FAIL] and the summary line")
 
@@ -42,9 +42,9 @@ def pytest_unconfigure(config):
 
 
 def selected_cases(config) -> tuple:
-    """The six; with --full also the extended checks; with --challenge only the trim_history cases."""
+    """The six; with --full also the extended checks; with --challenge only the optional cases."""
     if config.getoption("challenge"):
-        return CHALLENGE
+        return OPTIONAL
     return CORE + (EXTENDED if config.getoption("full") else ())
 
 

@@ -9,14 +9,13 @@ lands, followed by one status line.  Ctrl-C leaves cleanly.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
 
 from framework.harness.i18n import text
+from framework.harness.terminal import own_terminal
 
 CLEAR = "\033[2J\033[H"
 
@@ -39,26 +38,6 @@ def run(command: list[str], path: str, out=sys.stdout) -> int:
     out.write("\n" + text(status, time=time.strftime("%H:%M:%S"), file=path) + "\n")
     out.flush()
     return code
-
-
-@contextlib.contextmanager
-def own_terminal():
-    """Take the terminal's foreground process group, as a shell does for a job, so that Ctrl-C reaches
-    this watcher (and the run it started) but not `make`, which would otherwise report an error."""
-    try:
-        terminal = sys.stdin.fileno()
-        previous = os.tcgetpgrp(terminal)
-        os.setpgid(0, 0)
-        signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-        os.tcsetpgrp(terminal, os.getpgrp())
-    except (OSError, AttributeError, ValueError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.tcsetpgrp(terminal, previous)
 
 
 def main(argv=None) -> int:

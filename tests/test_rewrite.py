@@ -1,0 +1,74 @@
+"""选做 2, query rewriting: every plausible mistake fails in the case that names it; never part of the grade."""
+
+import pytest
+
+from conftest import SOLUTION, STUB, STUDENTS, failing, judged, make
+from framework.harness.cases import ALL_CASES, OPTIONAL, REWRITE, REWRITE_INSTRUCTION, REWRITE_LABELS
+
+# file in tests/students/wrong_rewrite -> (rewrite cases it fails, the case that names it, that case's hint)
+REWRITE_MISTAKES = {
+    "ascii_colon": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.r2"),
+    "every_role_as_a_line": ({"r2", "r3", "r4", "r5"}, "r3", "hint.r3"),
+    "whole_history": ({"r4"}, "r4", "hint.r4"),
+    "no_question_line": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.r2"),
+    "empty_list_without_history": ({"r1", "r4"}, "r1", "hint.r1"),
+    "appends_the_question": ({"r5"}, "r5", "hint.r5"),
+    "first_line_not_stripped": ({"r6"}, "r6", "hint.r6"),
+    "first_line_even_if_blank": ({"r6"}, "r6", "hint.r6"),
+    "no_length_check": ({"r7"}, "r7", "hint.r7"),
+    "length_off_by_one": ({"r7"}, "r7", "hint.r7"),
+}
+
+
+def test_every_wrong_rewrite_is_in_the_table():
+    assert {p.stem for p in (STUDENTS / "wrong_rewrite").glob("*.py")} == set(REWRITE_MISTAKES)
+
+
+@pytest.mark.parametrize("name", sorted(REWRITE_MISTAKES))
+def test_rewrite_mistake_fails_in_its_named_case_with_its_hint(name):
+    must_fail, named, hint = REWRITE_MISTAKES[name]
+    verdicts = judged(STUDENTS / "wrong_rewrite" / f"{name}.py", cases=REWRITE)
+    assert failing(verdicts) == must_fail
+    assert verdicts[named].hint == hint
+
+
+def test_the_stub_fails_every_rewrite_case_and_the_reference_passes():
+    assert failing(judged(STUB, cases=REWRITE)) == {case.id for case in REWRITE}
+    assert failing(judged(SOLUTION, cases=REWRITE)) == set()
+
+
+def test_the_rewrite_cases_never_count_in_make_test_or_the_grade():
+    rewrite = {case.id for case in REWRITE}
+    assert not rewrite & {case.id for case in ALL_CASES} and rewrite <= {case.id for case in OPTIONAL}
+    assert {case.weight for case in REWRITE} == {0}
+
+
+def test_the_students_file_carries_the_protocols_fixed_text():
+    for path in (STUB, SOLUTION):
+        source = path.read_text(encoding="utf-8")
+        assert f'REWRITE_INSTRUCTION = "{REWRITE_INSTRUCTION}"' in source
+        assert "REWRITE_LABELS = {" + ", ".join(f'"{k}": "{v}"' for k, v in REWRITE_LABELS.items()) + "}" in source
+
+
+def test_make_challenge_on_the_stub_fits_on_one_screen():
+    result = make("challenge")
+    lines = result.stdout.splitlines()
+    assert result.returncode != 0 and len(lines) <= 40, result.stdout
+    assert sum(line.startswith("[TEST ") for line in lines) == len(OPTIONAL)
+    explained = [line for line in lines if line.strip().startswith("提示:")]
+    assert len(explained) == 3  # the first failure of each optional function, in full; the rest one line each
+
+
+def test_a_missing_optional_function_is_said_once_for_its_group():
+    result = make("challenge", f"STUDENT={STUDENTS / 'correct' / 'split.py'}")
+    for function in ("trim_history", "rewrite_messages", "clean_rewrite"):
+        assert result.stdout.count(f"没有函数 {function}") == 1, result.stdout
+
+
+def test_list_results_mark_their_first_differing_item():
+    result = make("challenge", f"STUDENT={STUDENTS / 'wrong_trim' / 'keeps_other_roles.py'}")
+    block = result.stdout.split("[TEST c4]")[1].split("[TEST c5]")[0]
+    marked = [line for line in block.splitlines() if line.endswith("← 第 3 项起不同")]
+    assert [line.split("← ")[0].strip() for line in marked] == [
+        '{"role": "assistant", "content": "晴，21°C。"},', '{"role": "retrieval", "content": "检索结果: 晴，21°C"},']
+    assert "… 前 1 项两边相同" in block and "… 后面还有 1 项" in block
