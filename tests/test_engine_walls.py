@@ -4,6 +4,7 @@ or disk, children folders of dead graders, and stopping everything at once."""
 import errno
 import os
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -11,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import QUICK, SOLUTION, STUDENTS, judged
+from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged
 from framework.harness import channel, replies, sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
@@ -96,7 +97,7 @@ def test_folders_left_by_a_dead_grader_are_removed(monkeypatch, tmp_path):
     monkeypatch.setattr(sandbox, "_stale_cleared", False)
     judged(SOLUTION)
     assert not stale.exists() and alive.exists()
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("lab09-")] == [alive.name]
+    assert [p.name for p in tmp_path.glob("lab09-*-*")] == [alive.name]
 
 
 def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
@@ -115,3 +116,17 @@ def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
     assert [verdict.problem for verdict in results] == ["crashed", "crashed"]
     with pytest.raises(channel.Stopped):
         StudentRun(SOLUTION, limits=QUICK).start()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only a root grader gives uids away")
+def test_no_two_graders_on_one_machine_give_a_child_the_same_uid():
+    """The uid of a child is what `kill -1` at its end reaches: shared between two graders, one would kill
+    the other's child."""
+    mine = sandbox._take_uid()
+    try:
+        other = subprocess.run(
+            [sys.executable, "-c", "from framework.harness import sandbox; print(sandbox._take_uid())"],
+            cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        assert int(other) != mine
+    finally:
+        sandbox._give_back_uid(mine)

@@ -14,6 +14,7 @@ any student code ran), never from anything the child says later.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -183,20 +184,50 @@ def level() -> Level:
 
 # --- unprivileged uids for the children of a root grader ---------------------------------------------
 
-_uids_in_use: set = set()
+_uid_locks: dict = {}  # uid -> the open lock file that reserves it for this process
+
+
+def _uid_folder() -> str:
+    """A folder only root can change, holding one lock file per uid in use (by any grader on this machine)."""
+    folder = os.path.join(tempfile.gettempdir(), "lab09-uids")
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(folder)
+    if info.st_uid != 0 or not os.path.isdir(folder) or os.path.islink(folder) or info.st_mode & 0o022:
+        raise PermissionError(f"{folder} is not a private folder of root's")
+    return folder
 
 
 def _take_uid() -> int:
+    """An unprivileged uid that no other child on this machine uses now: `kill -1` run as that uid at the
+    end reaches this child's processes and nothing else.  A lock file (released when this process ends,
+    however it ends) reserves the uid across all graders of the machine."""
+    import fcntl
     base = int(os.environ.get("LAB_SANDBOX_UID", UID_BASE))
+    folder = _uid_folder()
     with _lock:
-        uid = next(candidate for candidate in range(base, base + 4096) if candidate not in _uids_in_use)
-        _uids_in_use.add(uid)
-    return uid
+        for uid in range(base, base + 4096):
+            if uid in _uid_locks:
+                continue
+            handle = os.open(os.path.join(folder, str(uid)), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                             0o600)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(handle)
+                continue
+            _uid_locks[uid] = handle
+            return uid
+    raise BlockingIOError(errno.EAGAIN, "no free sandbox uid")
 
 
 def _give_back_uid(uid: int) -> None:
     with _lock:
-        _uids_in_use.discard(uid)
+        handle = _uid_locks.pop(uid, None)
+    if handle is not None:
+        os.close(handle)
 
 
 def kill_everything_of(uid: int) -> None:
