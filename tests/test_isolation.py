@@ -16,7 +16,7 @@ import uuid
 
 import pytest
 
-from conftest import QUICK, SOLUTION, armed, unavailable
+from conftest import QUICK, ROOT, SOLUTION, armed, unavailable
 from framework.harness import sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
@@ -156,3 +156,22 @@ def test_the_level_is_named_honestly(level):
     if level.name == "none":
         assert not level.full and set(level.blocks) <= {"leftover"}
     assert level.full == ({"read", "write", "signal", "leftover"} <= set(level.blocks))
+
+
+def test_readme_states_exactly_what_each_level_blocks():
+    """README's threat-model table is the same claim as sandbox.blocked_by."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("<!-- threat-model -->\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    columns = ["read", "write", "signal", "network", "leftover"]
+    assert [cell.strip() for cell in table[0].strip("|").split("|")][1:] and len(table) >= 8
+    walls = {"`bwrap`": (("bwrap", "uid 61000", "landlock-7", "reaper"), 7),
+             "`uid + landlock-6+`": (("uid 61000", "landlock-7", "reaper"), 7),
+             "`landlock-6+`": (("landlock-7", "reaper"), 7),
+             "`landlock-4": (("landlock-4", "reaper"), 4),
+             "`uid`": (("uid 61000", "reaper"), 0),
+             "`none`": (("reaper",), 0)}
+    for row in table[2:]:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        key = next(k for k in walls if cells[0].startswith(k))
+        blocked = {column for column, cell in zip(columns, cells[1:]) if cell == "blocked"}
+        assert blocked == set(sandbox.blocked_by(*walls[key])), row
