@@ -319,3 +319,14 @@ def test_gradescope_reads_late_and_attempts_and_speaks_english_on_request(tmp_pa
     assert all(t["visibility"] == "after_due_date" and t["output_format"] == "text" for t in document["tests"])
     assert all(t["name"].isascii() for t in document["tests"])  # English names, not the Chinese ones
 
+
+def test_the_gradescope_bundle_updates_package_lists_before_installing():
+    setup = [line.strip() for line in (ROOT / "tools" / "gradescope" / "setup.sh").read_text().splitlines()
+             if line.strip().startswith("apt-get")]
+    assert setup[0] == "apt-get update" and setup[1].startswith("apt-get install")
+    result = make("gradescope", env=clean_env(LAB_LANG="en"))
+    assert result.returncode == 0
+    with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
+        runner = bundle.read("run_autograder").decode()
+    assert "export LAB_LANG=en" in runner and "--metadata /autograder/submission_metadata.json" in runner
+    assert make("gradescope").returncode == 0  # rebuilt with the defaults: no other test sees English
