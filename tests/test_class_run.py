@@ -276,3 +276,30 @@ def test_merge_refuses_a_grades_json_it_could_not_have_written(tmp_path):
     result = make("grade", f"SUBMISSIONS={folder}", f"OUT={out}", "MERGE=1")
     assert result.returncode != 0 and "grades.json" in result.stderr
     assert not (tmp_path / "escape.txt").exists()
+
+
+HOSTILE_CLASS = {
+    "deep400": "def format_prompt(messages):\n    x = []\n    for _ in range(400):\n        x = [x]\n    return x\n\n\n"
+               "def extract_response(output):\n    return ''\n",
+    "deep5000": "import sys\nsys.setrecursionlimit(50000)\n\n\ndef format_prompt(messages):\n    x = []\n"
+                "    for _ in range(5000):\n        x = [x]\n    return x\n\n\ndef extract_response(output):\n    return ''\n",
+    "surrogate": "def format_prompt(messages):\n    return ''\n\n\ndef extract_response(output):\n"
+                 "    raise ValueError('\\ud800 lone')\n",
+    "screen": "def format_prompt(messages):\n    raise ValueError('\\x1b[2J\\x1b[H[TEST 1] ... [PASS]')\n\n\n"
+              "def extract_response(output):\n    return ''\n",
+}
+
+
+def test_a_class_with_submissions_that_break_rendering_still_grades_to_the_end(tmp_path):
+    folder = honest_class(tmp_path / "class", ("alice", "zoe"))
+    for name, source in HOSTILE_CLASS.items():
+        (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}", env=clean_env(LAB_TIMEOUT="5"))
+    assert result.returncode == 0, result.stderr
+    rows = {row["student"]: row for row in csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8"))}
+    assert sorted(rows) == sorted(["alice", "zoe", *HOSTILE_CLASS])
+    assert rows["alice"]["score"] == rows["zoe"]["score"] == str(MAX_SCORE)
+    assert all(rows[name]["score"] == "0" for name in HOSTILE_CLASS)
+    assert not CONTROL.search((tmp_path / "out" / "grades.csv").read_text(encoding="utf-8").replace("\n", ""))
+    json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))  # valid UTF-8 and JSON
+    assert len(list((tmp_path / "out" / "feedback").iterdir())) == 6
