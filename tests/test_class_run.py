@@ -17,7 +17,8 @@ import pytest
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, clean_env, make
 from framework.harness.cases import MAX_SCORE
 from tools import grade, outputs, reports
-from tools.grade import Level, grade_folder
+from framework.harness.sandbox import Level
+from tools.grade import grade_folder
 
 LIMITS = replace(QUICK, load_seconds=5.0, submission_seconds=60.0)
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -213,7 +214,8 @@ def test_the_sandbox_level_is_shown_in_grades_json_the_report_and_the_terminal(t
     result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}")
     document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
     level = grade.sandbox_level()
-    assert document["sandbox"] == {"level": level.name, "walls": list(level.walls), "full": level.full}
+    assert document["sandbox"] == {"level": level.name, "walls": list(level.walls), "blocks": list(level.blocks),
+                                   "full": level.full}
     assert level.name in result.stdout
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert "id=sandbox>" in page and level.name in page.split("id=sandbox>")[1].split("</p>")[0]
@@ -221,7 +223,7 @@ def test_the_sandbox_level_is_shown_in_grades_json_the_report_and_the_terminal(t
 
 def test_below_full_strength_warns_and_as_root_without_any_sandbox_refuses(tmp_path, monkeypatch, capsys):
     folder = honest_class(tmp_path / "class", ("alice",))
-    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("landlock-4 (no signal scoping)", ("files",), False))
+    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("landlock-4 (no signal scoping)", walls=("landlock",), blocks=("read",), full=False))
     assert grade.main([str(folder), "--out", str(tmp_path / "weak")]) == 0
     captured = capsys.readouterr()
     assert "警告: 沙箱不完整 (landlock-4 (no signal scoping))" in captured.err

@@ -24,7 +24,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness import engine, render
+from framework.harness import engine, render, sandbox
 from framework.harness.cases import ALL_CASES, MAX_SCORE
 from framework.harness.engine import Limits, LoadOutcome, StudentRun
 from framework.harness.i18n import current_language, text
@@ -35,6 +35,7 @@ from tools.submissions import UNGRADABLE, Submission, discover, from_folder, gra
 
 FILE = "student.py"  # how every student's file is named in feedback
 ATTEMPTS = ("latest", "best")
+NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine failed, not the student
 MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
 
@@ -66,7 +67,8 @@ class Grade:
 
     @property
     def gradable(self) -> bool:
-        return self.status not in UNGRADABLE and self.status != "grader_error"
+        """Whether the student's code ran: pass rates and scores are over these only."""
+        return self.status not in UNGRADABLE + NOT_THEIR_DOING
 
     def verdict(self, case) -> Verdict | None:
         """The verdict of `case`, or None when the submission could not run at all."""
@@ -159,7 +161,8 @@ def overall_status(load: LoadOutcome, verdicts: list[Verdict]) -> str:
     problems = {v.problem for v in verdicts}
     if "missing_function" in problems:
         return "missing_function"
-    if any(v.problem == "raised" and v.facts["raised"].get("type") == "MemoryError" for v in verdicts):
+    if "memory" in problems or any(v.problem == "raised" and v.facts["raised"].get("type") == "MemoryError"
+                                   for v in verdicts):
         return "memory"
     if "timeout" in problems:
         return "timeout"
@@ -182,7 +185,7 @@ def grade_safely(submission: Submission, limits: Limits, attempt: str = "latest"
     becomes this submission's status `grader_error`, naming the entry and the cause."""
     try:
         return _rendered(grade_submission(submission, limits, attempt=attempt), limits)
-    except (Interrupted, *_stopped_types()):
+    except (Interrupted, engine.Stopped):
         raise
     except Exception as exc:  # noqa: BLE001  (this is the barrier: every failure becomes a status)
         failed = grader_error(submission, exc)
@@ -230,11 +233,6 @@ def grader_error(submission: Submission, exc: BaseException) -> Grade:
                  cause=cause)
 
 
-def _stopped_types() -> tuple:
-    stopped = getattr(engine, "Stopped", None)
-    return (stopped,) if isinstance(stopped, type) else ()
-
-
 # --- a class -----------------------------------------------------------------------------------
 
 def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progress=None,
@@ -267,44 +265,11 @@ def stop_everything(pool: ThreadPoolExecutor, grace: float = 1.0) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     deadline = time.monotonic() + grace
     while True:
-        _stop_children()
+        engine.stop_all()  # kills every live child and lets no new one start
         workers = [t for t in threading.enumerate() if t.name.startswith("lab09-grade") and t.is_alive()]
         if not workers or time.monotonic() >= deadline:
             return
         time.sleep(0.02)
-
-
-def _stop_children() -> None:
-    """Kill every child process (and its group): the engine's own stop_all where it has one."""
-    stop_all = getattr(engine, "stop_all", None)
-    if stop_all is not None:
-        stop_all()
-        return
-    for pid in _child_pids(os.getpid()):  # children lead their own session: their group holds their own
-        for kill in (os.killpg, os.kill):
-            try:
-                kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-
-
-def _child_pids(parent: int) -> list[int]:
-    found = []
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return found
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 2 and int(fields[1]) == parent:
-            found.append(int(name))
-    return found
 
 
 def _progress_printer(stream=sys.stderr):
@@ -332,40 +297,9 @@ def _progress_printer(stream=sys.stderr):
 
 # --- the sandbox in force ------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Level:
-    """How strongly children are confined (the shape of framework.harness.sandbox.Level)."""
-
-    name: str
-    walls: tuple = ()
-    full: bool = False
-
-
-def sandbox_level():
-    """The confinement children get on this machine, as the parent measures it."""
-    try:
-        from framework.harness import sandbox
-    except ImportError:
-        return _landlock_level()
+def sandbox_level() -> sandbox.Level:
+    """The confinement children get on this machine, as the parent measures it (one probe child)."""
     return sandbox.level()
-
-
-def _landlock_level() -> Level:
-    """Until framework.harness.sandbox exists: Landlock's ABI, asked of the kernel the way the child asks."""
-    if not sys.platform.startswith("linux"):
-        return Level("none")
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.syscall.restype = ctypes.c_long
-        abi = libc.syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
-    except (OSError, AttributeError):
-        return Level("none")
-    if abi >= 6:
-        return Level("landlock-6+", ("files", "tcp", "signals"), True)
-    if abi >= 1:
-        return Level(f"landlock-{abi} (no signal scoping)", ("files",) + (("tcp",) if abi >= 4 else ()), False)
-    return Level("none")
 
 
 def refuse_unsafe(level, unsafe: bool) -> str | None:

@@ -113,7 +113,8 @@ def grades_json(records, limits, course, level) -> str:
 
 
 def sandbox_json(level) -> dict:
-    return {"level": level.name, "walls": list(level.walls), "full": level.full}
+    return {"level": level.name, "walls": list(level.walls), "blocks": list(getattr(level, "blocks", ())),
+            "full": level.full}
 
 
 # --- class figures ---------------------------------------------------------------------------

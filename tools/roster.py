@@ -10,7 +10,7 @@ then SIS Login ID; so do we.  Moodle (View all submissions → Download grading 
 `Maximum Grade`, ..., `Last modified (grade)` (the headers are in the site's language).  moodle.csv is the
 worksheet with the Grade cells filled in.  Points are scaled to the assignment's maximum where the
 gradebook states one; students without a submission are left blank, and so is a submission the grader
-itself failed on (`grader_error`); submissions that match no row are listed.
+itself (or the machine) failed on; submissions that match no row are listed.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def export(roster: Roster, records: list[dict], course) -> tuple[str, str, list[
 
 def _points(record: dict, maximum: float | None) -> str:
     """A record's score as the gradebook's points: blank for a grader error, scaled to `maximum` if known."""
-    if record.get("status") == "grader_error":
+    if record.get("status") in ("grader_error", "system_error"):  # not the student's doing: left to you
         return ""
     value = record["score"] * (maximum if maximum else MAX_SCORE) / MAX_SCORE
     return f"{value:.2f}".rstrip("0").rstrip(".")

@@ -12,6 +12,9 @@ register({
     "status.unsupported": ("不是文件夹、.py、.zip 或 .tar.gz，没有评分", "not a folder, .py, .zip or .tar.gz; not graded"),
     "status.unreadable": ("读不了这个提交 (权限?)", "this submission cannot be read (permissions?)"),
     "status.too_many_files": ("提交里的文件太多 (超过 20000 个)，没有评分", "too many files in the submission (over 20000); not graded"),
+    "status.system_error": ("测试机没能运行这份提交 (进程数或磁盘空间用完了)，不是学生的问题: 请重新评分",
+                            "the machine could not run this submission (out of processes or disk space), through "
+                            "no fault of the student: grade it again"),
     "status.grader_error": ("评分程序在处理 {entry} 时出错，这不是你的错: {cause}。请把这段话发给老师或助教。",
                             "the grader failed on {entry}, through no fault of yours: {cause}. Please send this to "
                             "your instructor."),
@@ -33,6 +36,7 @@ register({
     "label.unreadable": ("无法读取", "unreadable"),
     "label.too_many_files": ("文件太多", "too many files"),
     "label.grader_error": ("评分程序出错", "grader error"),
+    "label.system_error": ("测试机出错", "machine error"),
     # --- decisions about a student's files, stated at the top of their feedback ---------------
     "feedback.notes": ("关于你提交的文件:", "About the files you handed in:"),
     "note.chose_backup": ("测试的是 {chosen}；{others} 在备份文件夹里，没有测试",
