@@ -64,6 +64,10 @@ def test_entries_that_would_collide_keep_distinct_ids_and_no_cell_is_a_formula(t
     assert len(feedback) == 8 and not any(CONTROL.search(name) or "/" in name for name in feedback)
     table = (tmp_path / "out" / "grades.csv").read_text(encoding="utf-8")
     assert not CONTROL.search(table.replace("\n", ""))
+    document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
+    shown = json.dumps([[r["student"], r["entry"], r["files"]] for r in document["students"]], ensure_ascii=False)
+    assert "\\u001b" not in shown and "\\u0007" not in shown  # the entry's own name, too, is shown, not obeyed
+    assert not CONTROL.search((tmp_path / "out" / "report.html").read_text(encoding="utf-8").replace("\n", ""))
     cells = [row[0] for row in csv.reader(table.splitlines()[1:])]
     assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@"))]
     assert "'=HYPERLINK(_http_evil.example_,_open_)" in cells and "'-2+3" in cells  # ids are safe file names

@@ -116,10 +116,11 @@ def _pools(entries: list[Path]) -> list[_Pool]:
             pool = _Pool(Owner("plain", _stem(path)))
             plain.append(pool)
         else:
+            owner = replace(owner, name=safe_text(owner.name, 120, False))
             pool = owned.setdefault((owner.layout, owner.student), _Pool(owner))
             if owner.name and not pool.owner.name:
                 pool.owner = replace(pool.owner, name=owner.name)
-        pool.entries.append(path.name)
+        pool.entries.append(safe_text(path.name, 200, False))
         _add_entry(pool, path, owner)
     return list(owned.values()) + plain
 
