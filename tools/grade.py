@@ -103,13 +103,6 @@ def course_settings(title: str | None = None, attempt: str | None = None, enviro
                   attempt=chosen if chosen in ATTEMPTS else "latest")
 
 
-class Interrupted(Exception):
-    """Grading was stopped (Ctrl-C): no further case starts."""
-
-
-_STOPPING = threading.Event()
-
-
 # --- one submission ------------------------------------------------------------------------------
 
 def grade_submission(submission: Submission, limits: Limits, cases=ALL_CASES, attempt: str = "latest") -> Grade:
@@ -147,9 +140,7 @@ def _run(candidate, limits: Limits, cases) -> tuple[list, LoadOutcome]:
     verdicts = []
     with StudentRun(display=FILE, source=candidate.source, limits=limits, modules=candidate.modules) as student:
         for case in cases:
-            if _STOPPING.is_set():
-                raise Interrupted()
-            verdicts.append(check(student, case))
+            verdicts.append(check(student, case))  # after engine.stop_all() a case raises engine.Stopped
         load = student.load
     return verdicts, load
 
@@ -185,7 +176,7 @@ def grade_safely(submission: Submission, limits: Limits, attempt: str = "latest"
     becomes this submission's status `grader_error`, naming the entry and the cause."""
     try:
         return _rendered(grade_submission(submission, limits, attempt=attempt), limits)
-    except (Interrupted, engine.Stopped):
+    except engine.Stopped:  # Ctrl-C: not this submission's fault, and nothing is written
         raise
     except Exception as exc:  # noqa: BLE001  (this is the barrier: every failure becomes a status)
         failed = grader_error(submission, exc)
@@ -239,7 +230,6 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progre
                 attempt: str = "latest") -> list[Result]:
     """Grade every submission in parallel; a hung case costs only its own time limit.  On Ctrl-C every
     child is stopped at once and KeyboardInterrupt goes on up."""
-    _STOPPING.clear()
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="lab09-grade")
     results: dict[int, Result] = {}
     try:
@@ -261,7 +251,6 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progre
 def stop_everything(pool: ThreadPoolExecutor, grace: float = 1.0) -> None:
     """No new case starts, every child is killed, queued submissions are dropped; wait up to `grace`
     seconds for the workers to notice."""
-    _STOPPING.set()
     pool.shutdown(wait=False, cancel_futures=True)
     deadline = time.monotonic() + grace
     while True:
