@@ -231,6 +231,7 @@ def test_a_canvas_gradebook_export_becomes_an_importable_canvas_csv(tmp_path):
     assert points == {"": "10", "10001": "10", "10002": "10", "10003": "10", "10004": "10", "10005": "10",
                       "10006": "0", "10008": ""}  # 10006 handed in no code: 0; 10008 nothing: blank
     assert "10099" in result.stdout and "名单里找不到的提交 (1): 10099" in result.stdout
+    assert f"已按名单写好 {tmp_path / 'out' / 'canvas.csv'}" in result.stdout
     assert "10099" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8").split('id=unmatched')[1]
 
 

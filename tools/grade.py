@@ -346,8 +346,10 @@ def main(argv=None) -> int:
         print(text("grade.write_failed", out=args.out, error=safe_text(str(error), 300, False)), file=sys.stderr)
         return 1
     extra = ["", *run.changes] if run.changes else []
+    if run.gradebook:
+        extra += ["", text("roster.written", path=args.out / run.gradebook)]
     if run.unmatched:
-        extra += ["", text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched))]
+        extra.append(text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched)))
     print(reports.terminal_summary(run.records, time.monotonic() - started, args.jobs, args.out, level, extra))
     return 0
 
@@ -359,6 +361,7 @@ class ClassRun:
     records: list
     unmatched: list
     changes: list
+    gradebook: str | None = None  # canvas.csv or moodle.csv, when a roster was given
 
 
 def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, course: Course | None = None,
@@ -378,7 +381,8 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
         records, feedback, changes = regrade.merge(previous, records, feedback, out)
     files, unmatched = class_files(records, limits, course, level, gradebook)
     outputs.commit(out, files, {"feedback": feedback})
-    return ClassRun(records, unmatched, changes)
+    written = next((name for name in ("canvas.csv", "moodle.csv") if name in files), None)
+    return ClassRun(records, unmatched, changes, written)
 
 
 def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str]]:

@@ -96,6 +96,7 @@ register({
                         "from the LMS again as CSV"),
     "roster.unknown": ("{path} 既不是 Canvas 成绩册导出，也不是 Moodle 评分表 (grading worksheet)",
                        "{path} is neither a Canvas gradebook export nor a Moodle grading worksheet"),
+    "roster.written": ("已按名单写好 {path}，可以导入", "written {path}, following the roster, ready to import"),
     "roster.unmatched": ("名单里找不到的提交 ({count}): {ids}", "submissions missing from the roster ({count}): {ids}"),
     "roster.about": ("{file} 已按名单写好，可以导入；名单里找不到的提交列在下面，需要手工处理",
                      "{file} follows the roster and is ready to import; the submissions below match no row of it and "
