@@ -215,7 +215,7 @@ def student_row(document: dict, refs: dict) -> str:
     late = {True: text("report.yes"), False: text("report.no")}.get(document.get("late"), "")
     attempt = document.get("attempt") or ""
     attempts = document.get("attempts") or 0
-    shown_attempt = f"{attempt}/{attempts}" if attempt and attempts else str(attempt)
+    shown_attempt = f"{attempt}/{attempts}" if attempt and attempts > 1 else ""  # only when there was a choice
     link = f"<a href=\"feedback/{e(quote(document['student']))}.txt\">{e(document['student'])}</a>"
     return (f"<tr><td data-v=\"{e(document['student'])}\">{link}</td><td>{e(document.get('name') or '')}</td>"
             f"<td>{e(reports.status_label(document['status']))}</td><td class=num>{document['score']}</td>"
