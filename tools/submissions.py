@@ -267,6 +267,8 @@ def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Memb
         rank = ((entry.order if entry else ""), number)
         if name not in beside or rank > beside[name][0]:
             beside[name] = (rank, member)
+    if not beside:
+        return {}  # nothing to import: no need to read student.py's imports
     wanted, queue, chosen = set(), [target.data], {}
     while queue and len(chosen) < MAX_HELPERS:
         for module in _imports(queue.pop()) - wanted:
