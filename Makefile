@@ -29,7 +29,8 @@ help:
 ifneq ($(INSTRUCTOR),)
 	@echo "instructors:"
 	@echo "make grade SUBMISSIONS=dir 给全班评分 [OUT=grades] [JOBS=n] / grade a class"
-	@echo "make dist                  学生发放包 dist/lab09-step8.tar.gz / the student handout"
+	@echo "    [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] [UNSAFE=1]"
+	@echo "make dist                  学生发放包 dist/lab09-step8.tar.gz/.zip (已提交的版本) / the student handout"
 	@echo "make gradescope            Gradescope 自动评分包 / dist/gradescope-autograder.zip"
 	@echo "make check                 测试框架自身的测试 (CI) / the harness's own test suite"
 	@echo "make bench [PART=lab|grading] 计时目标 / timing goals of make test and make grade"
@@ -66,11 +67,13 @@ python-check:
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades
 grade: $(READY)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir [OUT=grades] [JOBS=n]" >&2; exit 2; }
-	@$(RUN) -m tools.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS))
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir [OUT=grades] [JOBS=n] [ROSTER=csv] [ATTEMPT=latest|best] [MERGE=1]" >&2; exit 2; }
+	@$(RUN) -m tools.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS)) \
+	  $(if $(ROSTER),--roster "$(ROSTER)") $(if $(ATTEMPT),--attempt $(ATTEMPT)) $(if $(MERGE),--merge) \
+	  $(if $(TITLE),--title "$(TITLE)") $(if $(UNSAFE),--unsafe)
 
-dist:
-	@$(BASE_PYTHON) -m tools.dist handout
+dist: $(READY)
+	@$(RUN) -m tools.dist handout --python "$(RUN)"
 
 gradescope:
 	@$(BASE_PYTHON) -m tools.dist gradescope

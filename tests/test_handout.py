@@ -5,6 +5,9 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import zipfile
+
+import pytest
 
 from conftest import ROOT, SOLUTION, STUB, clean_env
 from framework.harness.cases import OPTIONAL
@@ -53,3 +56,73 @@ def test_the_handout_works_alone_and_holds_no_reference_implementation(tmp_path)
     shutil.copy(SOLUTION, lab / "framework" / "student.py")
     solved = lab_make(lab, "test")
     assert solved.returncode == 0 and solved.stdout == transcript("solution")
+
+
+def copy_of_the_lab(tmp_path):
+    """This lab's tracked files as they are now, committed in a fresh repository of their own."""
+    copy = tmp_path / "lab"
+    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], check=True, capture_output=True).stdout
+    for name in tracked.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, copy / name)
+    git(copy, "init", "-q")
+    git(copy, "add", "-A")
+    git(copy, "commit", "-qm", "the lab")
+    return copy
+
+
+def git(folder, *args):
+    folder.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(["git", "-C", str(folder), "-c", "user.name=Lab", "-c", "user.email=lab@example.invalid",
+                           "-c", "commit.gpgsign=false", *args], check=True, capture_output=True, text=True)
+
+
+def test_dist_builds_from_the_committed_tree_and_refuses_a_committed_solution(tmp_path):
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode != 0:
+        pytest.skip("the lab is not a git checkout here")
+    clone = copy_of_the_lab(tmp_path)
+    shutil.copy(SOLUTION, clone / "framework" / "student.py")  # tried, not committed: the stub still ships
+    built = lab_make(clone, "dist")
+    assert built.returncode == 0, built.stderr
+    assert "framework/student.py" in built.stderr  # said: the handout uses the committed version
+    with tarfile.open(clone / "dist" / "lab09-step8.tar.gz") as tar:
+        assert tar.extractfile("lab09-step8/framework/student.py").read() == STUB.read_bytes()
+
+    git(clone, "commit", "-qam", "an instructor's solution, committed by mistake")
+    shutil.rmtree(clone / "dist")
+    refused = lab_make(clone, "dist")
+    assert refused.returncode != 0
+    assert "6/6" in refused.stderr or "passes 6 of 6" in refused.stderr, refused.stderr
+    assert "git show" in refused.stderr and not (clone / "dist" / "lab09-step8").exists()
+    assert not (clone / "dist" / "lab09-step8.tar.gz").exists()
+
+
+def test_a_fresh_handout_zips_with_python_and_ides_find_the_six(tmp_path):
+    build()
+    with tarfile.open(ROOT / "dist" / "lab09-step8.tar.gz") as tar:
+        tar.extractall(tmp_path, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+        assert min(member.mtime for member in tar.getmembers()) >= 315532800 + 86400  # after 1980-01-02
+    lab = tmp_path / "lab09-step8"
+    archive = shutil.make_archive(str(tmp_path / "again"), "zip", tmp_path, "lab09-step8")  # zipfile: ≥ 1980 only
+    with zipfile.ZipFile(archive) as bundle, zipfile.ZipFile(ROOT / "dist" / "lab09-step8.zip") as shipped:
+        assert sorted(bundle.namelist()) == sorted(name for name in shipped.namelist()) or \
+            set(shipped.namelist()) <= set(bundle.namelist())
+        assert shipped.read("lab09-step8/framework/student.py") == STUB.read_bytes()
+    env = clean_env(PYTHONDONTWRITEBYTECODE="1")
+    collected = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                               cwd=lab, env=env, capture_output=True, text=True, timeout=120)
+    tests = [line for line in collected.stdout.splitlines() if "::" in line]
+    assert tests == [f"framework/verify.py::test_case[TEST{n}]" for n in range(1, 7)], collected.stdout
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=lab, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 1 and "6 failed" in ran.stdout
+
+
+def test_dist_outputs_follow_the_umask():
+    subprocess.run(["make", "--no-print-directory", "dist", f"PYTHON={sys.executable}"], cwd=ROOT, check=True,
+                   env=clean_env(), capture_output=True, umask=0o027)
+    modes = {path.name: path.stat().st_mode & 0o777 for path in (ROOT / "dist").iterdir()}
+    assert modes["lab09-step8.tar.gz"] == modes["lab09-step8.zip"] == 0o640
+    assert (ROOT / "dist" / "lab09-step8" / "TASK.md").stat().st_mode & 0o777 == 0o640
+    build()  # leave the default build behind for the other tests

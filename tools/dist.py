@@ -1,82 +1,266 @@
 """Builds what leaves this repository: the student handout (`make dist`) and the Gradescope bundle.
 
-handout:     dist/lab09-step8/ and dist/lab09-step8.tar.gz — the stub, the harness, the sheets, the
-             Makefile; nothing of solutions/, tests/ or tools/.
+handout:     dist/lab09-step8/, dist/lab09-step8.tar.gz and dist/lab09-step8.zip (for students with only
+             Python: Windows unpacks it without tools) — the stub, the harness, the sheets, the Makefile;
+             nothing of solutions/, tests/ or tools/.  Built from the committed tree (`git archive HEAD`),
+             so a solution an instructor tried in framework/student.py never ships; and refused unless the
+             built handout's own `make test` gives exactly 0 passed, 6 failed.
 gradescope:  dist/gradescope-autograder.zip — setup.sh and run_autograder at the root, the grader
              and the harness without the stub.
-Both archives are reproducible: sorted entries, fixed times, owners and modes.
+Archives are reproducible: sorted entries, the last commit's time (always after 1980, which zip needs),
+fixed owners and modes.  Files are created with the user's umask.
 """
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import io
+import os
 import shutil
+import subprocess
 import sys
 import tarfile
+import time
 import zipfile
 from pathlib import Path
+
+from framework.harness.i18n import text
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 NAME = "lab09-step8"
-HANDOUT_TOP = ("Makefile", "TASK.md", "TASK.en.md", "requirements.txt", "pytest.ini", ".gitignore")
+HANDOUT_TOP = ("Makefile", "TASK.md", "TASK.en.md", "requirements.txt", ".gitignore")
+HANDOUT_TREES = ("framework",)
+FALLBACK_TIME = 1704067200  # 2024-01-01 UTC, when the lab is not a git checkout
+HANDOUT_PYTEST_INI = """[pytest]
+# `python -m pytest` and IDE test discovery (VS Code, PyCharm) find the six cases of framework/verify.py,
+# the same ones `make test` runs.
+testpaths = framework
+python_files = verify.py
+pythonpath = .
+"""
 
 
-def _tree(folder: str) -> list[Path]:
-    return [p.relative_to(ROOT) for p in sorted((ROOT / folder).rglob("*"))
-            if p.is_file() and "__pycache__" not in p.parts]
+class Refused(Exception):
+    """The handout must not be built (the message says why)."""
 
 
-def handout_files() -> list[Path]:
-    """Every file of the handout, relative to the lab."""
-    return [Path(name) for name in HANDOUT_TOP] + _tree("framework")
+# --- what goes in --------------------------------------------------------------------------------
+
+def _git(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, check=False)
+
+
+def committed() -> bool:
+    """Whether the lab is a git checkout with at least one commit."""
+    try:
+        return _git("rev-parse", "--verify", "-q", "HEAD").returncode == 0
+    except OSError:
+        return False
+
+
+def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
+    """(path -> (content, mode), time) of every handout file: from HEAD in a git checkout, else the tree."""
+    files: dict[str, tuple[bytes, int]] = {}
+    if committed():
+        archive = _git("archive", "--format=tar", "HEAD", "--", *HANDOUT_TOP, *HANDOUT_TREES)
+        if archive.returncode != 0:
+            raise Refused(archive.stderr.decode("utf-8", "replace").strip())
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            for member in tar.getmembers():
+                if member.isfile() and "__pycache__" not in member.name.split("/"):
+                    files[member.name] = (tar.extractfile(member).read(), 0o755 if member.mode & 0o111 else 0o644)
+        stamp = int(_git("log", "-1", "--format=%ct", "HEAD").stdout.strip() or FALLBACK_TIME)
+    else:
+        for relative in [Path(name) for name in HANDOUT_TOP] + [p.relative_to(ROOT) for tree in HANDOUT_TREES
+                                                                for p in sorted((ROOT / tree).rglob("*"))]:
+            path = ROOT / relative
+            if path.is_file() and "__pycache__" not in relative.parts:
+                files[relative.as_posix()] = (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
+        stamp = int(os.environ.get("SOURCE_DATE_EPOCH", FALLBACK_TIME))
+    files["pytest.ini"] = (HANDOUT_PYTEST_INI.encode("utf-8"), 0o644)
+    return dict(sorted(files.items())), max(stamp, FALLBACK_TIME)
+
+
+def uncommitted_changes() -> list[str]:
+    if not committed():
+        return []
+    status = _git("status", "--porcelain", "--", *HANDOUT_TOP, *HANDOUT_TREES).stdout.decode("utf-8", "replace")
+    return [line[3:] for line in status.splitlines() if line[3:]]
 
 
 def gradescope_files() -> dict[str, Path]:
     """Name in the bundle -> file of the lab."""
-    files = {p.as_posix(): ROOT / p for p in _tree("framework") + _tree("tools")
+    def tree(folder: str) -> list[Path]:
+        return [p.relative_to(ROOT) for p in sorted((ROOT / folder).rglob("*"))
+                if p.is_file() and "__pycache__" not in p.parts]
+    files = {p.as_posix(): ROOT / p for p in tree("framework") + tree("tools")
              if p.as_posix() != "framework/student.py" and "gradescope" not in p.parts}
     files.update({name: ROOT / "tools" / "gradescope" / name for name in ("setup.sh", "run_autograder")})
     return files
 
 
-def handout() -> Path:
+# --- the handout ---------------------------------------------------------------------------------
+
+def handout(python: str = sys.executable) -> Path:
+    """Build dist/lab09-step8/ and its archives, or raise Refused (and leave no half-built handout)."""
+    files, stamp = handout_sources()
     folder = DIST / NAME
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
+    try:
+        for name, (content, mode) in files.items():
+            target = folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+            if mode & 0o111:
+                target.chmod(target.stat().st_mode | 0o111 & ~_umask())
+        for path in sorted(folder.rglob("*"), reverse=True):
+            os.utime(path, (stamp, stamp))
+        os.utime(folder, (stamp, stamp))
+        check_baseline(folder, python, files)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    _write(DIST / f"{NAME}.tar.gz", _tar_gz(files, stamp))
+    _write(DIST / f"{NAME}.zip", _zip(files, stamp))
+    return DIST / f"{NAME}.tar.gz"
+
+
+def check_baseline(folder: Path, python: str, files: dict) -> None:
+    """The built handout's `make test` must give exactly 0 passed, 6 failed, as TASK.md promises."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB_STUDENT")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    python = os.path.abspath(python) if os.sep in python else python
+    result = subprocess.run(["make", "--no-print-directory", "test", f"PYTHON={python}"], cwd=folder, env=env,
+                            capture_output=True, text=True, timeout=300, check=False)
+    baseline = text("summary", passed=0, failed=6)
+    if result.returncode != 0 and baseline in result.stdout.splitlines():
+        return
+    passed = _passes(files["framework/student.py"][0])
+    if passed:
+        commit = _stub_commit()
+        raise Refused(text("dist.not_stub", passed=passed, stub_commit=commit))
+    why = (result.stdout.strip().splitlines() or result.stderr.strip().splitlines() or ["?"])[-1]
+    raise Refused(text("dist.baseline", why=why))
+
+
+def _passes(source: bytes) -> int:
+    """How many of the six cases the handout's student.py passes (a committed solution passes some)."""
+    from framework.harness.cases import CORE
+    from framework.harness.engine import StudentRun
+    from framework.harness.judge import check
+    with StudentRun(display="student.py", source=source) as student:
+        return sum(check(student, case).passed for case in CORE)
+
+
+def _stub_commit() -> str:
+    """The last commit whose framework/student.py passes nothing, to show where the stub can be found."""
+    log = _git("log", "--format=%h", "-n", "50", "--", "framework/student.py").stdout.decode().split()
+    for commit in log:
+        content = _git("show", f"{commit}:framework/student.py")
+        if content.returncode == 0 and _passes(content.stdout) == 0:
+            return commit
+    return "<commit>"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _write(path: Path, content: bytes) -> None:
+    """Write `path` whole under a temporary name, then rename it (mode 0666 minus the umask)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    with os.fdopen(fd, "wb") as stream:
+        stream.write(content)
+    os.replace(temporary, path)
+
+
+def _tar_gz(files: dict, stamp: int) -> bytes:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        directories = sorted({parent for f in handout_files() for parent in f.parents if parent != Path(".")})
-        for relative in sorted(directories + handout_files()):
-            source, target = ROOT / relative, folder / relative
-            info = tarfile.TarInfo(f"{NAME}/{relative.as_posix()}")
-            if relative in directories:
-                target.mkdir(parents=True, exist_ok=True)
-                info.type, info.mode = tarfile.DIRTYPE, 0o755
-                tar.addfile(info)
-                continue
-            shutil.copyfile(source, target)
-            data = source.read_bytes()
-            info.size, info.mode = len(data), 0o644
-            tar.addfile(info, io.BytesIO(data))
-    archive = DIST / f"{NAME}.tar.gz"
-    with open(archive, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed:
-        packed.write(buffer.getvalue())
-    return archive
+        folders = sorted({"/".join(name.split("/")[:i]) for name in files for i in range(1, name.count("/") + 1)})
+        for name in sorted([NAME] + [f"{NAME}/{folder}" for folder in folders]):
+            info = tarfile.TarInfo(name)
+            info.type, info.mode, info.mtime = tarfile.DIRTYPE, 0o755, stamp
+            tar.addfile(info)
+        for name, (content, mode) in files.items():
+            info = tarfile.TarInfo(f"{NAME}/{name}")
+            info.size, info.mode, info.mtime = len(content), mode, stamp
+            tar.addfile(info, io.BytesIO(content))
+    packed = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=packed, mtime=stamp) as stream:
+        stream.write(buffer.getvalue())
+    return packed.getvalue()
+
+
+def _zip(files: dict, stamp: int) -> bytes:
+    buffer = io.BytesIO()
+    when = time.gmtime(stamp)[:6]
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for name, (content, mode) in files.items():
+            info = zipfile.ZipInfo(f"{NAME}/{name}", date_time=when)
+            info.external_attr = mode << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            bundle.writestr(info, content)
+    return buffer.getvalue()
+
+
+# --- Gradescope --------------------------------------------------------------------------------
+
+def gradescope_settings(environ=os.environ) -> str:
+    """The course's settings for run_autograder, from the environment `make gradescope` ran in
+    (LAB_LANG=en for English feedback, LAB_VISIBILITY, LAB_ATTEMPT=best)."""
+    lines = []
+    for name, allowed in (("LAB_LANG", ("zh", "en")), ("LAB_VISIBILITY", ("visible", "hidden", "after_due_date",
+                                                                          "after_published")),
+                          ("LAB_ATTEMPT", ("latest", "best"))):
+        value = environ.get(name, "").strip().lower()
+        if value in allowed:
+            lines.append(f"export {name}={value}")
+    return "\n".join(lines) or "# (defaults: Chinese, visible, the latest attempt)"
 
 
 def gradescope() -> Path:
     DIST.mkdir(exist_ok=True)
-    archive = DIST / "gradescope-autograder.zip"
-    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         for name, source in sorted(gradescope_files().items()):
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info = zipfile.ZipInfo(name, date_time=time.gmtime(FALLBACK_TIME)[:6])
             info.external_attr = (0o755 if name in ("setup.sh", "run_autograder") else 0o644) << 16
-            bundle.writestr(info, source.read_bytes(), zipfile.ZIP_DEFLATED)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            content = source.read_bytes()
+            if name == "run_autograder":
+                content = content.replace(b"# LAB_SETTINGS", gradescope_settings().encode("utf-8"))
+            bundle.writestr(info, content)
+    archive = DIST / "gradescope-autograder.zip"
+    _write(archive, buffer.getvalue())
     return archive
 
 
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.dist", description=__doc__.split("\n")[0])
+    parser.add_argument("what", nargs="?", choices=("handout", "gradescope"), default="handout")
+    parser.add_argument("--python", default=sys.executable, help="an interpreter with pytest, for the check")
+    args = parser.parse_args(argv)
+    try:
+        if args.what == "gradescope":
+            built = gradescope()
+        else:
+            changed = uncommitted_changes()
+            if changed:
+                print(text("dist.uncommitted", files=", ".join(changed)), file=sys.stderr)
+            built = handout(args.python)
+    except Refused as refused:
+        print(str(refused), file=sys.stderr)
+        return 1
+    print(built.relative_to(ROOT))
+    return 0
+
+
 if __name__ == "__main__":
-    built = {"handout": handout, "gradescope": gradescope}[sys.argv[1] if len(sys.argv) > 1 else "handout"]()
-    print(f"{built.relative_to(ROOT)}")
+    sys.exit(main())

@@ -1,31 +1,43 @@
 """Grades a class: every submission in its own sandboxed child, judged by the lab's case table.
 
-    python -m tools.grade SUBMISSIONS [--out grades] [--jobs N]          (make grade)
+    python -m tools.grade SUBMISSIONS [--out grades] [--jobs N] [--attempt latest|best] [--roster CSV]
+                          [--merge] [--title Lab09] [--unsafe]                          (make grade)
     python -m tools.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
 A verdict comes only from the values a student's functions returned (see framework/harness/engine.py);
-nothing a submission prints, exits with or writes can change it.
+nothing a submission prints, exits with or writes can change it.  Every step for one submission (read,
+run, judge, render) sits behind one barrier: whatever goes wrong there becomes that submission's status
+`grader_error` and the run goes on.  The class outputs are written all at once or not at all
+(tools/outputs.py); Ctrl-C stops every child, writes nothing and exits 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import signal
 import sys
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness import render
-from framework.harness.cases import ALL_CASES
+from framework.harness import engine, render, sandbox
+from framework.harness.cases import ALL_CASES, MAX_SCORE
 from framework.harness.engine import Limits, LoadOutcome, StudentRun
-from framework.harness.i18n import text
+from framework.harness.i18n import current_language, text
 from framework.harness.judge import Verdict, check
-from tools import reports
-from tools.submissions import Submission, discover, from_folder
+from framework.harness.untrusted import safe_text
+from tools import outputs, regrade, report_page, reports, roster
+from tools.submissions import UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
 FILE = "student.py"  # how every student's file is named in feedback
+ATTEMPTS = ("latest", "best")
+NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine failed, not the student
+MAX_BEST = 5  # attempts graded at most when the best one counts
+INTERRUPTED = 130
 
 
 @dataclass
@@ -39,10 +51,24 @@ class Grade:
     feedback: str = ""
     sandbox: str = "none"
     seconds: float = 0.0
+    name: str = ""
+    layout: str = "plain"
+    late: bool | None = None
+    attempt: int | None = None  # which attempt counted (1 = the first), when there were attempts
+    attempts: int = 0
+    files: tuple = ()
+    notes: tuple = ()  # (text key, fields): decisions about the student's files, stated in the feedback
+    found: tuple = ()
+    cause: str = ""  # what went wrong, for grader_error
 
     @property
     def score(self) -> int:
         return sum(v.case.weight for v in self.verdicts if v.passed)
+
+    @property
+    def gradable(self) -> bool:
+        """Whether the student's code ran: pass rates and scores are over these only."""
+        return self.status not in UNGRADABLE + NOT_THEIR_DOING
 
     def verdict(self, case) -> Verdict | None:
         """The verdict of `case`, or None when the submission could not run at all."""
@@ -53,18 +79,70 @@ class Grade:
         return verdict is not None and verdict.passed
 
 
-def grade_submission(submission: Submission, limits: Limits, cases=ALL_CASES) -> Grade:
-    """Run every case on one submission (or explain why it cannot run) and write its feedback."""
+@dataclass(frozen=True)
+class Course:
+    """What the course decides: the assignment's title, the language, Gradescope visibility, which attempt
+    counts.  One place reads them (`course_settings`), so a course config file can feed it later."""
+
+    title: str = "Lab09"
+    language: str = "zh"
+    visibility: str = "visible"
+    attempt: str = "latest"
+
+
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+
+def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ) -> Course:
+    """The course's settings: options given, else the environment (LAB_LANG, LAB_ATTEMPT, LAB_VISIBILITY),
+    else the defaults."""
+    chosen = attempt or environ.get("LAB_ATTEMPT", "").strip().lower() or "latest"
+    visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
+    return Course(title=title or "Lab09", language=current_language(),
+                  visibility=visibility if visibility in VISIBILITIES else "visible",
+                  attempt=chosen if chosen in ATTEMPTS else "latest")
+
+
+# --- one submission ------------------------------------------------------------------------------
+
+def grade_submission(submission: Submission, limits: Limits, cases=ALL_CASES, attempt: str = "latest") -> Grade:
+    """Run every case on the attempt that counts (or explain why nothing can run) and write its feedback."""
     started = time.monotonic()
+    base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
+                 layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
+                 notes=submission.notes, found=submission.found)
     if not submission.gradable:
-        feedback = "\n".join([text(f"status.{submission.status}", found=", ".join(submission.found)), "",
+        feedback = "\n".join([text(f"status.{submission.status}", found=", ".join(submission.found) or "—"), "",
                               *render.summary_lines([(case, False) for case in cases])]) + "\n"
-        return Grade(submission.student, submission.entry, submission.status, feedback=feedback)
-    with StudentRun(display=FILE, source=submission.source, limits=limits) as student:
-        verdicts = [check(student, case) for case in cases]
+        return replace(base, feedback=feedback)
+    chosen = list(enumerate(submission.attempts, 1))
+    chosen = chosen[-MAX_BEST:] if attempt == "best" else chosen[-1:]
+    best = None
+    for number, candidate in chosen:
+        graded = _run(candidate, limits, cases)
+        score = sum(v.case.weight for v in graded[0] if v.passed)
+        if best is None or score >= best[0]:
+            best = (score, number, candidate, graded)
+    _, number, candidate, (verdicts, load) = best
+    notes = submission.notes
+    if len(submission.attempts) > 1:
+        rule = text("note.rule_best") if attempt == "best" else text("note.rule_latest")
+        notes += (("note.attempt", {"number": number, "total": len(submission.attempts), "rule": rule}),)
+    if candidate.modules:
+        notes += (("note.helpers", {"files": ", ".join(candidate.modules)}),)
+    return replace(base, status=overall_status(load, verdicts), verdicts=verdicts,
+                   feedback=render.course_report(verdicts, FILE), sandbox=load.sandbox,
+                   seconds=time.monotonic() - started, late=candidate.late, attempt=number,
+                   files=candidate.files, notes=notes)
+
+
+def _run(candidate, limits: Limits, cases) -> tuple[list, LoadOutcome]:
+    verdicts = []
+    with StudentRun(display=FILE, source=candidate.source, limits=limits, modules=candidate.modules) as student:
+        for case in cases:
+            verdicts.append(check(student, case))  # after engine.stop_all() a case raises engine.Stopped
         load = student.load
-    return Grade(submission.student, submission.entry, overall_status(load, verdicts), verdicts,
-                 render.course_report(verdicts, FILE), load.sandbox, time.monotonic() - started)
+    return verdicts, load
 
 
 def overall_status(load: LoadOutcome, verdicts: list[Verdict]) -> str:
@@ -74,7 +152,8 @@ def overall_status(load: LoadOutcome, verdicts: list[Verdict]) -> str:
     problems = {v.problem for v in verdicts}
     if "missing_function" in problems:
         return "missing_function"
-    if any(v.problem == "raised" and v.facts["raised"].get("type") == "MemoryError" for v in verdicts):
+    if "memory" in problems or any(v.problem == "raised" and v.facts["raised"].get("type") == "MemoryError"
+                                   for v in verdicts):
         return "memory"
     if "timeout" in problems:
         return "timeout"
@@ -83,23 +162,109 @@ def overall_status(load: LoadOutcome, verdicts: list[Verdict]) -> str:
     return "ok"
 
 
-def grade_class(folder: Path, jobs: int, limits: Limits, progress=None) -> list[Grade]:
-    """Grade every entry of `folder` in parallel; a hung case costs only its own time limit."""
-    submissions = discover(folder)
-    grades: dict[str, Grade] = {}
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(grade_submission, submission, limits) for submission in submissions]
-        for future in as_completed(futures):
-            grade = future.result()
-            grades[grade.student] = grade
-            if progress:
-                progress(len(grades), len(submissions))
-    return [grades[s.student] for s in submissions]
+@dataclass(frozen=True)
+class Result:
+    """A graded submission with its output already rendered (so writing the class cannot fail on it)."""
+
+    grade: Grade
+    record: dict
+    feedback: str
+
+
+def grade_safely(submission: Submission, limits: Limits, attempt: str = "latest") -> Result:
+    """The barrier around one submission: read, run, judge, render.  Anything that goes wrong in there
+    becomes this submission's status `grader_error`, naming the entry and the cause."""
+    try:
+        return _rendered(grade_submission(submission, limits, attempt=attempt), limits)
+    except engine.Stopped:  # Ctrl-C: not this submission's fault, and nothing is written
+        raise
+    except Exception as exc:  # noqa: BLE001  (this is the barrier: every failure becomes a status)
+        failed = grader_error(submission, exc)
+    try:
+        return _rendered(failed, limits)
+    except Exception:  # noqa: BLE001  (even rendering the error failed: the barest record there is)
+        return Result(failed, _bare_record(failed), failed.feedback)
+
+
+def _bare_record(failed: Grade) -> dict:
+    """A grader_error record built from nothing but the grade's own strings (no renderer involved)."""
+    return {"student": failed.student, "name": failed.name, "entry": failed.entry, "layout": failed.layout,
+            "status": "grader_error", "gradable": False, "score": 0, "max_score": MAX_SCORE,
+            "late": failed.late, "attempt": None, "attempts": failed.attempts, "files": [], "sandbox": failed.sandbox,
+            "notes": [], "cases": {}, "why": failed.feedback.split("\n", 1)[0]}
+
+
+def _rendered(grade: Grade, limits: Limits) -> Result:
+    document = reports.record(grade, limits)
+    document["why"] = _why(grade)
+    feedback = reports.feedback_text(grade)
+    reports.check_record(document)
+    feedback.encode("utf-8")
+    return Result(grade, document, feedback)
+
+
+def _why(grade: Grade) -> str:
+    if grade.gradable:
+        return ""
+    return text(f"status.{grade.status}", found=", ".join(grade.found) or "—", entry=grade.entry, cause=grade.cause)
+
+
+def grader_error(submission: Submission, exc: BaseException) -> Grade:
+    """The grade of a submission the grader itself failed on: no verdicts, the entry and the cause named."""
+    try:
+        cause = f"{type(exc).__name__}: {exc}"
+    except Exception:  # noqa: BLE001  (an exception whose str() fails still has a type)
+        cause = type(exc).__name__
+    cause = safe_text(cause, limit=300, keep_newlines=False)
+    entry = safe_text(submission.entry, limit=300, keep_newlines=False)
+    feedback = "\n".join([text("status.grader_error", entry=entry, cause=cause, found=""), "",
+                          *render.summary_lines([(case, False) for case in ALL_CASES])]) + "\n"
+    return Grade(submission.student, entry, "grader_error", feedback=feedback, name=submission.name,
+                 layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
+                 cause=cause)
+
+
+# --- a class -----------------------------------------------------------------------------------
+
+def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progress=None,
+                attempt: str = "latest") -> list[Result]:
+    """Grade every submission in parallel; a hung case costs only its own time limit.  On Ctrl-C every
+    child is stopped at once and KeyboardInterrupt goes on up."""
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="lab09-grade")
+    results: dict[int, Result] = {}
+    try:
+        pending = {pool.submit(grade_safely, submission, limits, attempt): index
+                   for index, submission in enumerate(submissions)}
+        while pending:
+            done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in done:
+                results[pending.pop(future)] = future.result()
+                if progress:
+                    progress(len(results), len(submissions))
+    except BaseException:
+        stop_everything(pool)
+        raise
+    pool.shutdown()
+    return [results[index] for index in range(len(submissions))]
+
+
+def stop_everything(pool: ThreadPoolExecutor, grace: float = 1.0) -> None:
+    """No new case starts, every child is killed, queued submissions are dropped; wait up to `grace`
+    seconds for the workers to notice."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + grace
+    while True:
+        engine.stop_all()  # kills every live child and lets no new one start
+        workers = [t for t in threading.enumerate() if t.name.startswith("lab09-grade") and t.is_alive()]
+        if not workers or time.monotonic() >= deadline:
+            return
+        time.sleep(0.02)
 
 
 def _progress_printer(stream=sys.stderr):
     started = time.monotonic()
     last = [0.0]
+    state = {"open_line": False}
 
     def show(done: int, total: int):
         now = time.monotonic() - started
@@ -108,34 +273,170 @@ def _progress_printer(stream=sys.stderr):
         last[0] = now
         eta = now / done * (total - done)
         line = text("grade.progress", done=done, total=total, elapsed=now, eta=eta)
-        stream.write(("\r" + line + ("\n" if done == total else "")) if stream.isatty() else line + "\n")
+        if stream.isatty():
+            stream.write("\r" + line + ("\n" if done == total else ""))
+            state["open_line"] = done < total
+        else:
+            stream.write(line + "\n")
         stream.flush()
 
+    show.state = state
     return show
 
 
+# --- the sandbox in force ------------------------------------------------------------------------
+
+def sandbox_level() -> sandbox.Level:
+    """The confinement children get on this machine, as the parent measures it (one probe child)."""
+    return sandbox.level()
+
+
+def refuse_unsafe(level, unsafe: bool) -> str | None:
+    """Why grading must not start: root with no sandbox at all, unless the instructor said --unsafe."""
+    if level.name == "none" and hasattr(os, "geteuid") and os.geteuid() == 0 and not unsafe:
+        return text("sandbox.refuse_root")
+    return None
+
+
+# --- the command -------------------------------------------------------------------------------
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.grade", description=__doc__.split("\n")[0])
-    parser.add_argument("submissions", type=Path, nargs="?", help="folder with one entry per student")
+    parser.add_argument("submissions", type=Path, nargs="?", help="folder with the class's submissions")
     parser.add_argument("--gradescope", action="store_true", help="grade one Gradescope submission")
     parser.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
+    parser.add_argument("--metadata", type=Path, default=None, help="Gradescope's submission_metadata.json")
     parser.add_argument("--results", type=Path, default=Path("/autograder/results/results.json"))
     parser.add_argument("--out", type=Path, default=Path("grades"))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--attempt", choices=ATTEMPTS, default=None, help="which attempt counts (latest)")
+    parser.add_argument("--roster", type=Path, default=None, help="Canvas gradebook export or Moodle worksheet")
+    parser.add_argument("--merge", action="store_true", help="replace only these students' rows in OUT")
+    parser.add_argument("--title", default=None, help="the assignment's title (Lab09)")
+    parser.add_argument("--unsafe", action="store_true", help="grade as root even with no sandbox at all")
     parser.add_argument("--submission-seconds", type=float, default=Limits.submission_seconds,
                         help="wall-clock limit for one student, all cases together")
     args = parser.parse_args(argv)
     limits = replace(Limits.from_env(), submission_seconds=args.submission_seconds)
+    course = course_settings(args.title, args.attempt)
+    level = sandbox_level()
     if args.gradescope:
-        grade = grade_submission(replace(from_folder(args.submission, "submission"), entry="submission"), limits)
-        reports.write_gradescope(grade, args.results)
-        return 0
+        return gradescope(args, limits, course, level)
     if args.submissions is None or not args.submissions.is_dir():
         parser.error("SUBMISSIONS must be a folder (make grade SUBMISSIONS=dir)")
+    refusal = refuse_unsafe(level, args.unsafe)
+    if refusal:
+        print(refusal, file=sys.stderr)
+        return 2
+    if not level.full:
+        print(text("sandbox.warning", level=level.name), file=sys.stderr)
     started = time.monotonic()
-    grades = grade_class(args.submissions, args.jobs, limits, _progress_printer())
-    reports.write_all(grades, args.out, limits)
-    print(reports.terminal_summary(grades, time.monotonic() - started, args.jobs, args.out))
+    progress = _progress_printer()
+    terminated = _terminate_like_ctrl_c()
+    try:
+        run = grade_folder(args.submissions, args.out, limits, jobs=args.jobs, course=course, level=level,
+                           roster_path=args.roster, merge=args.merge, progress=progress)
+    except (roster.RosterError, regrade.RegradeRefused) as refused:
+        print(str(refused), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        code = interrupted(progress, args.out)
+        return 128 + signal.SIGTERM if terminated else code
+    except OSError as error:
+        print(text("grade.write_failed", out=args.out, error=safe_text(str(error), 300, False)), file=sys.stderr)
+        return 1
+    extra = ["", *run.changes] if run.changes else []
+    if run.gradebook:
+        extra += ["", text("roster.written", path=args.out / run.gradebook)]
+    if run.unmatched:
+        extra.append(text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched)))
+    print(reports.terminal_summary(run.records, time.monotonic() - started, args.jobs, args.out, level, extra))
+    return 0
+
+
+@dataclass
+class ClassRun:
+    """What one `make grade` produced: the records written, submissions missing from the roster, merge lines."""
+
+    records: list
+    unmatched: list
+    changes: list
+    gradebook: str | None = None  # canvas.csv or moodle.csv, when a roster was given
+
+
+def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, course: Course | None = None,
+                 level=None, roster_path: Path | None = None, merge: bool = False, progress=None) -> ClassRun:
+    """Grade every student in `folder` and write OUT, all or none.  Raises RosterError or RegradeRefused
+    before grading anything, KeyboardInterrupt (nothing written) or OSError (OUT as it was)."""
+    course = course or course_settings()
+    level = level or sandbox_level()
+    submissions = discover(folder, skip=(out,))
+    gradebook = roster.load(roster_path) if roster_path else None
+    previous = regrade.previous(out, [s.student for s in submissions], merge)
+    results = grade_class(submissions, jobs, limits, progress, course.attempt)
+    records = [result.record for result in results]
+    feedback = {reports.feedback_name(r.record["student"]): r.feedback.encode("utf-8") for r in results}
+    changes: list[str] = []
+    if previous is not None:
+        records, feedback, changes = regrade.merge(previous, records, feedback, out)
+    files, unmatched = class_files(records, limits, course, level, gradebook)
+    outputs.commit(out, files, {"feedback": feedback})
+    written = next((name for name in ("canvas.csv", "moodle.csv") if name in files), None)
+    return ClassRun(records, unmatched, changes, written)
+
+
+def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str]]:
+    """Every class output, rendered in memory: name -> bytes, and the submissions missing from the roster."""
+    unmatched, note = [], ""
+    files = {"grades.csv": reports.grades_csv(records), "grades.json": reports.grades_json(records, limits, course, level)}
+    if gradebook is not None:
+        name, content, unmatched = roster.export(gradebook, records, course)
+        files[name] = content
+        note = text("roster.about", file=name)
+    files["report.html"] = report_page.page(records, course, level, unmatched, note)
+    return {name: content.encode("utf-8") for name, content in files.items()}, unmatched
+
+
+def _terminate_like_ctrl_c() -> list:
+    """SIGTERM (a closed terminal, `kill`) stops grading the way Ctrl-C does; the list says it came."""
+    came: list = []
+
+    def stop(_signum, _frame):
+        came.append(True)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+    return came
+
+
+def interrupted(progress, out: Path) -> int:
+    """Ctrl-C: every child is already gone, nothing was written; say so in one line."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    opened = getattr(progress, "state", {}).get("open_line")
+    print(("\n" if opened else "") + text("grade.interrupted", out=out), file=sys.stderr, flush=True)
+    if any(t.name.startswith("lab09-grade") and t.is_alive() for t in threading.enumerate()):
+        sys.stdout.flush()
+        os._exit(INTERRUPTED)  # a worker still stuck in a system call must not hold the exit
+    return INTERRUPTED
+
+
+def gradescope(args, limits: Limits, course: Course, level) -> int:
+    """One Gradescope submission: the same reading of files as `make grade`, metadata for late and attempts."""
+    metadata = args.metadata or args.submission.parent / "submission_metadata.json"
+    facts = gradescope_metadata(metadata)
+    submission = replace(from_folder(args.submission, "submission"), entry="submission")
+    refusal = refuse_unsafe(level, args.unsafe)
+    if refusal:
+        results = {"score": 0, "output": refusal, "output_format": "text", "visibility": course.visibility,
+                   "stdout_visibility": "hidden", "tests": []}
+    else:
+        result = grade_safely(submission, limits)
+        grade = replace(result.grade, late=facts.get("late", result.grade.late))
+        results = reports.gradescope_results(grade, course, facts)
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    outputs.commit(args.results.parent, {args.results.name: (json.dumps(results, ensure_ascii=False, indent=2)
+                                                             + "\n").encode("utf-8")}, {})
     return 0
 
 

@@ -1,90 +1,436 @@
-"""Finds each student's student.py in a submissions folder: a sub-folder, a .py file or a .zip per student."""
+"""Turns a submissions folder into one Submission per student: which student.py, which helpers, which attempt.
+
+A folder may be a plain class folder (a sub-folder, a .py, a .zip or a .tar.gz per student) or an LMS
+export (see tools/layouts.py), where a student's work is spread over several entries.  All of one
+student's files form one submission; ambiguity is resolved the way a person would (a top-level
+student.py beats one in backup/, a whole lab copy uses its framework/student.py, a later upload beats
+an earlier one) and every such decision is stated in the feedback; what cannot be resolved says what
+was found.
+"""
 
 from __future__ import annotations
 
-import zipfile
-from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+import ast
+import json
+import os
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
 
-from framework.harness.engine import Limits
+from framework.harness.untrusted import safe_text
+from tools.archives import (ArchiveError, Member, _Budget, archive_suffix, read_entry_file, read_folder,
+                            searched)
+from tools.layouts import Owner, blackboard_users, recognise, version
 
 TARGET = "student.py"
-SKIPPED_DIRS = {"__MACOSX", "__pycache__", "node_modules"}
+MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\.py$")
+BACKUP = re.compile(r"(?i)backup|\bbak\b|^old\b|^old[-_ ]|copy|archive|previous|备份|旧|副本")
+MAX_HELPERS = 20
+MAX_FOUND = 8  # files named when saying what a submission holds
+UNGRADABLE = ("no_student_py", "several_student_py", "bad_archive", "unsupported", "unreadable", "too_many_files")
 
 
-def _searched(folders) -> bool:
-    """Whether a student.py under these folders counts: hidden and tool folders are not searched."""
-    return not any(part.startswith(".") or part in SKIPPED_DIRS for part in folders)
-MAX_SOURCE = Limits().source_bytes  # read one byte more, so that the engine can say "too large"
+@dataclass(frozen=True)
+class Attempt:
+    """One runnable version of a student's work: student.py, the helper modules it imports, and where from."""
+
+    source: bytes
+    modules: dict = field(default_factory=dict)  # helper file name ("helper.py") -> its bytes
+    files: tuple = ()  # the files used, as found in the submission
+    late: bool | None = None
 
 
 @dataclass(frozen=True)
 class Submission:
-    """One input entry: who it is, and either the source of its student.py or why there is none."""
+    """One student: who, from which entries, the attempts that can run (oldest first) or why none can."""
 
     student: str
     entry: str
-    source: bytes | None = None
-    status: str | None = None  # no_student_py, several_student_py, bad_zip, unsupported, unreadable
-    found: tuple = ()  # where student.py files were found inside the entry
+    source: bytes | None = None  # shorthand for a single attempt of just this student.py
+    status: str | None = None  # one of UNGRADABLE, or None
+    found: tuple = ()  # what the submission holds, when that explains its status
+    layout: str = "plain"
+    name: str = ""
+    attempts: tuple = ()
+    notes: tuple = ()  # (text key, fields) pairs the feedback states
+
+    def __post_init__(self):
+        if self.source is not None and not self.attempts:
+            object.__setattr__(self, "attempts", (Attempt(self.source, files=(TARGET,)),))
 
     @property
     def gradable(self) -> bool:
-        return self.status is None
+        return self.status is None and bool(self.attempts)
+
+    @property
+    def late(self) -> bool | None:
+        return self.attempts[-1].late if self.attempts else None
 
 
-def discover(folder: Path) -> list[Submission]:
-    """One Submission per visible entry of `folder`, sorted by student id (ids made unique)."""
-    entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
-    stems = [entry.stem if entry.is_file() else entry.name for entry in entries]
-    submissions = []
-    for entry, stem in zip(entries, stems):
-        student = stem if stems.count(stem) == 1 else entry.name
-        submissions.append(read_entry(entry, student))
-    return sorted(submissions, key=lambda s: s.student)
+@dataclass
+class _Pool:
+    """Everything one student handed in: their files, tagged with the entry and attempt they came from."""
+
+    owner: Owner
+    entries: list = field(default_factory=list)
+    files: list = field(default_factory=list)  # (Member, Owner of its entry)
+    errors: list = field(default_factory=list)  # status strings of entries that could not be read
 
 
-def read_entry(entry: Path, student: str) -> Submission:
+# --- a class folder -------------------------------------------------------------------------------
+
+def discover(folder: Path, skip: tuple = ()) -> list[Submission]:
+    """One Submission per student in `folder`, sorted by id; ids are unique and safe as file names.
+    `skip` lists paths never graded (the output folder); earlier grading outputs are skipped too."""
+    skipped = {os.path.realpath(path) for path in skip}
+    entries = []
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(".") or os.path.realpath(path) in skipped or is_grading_output(path):
+            continue
+        entries.append(path)
+    pools = _pools(entries)
+    submissions = [resolve(pool) for pool in pools]
+    return sorted(unique_ids(submissions), key=lambda s: s.student)
+
+
+def is_grading_output(path: Path) -> bool:
+    """Whether `path` is a folder `make grade` wrote (grades.csv, grades.json and report.html)."""
+    return path.is_dir() and not path.is_symlink() and all(
+        (path / name).is_file() for name in ("grades.csv", "grades.json", "report.html"))
+
+
+def _pools(entries: list[Path]) -> list[_Pool]:
+    owned: dict[tuple, _Pool] = {}
+    plain: list[_Pool] = []
+    owners = {path: recognise(path.name, path.is_dir()) for path in entries}
+    board = [owner for owner in owners.values() if owner and owner.layout == "blackboard"]
+    if board:
+        receipts = {owner.student: _receipt(path) for path, owner in owners.items()
+                    if owner and owner.kind == "receipt"}
+        users = blackboard_users(board, receipts)
+        owners = {path: replace(owner, student=users[owner.student][0], name=users[owner.student][1])
+                  if owner and owner.layout == "blackboard" else owner for path, owner in owners.items()}
+    for path, owner in owners.items():
+        if owner is None:
+            pool = _Pool(Owner("plain", _stem(path)))
+            plain.append(pool)
+        else:
+            owner = replace(owner, name=safe_text(owner.name, 120, False))
+            pool = owned.setdefault((owner.layout, owner.student), _Pool(owner))
+            if owner.name and not pool.owner.name:
+                pool.owner = replace(pool.owner, name=owner.name)
+        pool.entries.append(safe_text(path.name, 200, False))
+        _add_entry(pool, path, owner)
+    return list(owned.values()) + plain
+
+
+def _receipt(path: Path) -> str:
     try:
-        if entry.is_dir():
-            return from_folder(entry, student)
-        if entry.suffix == ".py":
-            return Submission(student, entry.name, source=_read(entry), found=(entry.name,))
-        if entry.suffix == ".zip":
-            return from_zip(entry, student)
+        with open(path, "rb") as handle:
+            return handle.read(1 << 16).decode("utf-8", "replace")
     except OSError:
-        return Submission(student, entry.name, status="unreadable")
-    return Submission(student, entry.name, status="unsupported")
+        return ""
 
 
-def from_folder(folder: Path, student: str, entry: str | None = None) -> Submission:
-    """The one student.py anywhere inside `folder` (hidden and cache folders are not searched)."""
-    found = sorted(p for p in folder.rglob(TARGET)
-                   if p.is_file() and _searched(p.relative_to(folder).parts[:-1]))
-    names = tuple(p.relative_to(folder).as_posix() for p in found)
-    entry = entry or folder.name
-    if len(found) != 1:
-        return Submission(student, entry, status="no_student_py" if not found else "several_student_py", found=names)
-    return Submission(student, entry, source=_read(found[0]), found=names)
+def _stem(path: Path) -> str:
+    """A plain entry's student id: a folder's name, a file's name without its extension (.tar.gz whole)."""
+    if not path.is_file():
+        return path.name
+    suffix = archive_suffix(path.name)
+    return path.name[:-len(suffix)] if suffix else path.stem
 
 
-def from_zip(archive: Path, student: str) -> Submission:
+def _add_entry(pool: _Pool, path: Path, owner: Owner | None) -> None:
+    """Read one entry's files into the student's pool (bounded; nothing is extracted)."""
+    budget = _Budget()
     try:
-        with zipfile.ZipFile(archive) as bundle:
-            members = [info for info in bundle.infolist() if not info.is_dir()
-                       and PurePosixPath(info.filename).name == TARGET
-                       and _searched(PurePosixPath(info.filename).parts[:-1])]
-            names = tuple(sorted(info.filename for info in members))
-            if len(members) != 1:
-                status = "no_student_py" if not members else "several_student_py"
-                return Submission(student, archive.name, status=status, found=names)
-            with bundle.open(members[0]) as handle:
-                source = handle.read(MAX_SOURCE + 1)  # never inflate more than that (zip bombs)
-            return Submission(student, archive.name, source=source, found=names)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, ValueError, EOFError):
-        return Submission(student, archive.name, status="bad_zip")
+        if path.is_symlink():
+            pool.files.append((Member(safe_text(path.name, 200, False), skipped="link"), owner))
+        elif path.is_dir():
+            pool.files += [(member, owner) for member in read_folder(path, budget)]
+        elif owner is not None:
+            shown = owner.file or path.name
+            pool.files += [(member, owner) for member in read_entry_file(path, safe_text(shown, 200, False), budget)]
+        else:
+            pool.files += [(member, owner) for member in read_entry_file(path, safe_text(path.name, 200, False),
+                                                                         budget)]
+    except ArchiveError as error:
+        pool.errors.append("too_many_files" if error.args[0] == "too_many_files" else "bad_archive")
+    except OSError:
+        pool.errors.append("unreadable")
 
 
-def _read(path: Path) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read(MAX_SOURCE + 1)
+# --- one student ------------------------------------------------------------------------------
+
+def resolve(pool: _Pool) -> Submission:
+    """The student's Submission: their attempts, or the status that says why none can run."""
+    owner = pool.owner
+    base = Submission(student=owner.student, entry="; ".join(pool.entries), layout=owner.layout, name=owner.name)
+    notes = _pool_notes(pool)
+    code = [(member, entry) for member, entry in pool.files if member.data is not None and _code(entry)]
+    candidates = [(member, entry) for member, entry in code if _is_target(member.name)]
+    if not candidates and owner.layout == "plain" and len(pool.entries) == 1 and \
+            [member.path for member, _ in code] == [pool.entries[0]]:
+        candidates = code  # a plain class folder: one .py file per student, named after the student
+    elif not candidates:
+        candidates = [(member, entry) for member, entry in code if _defines_lab_functions(member.data)]
+        if len(candidates) == 1:
+            notes.append(("note.renamed", {"file": candidates[0][0].path}))
+    if not candidates:
+        return replace(base, status=_why_none(pool), found=_listing(pool), notes=tuple(notes))
+    groups: dict[tuple, list] = {}
+    for member, entry in candidates:
+        groups.setdefault(_attempt_key(member, entry), []).append((member, entry))
+    attempts, ambiguous = [], []
+    for key in sorted(groups):
+        chosen, dropped, reason = _choose(groups[key])
+        if chosen is None:
+            ambiguous += [member.path for member, _ in groups[key]]
+            continue
+        if dropped:
+            notes.append((f"note.chose_{reason}", {"chosen": chosen[0].path, "others": ", ".join(dropped)}))
+        attempts.append(_attempt(chosen, pool))
+    if ambiguous:
+        return replace(base, status="several_student_py", found=tuple(sorted(ambiguous)), notes=tuple(notes))
+    return replace(base, attempts=tuple(attempts), notes=tuple(notes))
+
+
+def _code(owner: Owner | None) -> bool:
+    return owner is None or owner.kind == "file"
+
+
+def _is_target(name: str) -> bool:
+    return version(name.lower())[0] == TARGET
+
+
+def _attempt_key(member: Member, owner: Owner | None) -> tuple:
+    """Orders one student's student.py files in time: LMS upload order, then the copy number in the name."""
+    return (owner.order if owner else "", version(member.name.lower())[1])
+
+
+def _choose(group: list) -> tuple:
+    """The one student.py of an attempt, the ones set aside, and why; (None, ...) when a person could not say."""
+    pool = [member for member, _ in group]
+    reasons = []
+    for keep, reason in ((lambda m: not _in_backup(m.path), "backup"),
+                         (lambda m: m.path.endswith("framework/" + m.name), "lab_copy"),
+                         (lambda m: m.path.count("/") == min(x.path.count("/") for x in pool), "top_level"),
+                         (lambda m: m.name == TARGET, "exact_name")):
+        kept = [member for member in pool if keep(member)]
+        if kept and len(kept) < len(pool):
+            pool = kept
+            reasons.append(reason)
+        if len(pool) == 1:
+            break
+    if len(pool) != 1:
+        return None, (), ""
+    chosen = next((member, entry) for member, entry in group if member is pool[0])
+    dropped = [member.path for member, _ in group if member is not pool[0]]
+    return chosen, dropped, reasons[0] if reasons else "top_level"
+
+
+def _defines_lab_functions(source: bytes) -> bool:
+    """Whether a file defines format_prompt or extract_response at its top level (a misnamed student.py)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return any(isinstance(node, ast.FunctionDef) and node.name in ("format_prompt", "extract_response")
+               for node in tree.body)
+
+
+def _in_backup(path: str) -> bool:
+    return any(BACKUP.search(part) for part in path.split("/")[:-1])
+
+
+def _attempt(chosen: tuple, pool: _Pool) -> Attempt:
+    member, owner = chosen
+    helpers = _helpers(member, owner, pool)
+    files = (member.path, *[helper.path for helper in helpers.values()])
+    return Attempt(member.data, {name: helper.data for name, helper in helpers.items()}, files,
+                   owner.late if owner else None)
+
+
+def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Member]:
+    """The modules beside student.py that it imports (and they import), latest upload of each name."""
+    scope = owner.order if owner and owner.layout == "blackboard" else None
+    beside: dict[str, tuple] = {}
+    for member, entry in pool.files:
+        if member is target or member.data is None or member.folder != target.folder or not _code(entry):
+            continue
+        if scope is not None and (entry is None or entry.order != scope):
+            continue
+        name, number = version(member.name)
+        if not MODULE.match(name) or _is_target(name):
+            continue
+        rank = ((entry.order if entry else ""), number)
+        if name not in beside or rank > beside[name][0]:
+            beside[name] = (rank, member)
+    if not beside:
+        return {}  # nothing to import: no need to read student.py's imports
+    wanted, queue, chosen = set(), [target.data], {}
+    while queue and len(chosen) < MAX_HELPERS:
+        for module in _imports(queue.pop()) - wanted:
+            wanted.add(module)
+            found = beside.get(module + ".py")
+            if found:
+                chosen[module + ".py"] = found[1]
+                queue.append(found[1].data)
+    return dict(sorted(chosen.items()))
+
+
+def _imports(source: bytes) -> set[str]:
+    """Top-level names of the modules a source imports (nothing when it does not parse)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+            elif node.level == 1 and not node.module:
+                names.update(alias.name for alias in node.names)
+    return names
+
+
+def _pool_notes(pool: _Pool) -> list:
+    notes = []
+    if any(entry is not None and entry.kind == "online_text" for _, entry in pool.files):
+        notes.append(("note.online_text", {}))
+    skipped = [member.path for member, _ in pool.files if member.skipped and searched(member.path)]
+    if skipped:
+        notes.append(("note.skipped", {"files": _names(skipped)}))
+    return notes
+
+
+def _why_none(pool: _Pool) -> str:
+    if pool.errors and not pool.files:
+        return pool.errors[0]
+    archives = [m for m, _ in pool.files if m.skipped and m.skipped.startswith("archive_")]
+    if archives and len(archives) == len(pool.files):
+        return "bad_archive"
+    if pool.owner.layout == "plain" and len(pool.entries) == 1 and len(pool.files) == 1 and \
+            pool.files[0][0].path == pool.entries[0] and not pool.files[0][0].path.lower().endswith(".py"):
+        return "unsupported"
+    return "no_student_py"
+
+
+def _listing(pool: _Pool) -> tuple:
+    """What the submission holds, briefly: visible files first, then what was skipped and why."""
+    shown = [member.path + (f" ({member.skipped})" if member.skipped else "")
+             for member, _ in pool.files if searched(member.path)]
+    return tuple(shown[:MAX_FOUND] + ([f"… +{len(shown) - MAX_FOUND}"] if len(shown) > MAX_FOUND else []))
+
+
+def _names(paths: list) -> str:
+    return ", ".join(paths[:MAX_FOUND]) + (f" … +{len(paths) - MAX_FOUND}" if len(paths) > MAX_FOUND else "")
+
+
+# --- ids ----------------------------------------------------------------------------------------
+
+_UNSAFE_IN_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]')
+
+
+def safe_id(raw: str) -> str:
+    """An id that is printable and also a safe file name on every system (feedback/<id>.txt)."""
+    shown = safe_text(raw, limit=120, keep_newlines=False)
+    shown = _UNSAFE_IN_NAMES.sub("_", shown).strip(" .")
+    return shown or "_"
+
+
+def unique_ids(submissions: list[Submission]) -> list[Submission]:
+    """Ids made safe and unique, also ignoring case (feedback files on macOS and Windows): an entry whose
+    short id collides takes its full entry name, and what still collides gets ~2, ~3 ..."""
+    ids = [safe_id(s.student) for s in submissions]
+    full = [False] * len(submissions)
+    while True:
+        seen: dict[str, list[int]] = {}
+        for index, student in enumerate(ids):
+            seen.setdefault(student.casefold(), []).append(index)
+        clashes = [group for group in seen.values() if len(group) > 1]
+        changed = False
+        for group in clashes:
+            for index in group:
+                if not full[index] and submissions[index].layout == "plain":
+                    ids[index], full[index], changed = safe_id(submissions[index].entry), True, True
+        if not changed:
+            break
+    taken: set[str] = set()
+    for index, student in enumerate(ids):
+        candidate, number = student, 1
+        while candidate.casefold() in taken:
+            number += 1
+            candidate = f"{student}~{number}"
+        taken.add(candidate.casefold())
+        ids[index] = candidate
+    return [replace(submission, student=student) for submission, student in zip(submissions, ids)]
+
+
+# --- Gradescope -------------------------------------------------------------------------------
+
+def from_folder(folder: Path, student: str = "submission") -> Submission:
+    """Everything in one folder is one student's work (Gradescope's /autograder/submission)."""
+    pool = _Pool(Owner("plain", student), entries=[student])
+    budget = _Budget()
+    try:
+        pool.files = [(member, None) for member in read_folder(folder, budget)]
+    except ArchiveError as error:
+        pool.errors.append("too_many_files" if error.args[0] == "too_many_files" else "bad_archive")
+    except OSError:
+        pool.errors.append("unreadable")
+    submission = resolve(pool)
+    if submission.status == "unsupported":
+        submission = replace(submission, status="no_student_py")
+    return submission
+
+
+def gradescope_metadata(path: Path) -> dict:
+    """Late and attempt facts from Gradescope's submission_metadata.json ({} when it is missing or odd)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(document, dict):
+        return {}
+    facts = {}
+    created = str(document.get("created_at") or "")
+    assignment = document.get("assignment") if isinstance(document.get("assignment"), dict) else {}
+    due = _own_due_date(document) or str(assignment.get("due_date") or "")
+    if created and due:
+        facts["late"] = _instant(created) > _instant(due)
+    previous = document.get("previous_submissions")
+    if isinstance(previous, list):
+        facts["attempt"] = len(previous) + 1
+        scores = [float(p["score"]) for p in previous if isinstance(p, dict) and _number(p.get("score"))]
+        if scores:
+            facts["previous_best"] = max(scores)
+    return facts
+
+
+def _own_due_date(document: dict) -> str:
+    """A student's own (extended) due date, where Gradescope lists one under users[].assignment."""
+    for user in document.get("users") or []:
+        if isinstance(user, dict) and isinstance(user.get("assignment"), dict) and user["assignment"].get("due_date"):
+            return str(user["assignment"]["due_date"])
+    return ""
+
+
+def _instant(stamp: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return datetime.min.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _number(value) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True

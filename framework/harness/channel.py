@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import secrets
 import signal
 import threading
@@ -42,10 +43,27 @@ def stop_all() -> None:
         child.close()
 
 
+_MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\.py$")
+
+
+def place_modules(folder: str, modules: dict) -> None:
+    """Write a submission's helper modules ("helper.py" -> bytes) into the child's own folder, beside where
+    its student.py is run from: plain module names only, never through a link.  Readable by the child
+    whatever uid it gets (the folder itself is its own, 0700)."""
+    for name, data in modules.items():
+        if not _MODULE_NAME.match(name):
+            continue
+        fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o644)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(os.path.join(folder, name), 0o644)
+
+
 class Child:
     """A started child: send a request, receive the reply with the same nonce before a deadline."""
 
-    def __init__(self, plan: sandbox.Plan, source: str, settings: dict, limits):
+    def __init__(self, plan: sandbox.Plan, source: str, settings: dict, limits, modules: dict | None = None):
         if _stopping.is_set():
             raise Stopped()
         self.limits = limits
@@ -53,6 +71,7 @@ class Child:
         self._close_lock = threading.Lock()
         self.workdir = sandbox.make_workdir()
         try:
+            place_modules(self.workdir, modules or {})
             self.started = sandbox.start(plan, source, settings, self.workdir)
         except BaseException:
             sandbox.remove_workdir(self.workdir)

@@ -242,6 +242,8 @@ def main():
     def load(request):
         state["filename"] = request["filename"]
         state["source_lines"] = request["source"].splitlines()
+        if request.get("modules"):  # the student's helper modules sit in this, the child's own directory
+            sys.path.insert(0, os.getcwd())
         provide_tags(request["tags"])
         module = types.ModuleType("student")
         module.__file__ = request["filename"]

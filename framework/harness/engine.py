@@ -122,9 +122,11 @@ class StudentRun:
     """A student file under test: loads it in a child, runs cases one by one, restarts after a kill."""
 
     def __init__(self, path=None, display: str | None = None, limits: Limits | None = None,
-                 functions=FUNCTIONS, source: bytes | None = None):
-        """Test the file at `path`, or the given `source` bytes (e.g. from a zip)."""
+                 functions=FUNCTIONS, source: bytes | None = None, modules: dict | None = None):
+        """Test the file at `path`, or the given `source` bytes (e.g. from a zip); `modules` maps helper
+        file names ("helper.py") to their bytes, put beside it where its imports find them."""
         self.display = display or str(path)
+        self.modules = dict(modules or {})
         self.limits = limits or Limits.from_env()
         self.functions = tuple(functions)
         self.level: sandbox.Level | None = None  # what confined the last child, as the parent saw it
@@ -158,7 +160,7 @@ class StudentRun:
             self._budget_ends = time.monotonic() + self.limits.submission_seconds
         for plan in sandbox.plans():
             try:
-                self._child = Child(plan, CHILD_SOURCE, self._settings(), self.limits)
+                self._child = Child(plan, CHILD_SOURCE, self._settings(), self.limits, self.modules)
             except Stopped:
                 raise
             except OSError as exc:
@@ -173,7 +175,7 @@ class StudentRun:
             self.load = LoadOutcome("system_error", {"error": "no way to start a child process"})
             return
         request = {"op": "load", "source": self._source, "filename": self.display, "tags": ALL_TAGS,
-                   "functions": list(self.functions)}
+                   "functions": list(self.functions), "modules": bool(self.modules)}
         self._loading = (self._child.send(request), self._deadline(self.limits.load_seconds))
 
     def _settings(self) -> dict:

@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
-# Gradescope image set-up: the grader needs nothing beyond Python 3.10+ and its standard library.
+# Gradescope image set-up: Python 3.10+ for the grader (standard library only) and bubblewrap, the sandbox
+# the engine runs students' code in where the image allows it. Package lists are fetched first: a fresh
+# image has none, and `apt-get install` without them fails.
 set -euo pipefail
-if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
-  apt-get install -y python3
+export DEBIAN_FRONTEND=noninteractive
+need=""
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null || need="$need python3"
+command -v bwrap >/dev/null 2>&1 || need="$need bubblewrap"
+if [ -n "$need" ]; then
+  apt-get update
+  apt-get install -y --no-install-recommends $need
 fi

@@ -1,0 +1,312 @@
+"""A class run nothing stops: one barrier per submission, outputs all or none, Ctrl-C, regrades, safe ids."""
+
+import csv
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import QUICK, ROOT, SOLUTION, STUDENTS, clean_env, make
+from framework.harness.cases import MAX_SCORE
+from tools import grade, outputs, reports
+from framework.harness.sandbox import Level
+from tools.grade import grade_folder
+
+LIMITS = replace(QUICK, load_seconds=5.0, submission_seconds=60.0)
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+SLEEPER = "import time\n\n\ndef format_prompt(messages):\n    time.sleep(600)\n\n\ndef extract_response(output):\n" \
+          "    time.sleep(600)\n"
+
+
+def snapshot(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def honest_class(folder: Path, names=("alice", "bob")) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copy(SOLUTION, folder / f"{name}.py")
+    return folder
+
+
+# --- ids -------------------------------------------------------------------------------------------
+
+def test_entries_that_would_collide_keep_distinct_ids_and_no_cell_is_a_formula(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    wrong = STUDENTS / "wrong" / "no_trim.py"
+    sources = {"X.py": SOLUTION, "X.py.py": wrong, "x.PY": wrong, '=HYPERLINK("http:evil.example","open").py': SOLUTION,
+               "\x1b[2Jclear\x07.py": wrong, "-2+3.py": SOLUTION}
+    for name, source in sources.items():
+        shutil.copy(source, folder / name)
+    for name, source in (("X.zip", SOLUTION), ("X.zip.py", wrong)):
+        if name.endswith(".zip"):
+            import zipfile
+            with zipfile.ZipFile(folder / name, "w") as bundle:
+                bundle.write(source, "student.py")
+        else:
+            shutil.copy(source, folder / name)
+    run = grade_folder(folder, tmp_path / "out", LIMITS, jobs=2)
+    ids = [record["student"] for record in run.records]
+    assert len(ids) == len(set(i.casefold() for i in ids)) == 8
+    assert {"X.py", "X.py.py", "X.zip", "X.zip.py"} <= set(ids)
+    scores = {record["student"]: record["score"] for record in run.records}
+    assert scores["X.py"] == scores["X.zip"] == MAX_SCORE > scores["X.py.py"] == scores["X.zip.py"]
+    feedback = sorted(p.name for p in (tmp_path / "out" / "feedback").iterdir())
+    assert len(feedback) == 8 and not any(CONTROL.search(name) or "/" in name for name in feedback)
+    table = (tmp_path / "out" / "grades.csv").read_text(encoding="utf-8")
+    assert not CONTROL.search(table.replace("\n", ""))
+    document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
+    shown = json.dumps([[r["student"], r["entry"], r["files"]] for r in document["students"]], ensure_ascii=False)
+    assert "\\u001b" not in shown and "\\u0007" not in shown  # the entry's own name, too, is shown, not obeyed
+    assert not CONTROL.search((tmp_path / "out" / "report.html").read_text(encoding="utf-8").replace("\n", ""))
+    cells = [row[0] for row in csv.reader(table.splitlines()[1:])]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@"))]
+    assert "'=HYPERLINK(_http_evil.example_,_open_)" in cells and "'-2+3" in cells  # ids are safe file names
+
+
+def test_an_output_folder_inside_the_submissions_is_never_graded(tmp_path):
+    folder = honest_class(tmp_path / "class")
+    out = folder / "grades"
+    for _ in range(2):
+        result = make("grade", f"SUBMISSIONS={folder}", f"OUT={out}")
+        assert result.returncode == 0, result.stderr
+    assert [row["student"] for row in csv.DictReader(open(out / "grades.csv"))] == ["alice", "bob"]
+    shutil.copytree(out, folder / "old-results")  # a copy under another name is recognised too
+    run = grade_folder(folder, tmp_path / "elsewhere", LIMITS)
+    assert [record["student"] for record in run.records] == ["alice", "bob"]
+
+
+# --- the barrier -----------------------------------------------------------------------------------
+
+def test_a_failure_while_rendering_one_submission_becomes_its_status_and_the_class_is_written(tmp_path, monkeypatch):
+    folder = honest_class(tmp_path / "class", ("alice", "victim", "zoe"))
+    real = reports.record
+
+    def failing(result, limits):
+        if result.student == "victim":
+            raise RecursionError("maximum recursion depth exceeded while encoding a JSON object")
+        return real(result, limits)
+
+    monkeypatch.setattr(reports, "record", failing)
+    run = grade_folder(folder, tmp_path / "out", LIMITS, jobs=2)
+    records = {record["student"]: record for record in run.records}
+    assert records["victim"]["status"] == "grader_error" and records["victim"]["score"] == 0
+    assert records["alice"]["score"] == records["zoe"]["score"] == MAX_SCORE
+    feedback = (tmp_path / "out" / "feedback" / "victim.txt").read_text(encoding="utf-8")
+    assert "victim.py" in feedback and "RecursionError: maximum recursion depth exceeded" in feedback
+    rows = list(csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8")))
+    assert [row["status"] for row in rows] == ["ok", "grader_error", "ok"]
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "RecursionError" in page.split("id=not-graded")[1]
+    assert "2/2" in page.split("id=rates")[1].split("</table>")[0]  # the pass rates leave it out
+
+
+def test_class_outputs_are_written_all_or_none(tmp_path, monkeypatch):
+    folder = honest_class(tmp_path / "class")
+    out = tmp_path / "out"
+    grade_folder(folder, out, LIMITS)
+    before = snapshot(out)
+    shutil.copy(STUDENTS / "wrong" / "no_trim.py", folder / "bob.py")
+
+    def full_disk(path, content):
+        if path.name == "grades.json":
+            raise OSError(28, "No space left on device")
+        return real_create(path, content)
+
+    real_create = outputs._create
+    monkeypatch.setattr(outputs, "_create", full_disk)
+    with pytest.raises(OSError):
+        grade_folder(folder, out, LIMITS)
+    assert snapshot(out) == before and sorted(p.name for p in out.iterdir()) == sorted(
+        ["feedback", "grades.csv", "grades.json", "report.html"])
+    monkeypatch.setattr(outputs, "_create", real_create)
+
+    real_replace, calls = os.replace, []
+
+    def failing_third_rename(source, target):
+        calls.append(target)
+        if len(calls) == 3:
+            raise OSError(5, "Input/output error")
+        return real_replace(source, target)
+
+    monkeypatch.setattr(outputs.os, "replace", failing_third_rename)
+    with pytest.raises(OSError):
+        grade_folder(folder, out, LIMITS)
+    monkeypatch.setattr(outputs.os, "replace", real_replace)
+    assert snapshot(out) == before
+    grade_folder(folder, out, LIMITS)
+    assert snapshot(out) != before and not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_outputs_follow_the_users_umask(tmp_path):
+    folder = honest_class(tmp_path / "class")
+    previous = os.umask(0o027)
+    try:
+        grade_folder(folder, tmp_path / "out", LIMITS)
+    finally:
+        os.umask(previous)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "out").rglob("*")}
+    assert modes["grades.csv"] == modes["report.html"] == modes["alice.txt"] == 0o640
+    assert modes["feedback"] == 0o750
+
+
+# --- Ctrl-C ----------------------------------------------------------------------------------------
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                fields = Path(f"/proc/{name}/stat").read_bytes().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == pid and fields[0] != b"Z":
+                found.append(int(name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != b"Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_ctrl_c_stops_every_child_keeps_the_previous_outputs_and_exits_130(tmp_path):
+    folder = honest_class(tmp_path / "class", ("alice",))
+    out = tmp_path / "out"
+    env = clean_env(LAB_TIMEOUT="60")
+    assert make("grade", f"SUBMISSIONS={folder}", f"OUT={out}", env=env).returncode == 0
+    before = snapshot(out)
+    for name in ("sleepy1", "sleepy2", "sleepy3", "sleepy4"):
+        (folder / f"{name}.py").write_text(SLEEPER, encoding="utf-8")
+    grader = subprocess.Popen([sys.executable, "-m", "tools.grade", str(folder), "--out", str(out), "--jobs", "2"],
+                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(children_of(grader.pid)) < 2 and time.monotonic() < deadline:  # two sleepers are running
+            time.sleep(0.05)
+        children = children_of(grader.pid)
+        assert len(children) >= 2, "the sleepers never started"
+        time.sleep(0.3)
+        grader.send_signal(signal.SIGINT)
+        stdout, stderr = grader.communicate(timeout=30)  # grading itself would take 8 minutes
+    finally:
+        if grader.poll() is None:
+            grader.kill()
+    assert grader.returncode == 130
+    assert stderr.strip().splitlines()[-1].startswith("已中断") and "Traceback" not in stderr and stdout == ""
+    assert not [pid for pid in children if alive(pid)]
+    assert snapshot(out) == before
+
+
+# --- the sandbox label -----------------------------------------------------------------------------
+
+def test_the_sandbox_level_is_shown_in_grades_json_the_report_and_the_terminal(tmp_path):
+    folder = honest_class(tmp_path / "class", ("alice",))
+    result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}")
+    document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
+    level = grade.sandbox_level()
+    shown = document["sandbox"]  # (the walls name the uid each process borrowed: they may differ)
+    assert (shown["level"], shown["blocks"], shown["full"]) == (level.name, list(level.blocks), level.full)
+    assert len(shown["walls"]) == len(level.walls)
+    assert level.name in result.stdout
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "id=sandbox>" in page and level.name in page.split("id=sandbox>")[1].split("</p>")[0]
+
+
+def test_below_full_strength_warns_and_as_root_without_any_sandbox_refuses(tmp_path, monkeypatch, capsys):
+    folder = honest_class(tmp_path / "class", ("alice",))
+    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("landlock-4 (no signal scoping)", walls=("landlock",), blocks=("read",), full=False))
+    assert grade.main([str(folder), "--out", str(tmp_path / "weak")]) == 0
+    captured = capsys.readouterr()
+    assert "警告: 沙箱不完整 (landlock-4 (no signal scoping))" in captured.err
+    assert "沙箱不完整: landlock-4" in captured.out
+    assert "class=\"banner weak\"" in (tmp_path / "weak" / "report.html").read_text(encoding="utf-8")
+
+    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("none"))
+    monkeypatch.setattr(grade.os, "geteuid", lambda: 0)
+    assert grade.main([str(folder), "--out", str(tmp_path / "refused")]) == 2
+    assert "拒绝评分" in capsys.readouterr().err and not (tmp_path / "refused").exists()
+    assert grade.main([str(folder), "--out", str(tmp_path / "unsafe"), "--unsafe"]) == 0
+    assert (tmp_path / "unsafe" / "grades.csv").exists()
+
+
+# --- regrades --------------------------------------------------------------------------------------
+
+def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_path):
+    folder = honest_class(tmp_path / "class", ("alice", "carol"))
+    shutil.copy(STUDENTS / "wrong" / "no_trim.py", folder / "bob.py")
+    out = tmp_path / "out"
+    assert make("grade", f"SUBMISSIONS={folder}", f"OUT={out}").returncode == 0
+    before = snapshot(out)
+    fixed = tmp_path / "regrade"
+    fixed.mkdir()
+    shutil.copy(SOLUTION, fixed / "bob.py")
+
+    refused = subprocess.run([sys.executable, "-m", "tools.grade", str(fixed), "--out", str(out)], cwd=ROOT,
+                             env=clean_env(), capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "MERGE=1" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    assert snapshot(out) == before
+
+    merged = make("grade", f"SUBMISSIONS={fixed}", f"OUT={out}", "MERGE=1")
+    assert merged.returncode == 0, merged.stderr
+    old = next(r for r in json.loads(before["grades.json"])["students"] if r["student"] == "bob")["score"]
+    assert f"bob: {old} → {MAX_SCORE}" in merged.stdout
+    after = snapshot(out)
+    rows = {row["student"]: row for row in csv.DictReader(after["grades.csv"].decode().splitlines())}
+    old_rows = {row["student"]: row for row in csv.DictReader(before["grades.csv"].decode().splitlines())}
+    assert rows["alice"] == old_rows["alice"] and rows["carol"] == old_rows["carol"]
+    assert rows["bob"]["score"] == str(MAX_SCORE) != old_rows["bob"]["score"]
+    assert after["feedback/alice.txt"] == before["feedback/alice.txt"] != b""
+    assert after["feedback/bob.txt"] != before["feedback/bob.txt"]
+
+
+def test_merge_refuses_a_grades_json_it_could_not_have_written(tmp_path):
+    folder = honest_class(tmp_path / "class", ("alice", "bob"))
+    out = tmp_path / "out"
+    grade_folder(folder, out, LIMITS)
+    document = json.loads((out / "grades.json").read_text(encoding="utf-8"))
+    document["students"][0]["student"] = "../../escape"
+    (out / "grades.json").write_text(json.dumps(document), encoding="utf-8")
+    result = make("grade", f"SUBMISSIONS={folder}", f"OUT={out}", "MERGE=1")
+    assert result.returncode != 0 and "grades.json" in result.stderr
+    assert not (tmp_path / "escape.txt").exists()
+
+
+HOSTILE_CLASS = {
+    "deep400": "def format_prompt(messages):\n    x = []\n    for _ in range(400):\n        x = [x]\n    return x\n\n\n"
+               "def extract_response(output):\n    return ''\n",
+    "deep5000": "import sys\nsys.setrecursionlimit(50000)\n\n\ndef format_prompt(messages):\n    x = []\n"
+                "    for _ in range(5000):\n        x = [x]\n    return x\n\n\ndef extract_response(output):\n    return ''\n",
+    "surrogate": "def format_prompt(messages):\n    return ''\n\n\ndef extract_response(output):\n"
+                 "    raise ValueError('\\ud800 lone')\n",
+    "screen": "def format_prompt(messages):\n    raise ValueError('\\x1b[2J\\x1b[H[TEST 1] ... [PASS]')\n\n\n"
+              "def extract_response(output):\n    return ''\n",
+}
+
+
+def test_a_class_with_submissions_that_break_rendering_still_grades_to_the_end(tmp_path):
+    folder = honest_class(tmp_path / "class", ("alice", "zoe"))
+    for name, source in HOSTILE_CLASS.items():
+        (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}", env=clean_env(LAB_TIMEOUT="5"))
+    assert result.returncode == 0, result.stderr
+    rows = {row["student"]: row for row in csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8"))}
+    assert sorted(rows) == sorted(["alice", "zoe", *HOSTILE_CLASS])
+    assert rows["alice"]["score"] == rows["zoe"]["score"] == str(MAX_SCORE)
+    assert all(rows[name]["score"] == "0" for name in HOSTILE_CLASS)
+    assert not CONTROL.search((tmp_path / "out" / "grades.csv").read_text(encoding="utf-8").replace("\n", ""))
+    json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))  # valid UTF-8 and JSON
+    assert len(list((tmp_path / "out" / "feedback").iterdir())) == 6

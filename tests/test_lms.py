@@ -1,0 +1,333 @@
+"""LMS exports become one row per student: Canvas, Moodle, Blackboard, attempts, helpers, archives, gradebooks."""
+
+import csv
+import gzip
+import io
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
+from framework.harness.cases import MAX_SCORE
+from tools.grade import course_settings, grade_folder
+from tools.submissions import discover
+
+LIMITS = replace(QUICK, load_seconds=5.0, submission_seconds=60.0)
+WRONG = STUDENTS / "wrong"
+HELPER_USER = "from helper import format_prompt, extract_response  # the work is in helper.py\n"
+
+
+def zip_of(path: Path, files: dict) -> Path:
+    with zipfile.ZipFile(path, "w") as bundle:
+        for name, content in files.items():
+            bundle.writestr(name, content)
+    return path
+
+
+def tar_of(path: Path, files: dict) -> Path:
+    with tarfile.open(path, "w:gz") as tar:
+        for name, content in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            tar.addfile(info, io.BytesIO(content))
+    return path
+
+
+def canvas_export(folder: Path) -> Path:
+    """What Canvas's "Download submissions" gives, unzipped: <name>[_LATE]_<user>_<attachment>_<file>."""
+    folder.mkdir()
+    solution, stub = SOLUTION.read_bytes(), STUB.read_bytes()
+    (folder / "zhangwei_10001_50001_student.py").write_bytes((WRONG / "first_not_last.py").read_bytes())
+    (folder / "zhangwei_10001_50009_student-1.py").write_bytes(solution)  # the second upload, later
+    (folder / "lisi_LATE_10002_50002_student.py").write_bytes(solution)
+    (folder / "wangfang_10003_50003_student.py").write_text(HELPER_USER, encoding="utf-8")
+    (folder / "wangfang_10003_50004_helper.py").write_bytes(solution)
+    zip_of(folder / "zhaolei_10004_50005_lab09.zip", {"lab09/student.py": solution,
+                                                       "lab09/backup/student.py": stub})
+    tar_of(folder / "chenjing_10005_50006_lab09.tar.gz", {"lab09-step8/framework/student.py": solution,
+                                                          "lab09-step8/framework/tags.py": b"",
+                                                          "lab09-step8/Makefile": b"test:\n"})
+    (folder / "liuyang_10006_text.html").write_text("<p>我的答案在这里</p>", encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def canvas(tmp_path_factory):
+    root = tmp_path_factory.mktemp("canvas")
+    run = grade_folder(canvas_export(root / "submissions"), root / "out", LIMITS, jobs=2)
+    return root, {record["student"]: record for record in run.records}
+
+
+def test_a_canvas_export_gives_one_row_per_student_keyed_by_the_canvas_id(canvas):
+    root, records = canvas
+    assert sorted(records) == ["10001", "10002", "10003", "10004", "10005", "10006"]
+    rows = {row["student"]: row for row in csv.DictReader(open(root / "out" / "grades.csv", encoding="utf-8"))}
+    assert rows["10001"]["name"] == "zhangwei" and rows["10001"]["attempt"] == "2"
+    assert rows["10001"]["score"] == str(MAX_SCORE)  # the later upload counts, not first_not_last
+    assert rows["10002"]["late"] == "1" and rows["10001"]["late"] == "0"
+    assert rows["10003"]["score"] == str(MAX_SCORE) and rows["10003"]["files"] == "student.py; helper.py"
+    assert rows["10004"]["score"] == str(MAX_SCORE) and rows["10004"]["files"] == "lab09.zip/lab09/student.py"
+    assert rows["10005"]["score"] == str(MAX_SCORE)
+    assert rows["10005"]["files"] == "lab09.tar.gz/lab09-step8/framework/student.py"
+    assert rows["10006"]["status"] == "no_student_py" and rows["10006"]["late"] == ""
+
+
+def test_every_decision_about_a_students_files_is_stated_in_their_feedback(canvas):
+    root, _ = canvas
+    feedback = {path.stem: path.read_text(encoding="utf-8") for path in (root / "out" / "feedback").iterdir()}
+    assert "一共提交了 2 次，计分的是第 2 次 (按最后一次)" in feedback["10001"]
+    assert "测试的是 lab09.zip/lab09/student.py；lab09.zip/lab09/backup/student.py 在备份文件夹里" in feedback["10004"]
+    assert "helper.py" in feedback["10003"].split("\n\n")[0]
+    assert "在线文本不是代码" in feedback["10006"] and "text.html" in feedback["10006"]  # says what was found
+    assert feedback["10002"].startswith("=== Prompt")  # nothing to decide: exactly what make test-full prints
+
+
+def test_the_best_attempt_counts_when_asked(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "zhangwei_10001_50001_student.py").write_bytes(SOLUTION.read_bytes())
+    (folder / "zhangwei_10001_50002_student-1.py").write_bytes((WRONG / "no_trim.py").read_bytes())
+    latest = grade_folder(folder, tmp_path / "latest", LIMITS).records[0]
+    best = grade_folder(folder, tmp_path / "best", LIMITS, course=course_settings(attempt="best")).records[0]
+    assert (latest["attempt"], best["attempt"]) == (2, 1) and latest["score"] < best["score"] == MAX_SCORE
+    assert latest["attempts"] == best["attempts"] == 2
+
+
+def test_a_moodle_export_ignores_online_text_and_keys_by_participant_id(tmp_path):
+    folder = tmp_path / "moodle"
+    files = folder / "Zhang Wei_1234567_assignsubmission_file_"
+    files.mkdir(parents=True)
+    shutil.copy(SOLUTION, files / "student.py")
+    text_only = folder / "Zhang Wei_1234567_assignsubmission_onlinetext_"
+    text_only.mkdir()
+    (text_only / "onlinetext.html").write_text("<p>see my file</p>", encoding="utf-8")
+    li = folder / "Li Si_1234568_assignsubmission_file_"
+    li.mkdir()
+    zip_of(li / "lab.zip", {"lab/framework/student.py": (WRONG / "no_cut_end.py").read_bytes()})
+    (folder / "Wang Fang_1234569_assignsubmission_file_student.py").write_bytes(SOLUTION.read_bytes())  # flat
+    records = {r["student"]: r for r in grade_folder(folder, tmp_path / "out", LIMITS, jobs=2).records}
+    assert sorted(records) == ["1234567", "1234568", "1234569"]
+    assert records["1234567"]["name"] == "Zhang Wei" and records["1234567"]["score"] == MAX_SCORE
+    assert records["1234568"]["score"] < MAX_SCORE and records["1234568"]["status"] == "ok"
+    assert records["1234569"]["score"] == MAX_SCORE
+    assert any("在线文本" in note for note in records["1234567"]["notes"])
+
+
+def test_a_blackboard_export_names_students_from_its_receipts(tmp_path):
+    folder = tmp_path / "blackboard"
+    folder.mkdir()
+    first, second = "Lab 09_zw123_attempt_2024-03-01-10-00-00", "Lab 09_zw123_attempt_2024-03-02-09-30-00"
+    (folder / f"{first}_student.py").write_bytes((WRONG / "no_trim.py").read_bytes())
+    (folder / f"{second}_student.py").write_bytes(SOLUTION.read_bytes())
+    for stem in (first, second):
+        (folder / f"{stem}.txt").write_text("Name: Zhang Wei (zw123)\nAssignment: Lab 09\n", encoding="utf-8")
+    (folder / "Lab 09_ls_9_attempt_2024-03-01-11-00-00_student.py").write_bytes(SOLUTION.read_bytes())
+    records = {r["student"]: r for r in grade_folder(folder, tmp_path / "out", LIMITS, jobs=2).records}
+    assert sorted(records) == ["ls_9", "zw123"]
+    assert records["zw123"]["name"] == "Zhang Wei" and records["zw123"]["attempt"] == 2
+    assert records["zw123"]["score"] == MAX_SCORE
+
+
+def test_what_cannot_be_resolved_says_what_was_found(tmp_path):
+    folder = tmp_path / "class"
+    (folder / "twins" / "a").mkdir(parents=True)
+    (folder / "twins" / "b").mkdir()
+    for side in "ab":
+        shutil.copy(SOLUTION, folder / "twins" / side / "student.py")
+    (folder / "essay").mkdir()
+    (folder / "essay" / "report.docx").write_bytes(b"PK")
+    (folder / "essay" / "notes.md").write_text("todo", encoding="utf-8")
+    (folder / "renamed").mkdir()
+    shutil.copy(SOLUTION, folder / "renamed" / "lab9_answer.py")
+    by_id = {s.student: s for s in discover(folder)}
+    assert by_id["twins"].status == "several_student_py" and by_id["twins"].found == ("a/student.py", "b/student.py")
+    assert by_id["essay"].status == "no_student_py" and by_id["essay"].found == ("notes.md", "report.docx")
+    assert by_id["renamed"].gradable and by_id["renamed"].notes[0][0] == "note.renamed"
+
+
+# --- archives are read safely --------------------------------------------------------------------
+
+def test_archives_never_follow_links_or_climb_out_and_stay_bounded(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    with tarfile.open(folder / "links.tar.gz", "w:gz") as tar:
+        link = tarfile.TarInfo("student.py")
+        link.type, link.linkname = tarfile.SYMTYPE, str(SOLUTION)
+        tar.addfile(link)
+        for name in ("../outside/evil.py", "/tmp/evil.py"):
+            info = tarfile.TarInfo(name)
+            info.size = 4
+            tar.addfile(info, io.BytesIO(b"x=1\n"))
+    with zipfile.ZipFile(folder / "zlink.zip", "w") as bundle:
+        info = zipfile.ZipInfo("student.py")
+        info.external_attr = (0o120777 << 16)
+        bundle.writestr(info, str(SOLUTION))
+        bundle.writestr("../../outside/student.py", SOLUTION.read_bytes())
+    bomb = folder / "bomb.tar.gz"
+    with open(bomb, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb") as packed:
+        header = tarfile.TarInfo("data.bin")
+        header.size = 256 << 20
+        packed.write(header.tobuf())
+        zeros = bytes(1 << 20)
+        for _ in range(256):
+            packed.write(zeros)
+    assert bomb.stat().st_size < 2 << 20
+    before = sorted(p for p in tmp_path.rglob("*"))
+    by_id = {s.student: s for s in discover(folder)}
+    assert sorted(p for p in tmp_path.rglob("*")) == before  # nothing was extracted anywhere
+    assert by_id["links"].status == "no_student_py" and "links.tar.gz/student.py (link)" in by_id["links"].found
+    assert by_id["zlink"].status == "no_student_py" and "zlink.zip/student.py (link)" in by_id["zlink"].found
+    assert by_id["bomb"].status == "bad_archive"
+
+
+def test_zip_names_written_by_windows_tools_in_gbk_are_read(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w") as bundle:
+        bundle.writestr("placeholder_name_here/student.py", SOLUTION.read_bytes())
+    data = raw.getvalue().replace(b"placeholder_name_here", "作业九".encode("gbk").ljust(21, b"_"))
+    (folder / "wei.zip").write_bytes(data)
+    submission = discover(folder)[0]
+    assert submission.gradable and submission.attempts[0].files[0].startswith("wei.zip/作业九")
+
+
+# --- gradebooks ------------------------------------------------------------------------------------
+
+CANVAS_ROSTER = (
+    "Student,ID,SIS User ID,SIS Login ID,Section,Lab08 (4241),Lab09 (4242),Current Score,Final Score\n"
+    "    Points Possible,,,,,10.00,10.00,(read only),(read only)\n"
+    '"Zhang, Wei",10001,2023001,zhangwei,CS101-A,9,,90,90\n'
+    '"Li, Si",10002,2023002,lisi,CS101-A,8,,80,80\n'
+    '"Wang, Fang",10003,2023003,wangfang,CS101-B,10,,100,100\n'
+    '"Zhao, Lei",10004,2023004,zhaolei,CS101-B,7,,70,70\n'
+    '"Chen, Jing",10005,2023005,chenjing,CS101-B,7,,70,70\n'
+    '"Liu, Yang",10006,2023006,liuyang,CS101-B,7,,70,70\n'
+    '"Absent, Student",10008,2023008,absent,CS101-B,0,,0,0\n')
+
+
+def test_a_canvas_gradebook_export_becomes_an_importable_canvas_csv(tmp_path):
+    folder = canvas_export(tmp_path / "class")
+    (folder / "stranger_10099_50100_student.py").write_bytes(SOLUTION.read_bytes())
+    roster = tmp_path / "gradebook.csv"
+    roster.write_bytes(b"\xef\xbb\xbf" + CANVAS_ROSTER.encode("utf-8"))
+    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder), "--out", str(tmp_path / "out"),
+                             "--roster", str(roster), "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
+                            env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    assert result.returncode == 0, result.stderr
+    lines = (tmp_path / "out" / "canvas.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "Student,ID,SIS User ID,SIS Login ID,Section,Lab09 (4242)"
+    assert lines[1] == "Points Possible,,,,,10"
+    points = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(lines)}
+    assert points == {"": "10", "10001": "10", "10002": "10", "10003": "10", "10004": "10", "10005": "10",
+                      "10006": "0", "10008": ""}  # 10006 handed in no code: 0; 10008 nothing: blank
+    assert "10099" in result.stdout and "名单里找不到的提交 (1): 10099" in result.stdout
+    assert f"已按名单写好 {tmp_path / 'out' / 'canvas.csv'}" in result.stdout
+    assert "10099" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8").split('id=unmatched')[1]
+
+
+MOODLE_WORKSHEET = (
+    "Identifier,Full name,Email address,Status,Grade,Maximum Grade,Grade can be changed,"
+    "Last modified (submission),Online text,Last modified (grade),Feedback comments\n"
+    "Participant 1234567,Zhang Wei,zw@example.edu,Submitted for grading,,20.00,Yes,"
+    '"Monday, 4 March 2024, 10:00 AM",,-,\n'
+    "Participant 1234568,Li Si,ls@example.edu,No submission,,20.00,Yes,-,,-,\n"
+    "Participant 1234569,=HYPERLINK(1),evil@example.edu,Submitted for grading,,20.00,Yes,-,,-,\n")
+
+
+@pytest.mark.parametrize("header", ["en", "zh"])
+def test_a_moodle_worksheet_gets_its_grade_column_filled(tmp_path, header):
+    folder = tmp_path / "moodle"
+    for pid, source in (("1234567", SOLUTION), ("1234569", WRONG / "no_trim.py")):
+        (folder / f"Someone_{pid}_assignsubmission_file_").mkdir(parents=True)
+        shutil.copy(source, folder / f"Someone_{pid}_assignsubmission_file_" / "student.py")
+    worksheet = MOODLE_WORKSHEET
+    if header == "zh":
+        worksheet = worksheet.replace("Identifier", "识别码").replace("Maximum Grade", "最高成绩").replace(
+            ",Grade,", ",成绩,").replace("Participant ", "参与者")
+    roster = tmp_path / "worksheet.csv"
+    roster.write_text(worksheet, encoding="utf-8")
+    run = grade_folder(folder, tmp_path / "out", LIMITS, roster_path=roster)
+    assert run.unmatched == []
+    rows = list(csv.reader(open(tmp_path / "out" / "moodle.csv", encoding="utf-8")))
+    assert rows[0] == next(csv.reader(io.StringIO(worksheet)))
+    grade = rows[0].index("Grade" if header == "en" else "成绩")
+    score = next(r["score"] for r in run.records if r["student"] == "1234569")
+    assert [row[grade] for row in rows[1:]] == ["20", "", f"{score * 20 / MAX_SCORE:g}"]
+    assert rows[3][1] == "'=HYPERLINK(1)"  # no spreadsheet formula, even from a roster
+
+
+def test_a_roster_that_is_neither_says_so_before_grading(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(SOLUTION, folder / "alice.py")
+    (tmp_path / "list.csv").write_text("name,grade\nalice,\n", encoding="utf-8")
+    result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}", f"ROSTER={tmp_path / 'list.csv'}")
+    assert result.returncode != 0 and "既不是 Canvas" in result.stderr and not (tmp_path / "out").exists()
+
+
+# --- Gradescope: the same reading of files -----------------------------------------------------------
+
+def gradescope(tmp_path, files: dict, metadata: dict | None = None, **env) -> dict:
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    for name, content in files.items():
+        (submission / name).write_bytes(content)
+    if metadata is not None:
+        (tmp_path / "submission_metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
+    results = tmp_path / "results" / "results.json"
+    subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+                    "--results", str(results)], cwd=ROOT, check=True, env=clean_env(**env), timeout=300)
+    return json.loads(results.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("files", [
+    {"student (1).py": SOLUTION.read_bytes()},
+    {"lab.zip": None},
+    {"lab.tar.gz": None},
+    {"student.py": HELPER_USER.encode(), "helper.py": SOLUTION.read_bytes()},
+], ids=["renamed-copy", "zip", "tar.gz", "helper"])
+def test_gradescope_accepts_what_make_grade_accepts(tmp_path, files):
+    if "lab.zip" in files:
+        files = {"lab.zip": zip_of(tmp_path / "x.zip", {"lab/framework/student.py": SOLUTION.read_bytes()}).read_bytes()}
+    if "lab.tar.gz" in files:
+        files = {"lab.tar.gz": tar_of(tmp_path / "x.tgz", {"lab/student.py": SOLUTION.read_bytes()}).read_bytes()}
+    document = gradescope(tmp_path, files)
+    assert document["score"] == MAX_SCORE, document["output"]
+
+
+def test_gradescope_reads_late_and_attempts_and_speaks_english_on_request(tmp_path):
+    metadata = {"id": 1, "created_at": "2024-03-02T10:00:00.000000-08:00",
+                "assignment": {"due_date": "2024-03-01T23:59:00.000000-08:00", "total_points": "100.0"},
+                "users": [{"email": "s@example.edu", "id": 7, "name": "S"}],
+                "previous_submissions": [{"submission_time": "2024-03-01T10:00:00.000000-08:00", "score": 100.0},
+                                         {"submission_time": "2024-03-01T11:00:00.000000-08:00", "score": 40.0}]}
+    document = gradescope(tmp_path, {"student.py": (WRONG / "no_trim.py").read_bytes()}, metadata,
+                          LAB_LANG="en", LAB_ATTEMPT="best", LAB_VISIBILITY="after_due_date")
+    assert document["output_format"] == "text" and document["visibility"] == "after_due_date"
+    assert document["extra_data"]["late"] is True and document["extra_data"]["attempt"] == 3
+    assert "This is attempt 3." in document["output"] and "after the due date" in document["output"]
+    assert document["score"] == 100.0 and "earlier best, 100, is kept" in document["output"]
+    assert all(t["visibility"] == "after_due_date" and t["output_format"] == "text" for t in document["tests"])
+    assert all(t["name"].isascii() for t in document["tests"])  # English names, not the Chinese ones
+
+
+def test_the_gradescope_bundle_updates_package_lists_before_installing():
+    setup = [line.strip() for line in (ROOT / "tools" / "gradescope" / "setup.sh").read_text().splitlines()
+             if line.strip().startswith("apt-get")]
+    assert setup[0] == "apt-get update" and setup[1].startswith("apt-get install")
+    result = make("gradescope", env=clean_env(LAB_LANG="en"))
+    assert result.returncode == 0
+    with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
+        runner = bundle.read("run_autograder").decode()
+    assert "export LAB_LANG=en" in runner and "--metadata /autograder/submission_metadata.json" in runner
+    assert make("gradescope").returncode == 0  # rebuilt with the defaults: no other test sees English

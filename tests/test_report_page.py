@@ -1,0 +1,155 @@
+"""report.html in a real browser (headless Chromium): what an instructor sees, on a laptop, a phone and paper."""
+
+import html
+import json
+import os
+import re
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from browser import chromium, dump_dom, probe, screenshot
+from conftest import QUICK, SOLUTION, STUDENTS, unavailable
+from framework.harness.i18n import text
+from tools import reports
+from tools.grade import grade_folder
+
+LIMITS = replace(QUICK, load_seconds=5.0, submission_seconds=60.0)
+CJK = re.compile("[\u4e00-\u9fff]")
+CLASS = {"ana": SOLUTION, "ben": STUDENTS / "wrong" / "no_trim.py", "cai": STUDENTS / "wrong" / "no_trim.py",
+         "dan": STUDENTS / "wrong" / "first_not_last.py", "eve": STUDENTS / "wrong" / "rstrip_only.py",
+         "fay": STUDENTS / "hostile" / "syntax_error.py"}
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    if chromium() is None:
+        unavailable("chromium", "no Chromium: the report's browser tests need it (Debian package chromium)")
+    root = tmp_path_factory.mktemp("report")
+    folder = root / "class"
+    folder.mkdir()
+    for student, source in CLASS.items():
+        shutil.copy(source, folder / f"{student}.py")
+    (folder / "gus.docx").write_bytes(b"PK not code")
+    found = {}
+    for language in ("zh", "en"):
+        saved = os.environ.get("LAB_LANG")
+        os.environ["LAB_LANG"] = language
+        try:
+            grade_folder(folder, root / language, LIMITS, jobs=2)
+        finally:
+            os.environ.pop("LAB_LANG") if saved is None else os.environ.__setitem__("LAB_LANG", saved)
+        page = root / language / "report.html"
+        open_copy = root / f"{language}-probe.html"  # the probe evaluates JS, which the page's CSP forbids
+        open_copy.write_text(re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "",
+                                    page.read_text(encoding="utf-8")), encoding="utf-8")
+        found[language] = (page, open_copy)
+    return found
+
+
+def records(page: Path) -> list:
+    return json.loads(page.with_name("grades.json").read_text(encoding="utf-8"))["students"]
+
+
+def test_the_common_mistakes_come_first_with_students_cases_and_examples(pages):
+    page, _ = pages["zh"]
+    dom = dump_dom(page)
+    assert dom.index('id="mistakes"') < dom.index('id="rates"') < dom.index('id="students"')
+    shown = []
+    for row in re.findall(r'<tr id="m\d+">(.*?)</tr>', dom, re.S):
+        shown.append([html.unescape(re.sub("<[^>]+>", "", cell)) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)])
+    expected = [[f"M{i}", m["text"], str(m["count"]), ", ".join(m["cases"]), ", ".join(m["examples"])]
+                for i, m in enumerate(reports.common_mistakes(records(page)), 1)]
+    assert shown == expected and len(shown) >= 4
+    assert shown[1] == ["M2", text("hint.trim_one_side"), "3", "t4, t5, t6, x7, x8, x9, x10", "ben, cai, eve"]
+
+
+def test_the_pages_own_script_runs_under_its_policy_and_an_injected_one_does_not(pages, tmp_path):
+    page, _ = pages["zh"]
+    assert 'data-sorting="ready"' in dump_dom(page)
+    forged = tmp_path / "forged.html"
+    forged.write_text(page.read_text(encoding="utf-8").replace(
+        "</body>", "<script>document.title = 'pwned';</script></body>"), encoding="utf-8")
+    dom = dump_dom(forged)
+    assert "<title>pwned</title>" not in dom and 'data-sorting="ready"' in dom
+
+
+def test_readable_at_420_px_only_the_tables_scroll_and_hints_are_text(pages):
+    _, page = pages["zh"]
+    facts = probe(page, """(() => {
+        const students = document.getElementById('students').parentElement;
+        const hint = document.querySelector('#m1 td.hint');
+        const box = hint.getBoundingClientRect();
+        return {page: document.documentElement.scrollWidth, wrapper: students.clientWidth,
+                table: students.scrollWidth, hint: hint.innerText, left: box.left, right: box.right,
+                viewport: document.querySelector('meta[name=viewport]').content,
+                font: parseFloat(getComputedStyle(hint).fontSize)};
+    })()""", width=420)
+    assert facts["page"] <= 420 and facts["table"] > facts["wrapper"]  # the page fits; the wide table scrolls
+    assert facts["hint"] == reports.common_mistakes(records(pages["zh"][0]))[0]["text"]
+    assert 0 <= facts["left"] < facts["right"] <= 420
+    assert facts["viewport"].startswith("width=device-width") and facts["font"] >= 12
+
+
+def test_every_column_sorts_both_ways(pages):
+    _, page = pages["zh"]
+    order = probe(page, """(() => {
+        const table = document.getElementById('students');
+        const column = Array.from(table.tHead.rows[0].cells).findIndex(c => c.textContent.trim() === '%s');
+        const scores = () => Array.from(table.tBodies[0].rows).map(r => Number(r.cells[column].textContent));
+        const ids = () => Array.from(table.tBodies[0].rows).map(r => r.cells[0].textContent);
+        const button = table.tHead.rows[0].cells[column].querySelector('button');
+        const before = ids();
+        button.click();
+        const up = scores(), state = table.tHead.rows[0].cells[column].getAttribute('aria-sort');
+        button.click();
+        const down = scores();
+        table.tHead.rows[0].cells[0].querySelector('button').click();
+        table.tHead.rows[0].cells[0].querySelector('button').click();
+        return {before, up, down, state, back: ids()};
+    })()""" % text("report.col.score"))
+    assert order["up"] == sorted(order["up"]) and order["down"] == sorted(order["down"], reverse=True)
+    assert order["state"] == "ascending" and order["up"] != order["down"]
+    assert order["before"] == sorted(order["before"]) and order["back"] == sorted(order["before"], reverse=True)
+
+
+def test_printable_and_in_one_language(pages, tmp_path):
+    _, page = pages["en"]
+    facts = probe(page, """(() => {
+        const rules = Array.from(document.styleSheets[0].cssRules).filter(r => r.media && r.media.mediaText === 'print');
+        return {print: rules.map(r => r.cssText).join(' '), text: document.body.innerText,
+                lang: document.documentElement.lang};
+    })()""")
+    assert ".scroll { overflow: visible; }" in facts["print"]  # nothing hides behind a scroll bar on paper
+    assert facts["lang"] == "en" and not CJK.search(facts["text"]), CJK.findall(facts["text"])[:5]
+    assert "Common mistakes" in facts["text"] and "Not graded (1)" in facts["text"]
+    zh = probe(pages["zh"][1], "document.body.innerText")
+    assert "常见错误" in zh and "Common mistakes" not in zh
+    png = screenshot(page, tmp_path / "narrow.png", width=420, height=900)
+    assert png.read_bytes().startswith(b"\x89PNG") and png.stat().st_size > 10_000
+
+
+def test_pass_rates_count_only_the_submissions_that_ran(pages):
+    _, page = pages["en"]
+    rates = probe(page, "Array.from(document.querySelectorAll('#rates td.num')).map(c => c.textContent)")
+    assert len(rates) == 16 and all(rate.endswith("/6)") for rate in rates)  # 7 entries, but a .docx is no code
+    assert rates[0] == "83% (5/6)"  # t1: everyone but the file with a syntax error
+
+
+def test_common_mistakes_count_students_not_cases_and_leave_out_what_did_not_run():
+    def verdict(hint, passed=False):
+        return {"passed": passed, "hint": hint, "hint_text": f"text of {hint}"}
+
+    records = [
+        {"student": "s1", "gradable": True, "cases": {"t1": verdict("a"), "t2": verdict("a"), "t3": verdict(None, True)}},
+        {"student": "s2", "gradable": True, "cases": {"t2": verdict("a"), "t3": verdict("b")}},
+        {"student": "s3", "gradable": True, "cases": {"t6": verdict("b"), "x1": verdict("c")}},
+        {"student": "s4", "gradable": False, "cases": {"t1": verdict("a"), "t2": verdict("c")}},
+    ]
+    mistakes = reports.common_mistakes(records)
+    assert [(m["hint"], m["count"], m["cases"], m["examples"], m["text"]) for m in mistakes] == [
+        ("a", 2, ["t1", "t2"], ["s1", "s2"], "text of a"),
+        ("b", 2, ["t3", "t6"], ["s2", "s3"], "text of b"),
+        ("c", 1, ["x1"], ["s3"], "text of c")]

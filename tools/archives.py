@@ -1,0 +1,251 @@
+"""Lists what a submission holds (a folder, a .zip, a .tar.gz/.tgz) without extracting anything to disk.
+
+Every reader is bounded: at most MAX_MEMBERS entries, at most MAX_INFLATED bytes decompressed in all
+(so a zip or gzip bomb stops early), and only Python files are read, each at most the engine's source
+limit plus one byte (so the engine can still say "too large").  Links, devices and names that climb out
+(`..`, absolute paths) are listed as skipped and never followed; nothing is ever written.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import stat
+import tarfile
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from framework.harness.engine import Limits
+from framework.harness.untrusted import safe_text
+
+MAX_SOURCE = Limits().source_bytes
+MAX_MEMBERS = 20000  # listing is cheap: only .py files in searched folders are read
+SKIPPED_DIRS = {"__MACOSX", "__pycache__", "node_modules", "site-packages", "venv"}
+MAX_INFLATED = 64 << 20
+MAX_DEPTH = 12
+ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
+
+
+class ArchiveError(Exception):
+    """The archive cannot be read: damaged, encrypted, too large or not an archive (the reason is args[0])."""
+
+
+@dataclass(frozen=True)
+class Member:
+    """One file inside a submission: its path (always '/'-separated, made safe) and, for .py files, its bytes."""
+
+    path: str
+    data: bytes | None = None  # read for .py files only
+    skipped: str | None = None  # "link", "special", "unsafe_path": listed, never opened
+
+    @property
+    def name(self) -> str:
+        return PurePosixPath(self.path).name
+
+    @property
+    def folder(self) -> str:
+        parent = PurePosixPath(self.path).parent.as_posix()
+        return "" if parent == "." else parent
+
+
+def archive_suffix(name: str) -> str | None:
+    """The archive suffix `name` ends with (case-insensitive), or None."""
+    lowered = name.lower()
+    return next((suffix for suffix in ARCHIVE_SUFFIXES if lowered.endswith(suffix)), None)
+
+
+def searched(path: str) -> bool:
+    """Whether a file at `path` counts as the student's work: hidden and tool folders are not searched."""
+    folders = path.split("/")[:-1]
+    return not any(part.startswith(".") or part in SKIPPED_DIRS for part in folders)
+
+
+def wants_data(path: str) -> bool:
+    return path.lower().endswith(".py") and searched(path)
+
+
+def clean_path(raw: str) -> str | None:
+    """A member name as a relative '/'-path, or None when it is absolute or climbs out with `..`."""
+    parts = [part for part in raw.replace("\\", "/").split("/") if part not in ("", ".")]
+    if not parts or raw.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
+        return None
+    return "/".join(safe_text(part, limit=200, keep_newlines=False) for part in parts)
+
+
+class _Budget:
+    """Counts entries and inflated bytes over one whole submission."""
+
+    def __init__(self):
+        self.members = 0
+        self.inflated = 0
+
+    def count_member(self):
+        self.members += 1
+        if self.members > MAX_MEMBERS:
+            raise ArchiveError("too_many_files")
+
+    def count_bytes(self, amount: int):
+        self.inflated += amount
+        if self.inflated > MAX_INFLATED:
+            raise ArchiveError("too_large")
+
+
+def read_archive(path: Path, budget: _Budget | None = None, prefix: str = "") -> list[Member]:
+    """The members of the archive at `path` (a .zip, .tar.gz, .tgz or .tar)."""
+    budget = budget or _Budget()
+    suffix = archive_suffix(path.name)
+    try:
+        if suffix == ".zip":
+            return _read_zip(path, budget, prefix)
+        if suffix in (".tar.gz", ".tgz", ".tar"):
+            return _read_tar(path, budget, prefix, compressed=suffix != ".tar")
+    except ArchiveError:
+        raise
+    except (OSError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, tarfile.TarError, zlib.error,
+            NotImplementedError, RuntimeError, ValueError, UnicodeError) as exc:
+        raise ArchiveError("damaged") from exc
+    raise ArchiveError("not_an_archive")
+
+
+def _zip_name(info: zipfile.ZipInfo) -> str:
+    """The member's name; names written by Windows tools without the UTF-8 flag are often GBK, not cp437."""
+    if info.flag_bits & 0x800:
+        return info.filename
+    try:
+        raw = info.filename.encode("cp437")
+    except UnicodeEncodeError:
+        return info.filename
+    for encoding in ("utf-8", "gbk"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return info.filename
+
+
+def _read_zip(path: Path, budget: _Budget, prefix: str) -> list[Member]:
+    members = []
+    with zipfile.ZipFile(path) as bundle:
+        for info in bundle.infolist():
+            if info.is_dir():
+                continue
+            budget.count_member()
+            name = clean_path(_zip_name(info))
+            if name is None:
+                members.append(Member(prefix + safe_text(info.filename, 200, False), skipped="unsafe_path"))
+                continue
+            mode = info.external_attr >> 16
+            if stat.S_ISLNK(mode):
+                members.append(Member(prefix + name, skipped="link"))
+                continue
+            if stat.S_IFMT(mode) not in (0, stat.S_IFREG):
+                members.append(Member(prefix + name, skipped="special"))
+                continue
+            data = None
+            if wants_data(name):
+                if info.flag_bits & 0x1:
+                    raise ArchiveError("encrypted")
+                with bundle.open(info) as handle:
+                    data = handle.read(MAX_SOURCE + 1)  # never inflate more than that
+                budget.count_bytes(len(data))
+            members.append(Member(prefix + name, data))
+    return members
+
+
+class _Bounded:
+    """A read-only stream that stops (ArchiveError) once the budget's inflated bytes run out."""
+
+    def __init__(self, stream, budget: _Budget):
+        self.stream, self.budget = stream, budget
+
+    def read(self, size: int = -1) -> bytes:
+        chunk = self.stream.read(size if size is not None and size >= 0 else 1 << 20)
+        self.budget.count_bytes(len(chunk))
+        return chunk
+
+
+def _read_tar(path: Path, budget: _Budget, prefix: str, compressed: bool) -> list[Member]:
+    members = []
+    with open(path, "rb") as raw:
+        stream = gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
+        with tarfile.open(fileobj=_Bounded(stream, budget), mode="r|") as tar:  # one pass, nothing seeks
+            for info in tar:
+                if info.isdir():
+                    continue
+                budget.count_member()
+                name = clean_path(info.name)
+                if name is None:
+                    members.append(Member(prefix + safe_text(info.name, 200, False), skipped="unsafe_path"))
+                elif info.issym() or info.islnk():
+                    members.append(Member(prefix + name, skipped="link"))
+                elif not info.isfile():
+                    members.append(Member(prefix + name, skipped="special"))
+                elif wants_data(name):
+                    handle = tar.extractfile(info)
+                    members.append(Member(prefix + name, handle.read(MAX_SOURCE + 1) if handle else b""))
+                else:
+                    members.append(Member(prefix + name))
+    return members
+
+
+def read_folder(folder: Path, budget: _Budget | None = None, skip: tuple = ()) -> list[Member]:
+    """The files under `folder` (links listed, never followed); archives among them are opened, one level."""
+    budget = budget or _Budget()
+    members: list[Member] = []
+    skip_paths = {os.path.realpath(p) for p in skip}
+    for top, dirs, files in os.walk(folder, followlinks=False):
+        relative = Path(top).relative_to(folder)
+        depth = len(relative.parts)
+        kept = []
+        for name in sorted(dirs):
+            full = os.path.join(top, name)
+            if os.path.islink(full):
+                budget.count_member()
+                members.append(Member(_join(relative, name), skipped="link"))
+            elif depth < MAX_DEPTH and searched(_join(relative, name) + "/") \
+                    and os.path.realpath(full) not in skip_paths:
+                kept.append(name)
+        dirs[:] = kept
+        for name in sorted(files):
+            members.extend(read_entry_file(Path(top) / name, _join(relative, name), budget))
+    return members
+
+
+def _join(relative: Path, name: str) -> str:
+    return "/".join(safe_text(part, 200, False) for part in (*relative.parts, name))
+
+
+def read_entry_file(path: Path, shown: str, budget: _Budget) -> list[Member]:
+    """One file on disk as members: an archive's contents (under 'name.zip/...'; archives inside it are
+    listed, not opened), or the file itself."""
+    budget.count_member()
+    if archive_suffix(shown) and os.path.isfile(path) and not os.path.islink(path):
+        try:
+            return read_archive(path, _Budget(), prefix=shown + "/")  # its own budget: a big one is skipped
+        except ArchiveError as error:
+            return [Member(shown, skipped=f"archive_{error.args[0]}")]
+    return [read_file(path, shown, budget)]
+
+
+def read_file(path: Path, shown: str, budget: _Budget) -> Member:
+    """One file of a folder as a Member (its bytes when it is a .py file); links and devices are skipped."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return Member(shown, skipped="unreadable")
+    if stat.S_ISLNK(info.st_mode):
+        return Member(shown, skipped="link")
+    if not stat.S_ISREG(info.st_mode):
+        return Member(shown, skipped="special")
+    if not wants_data(shown):
+        return Member(shown)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(MAX_SOURCE + 1)
+    except OSError:
+        return Member(shown, skipped="unreadable")
+    budget.count_bytes(len(data))
+    return Member(shown, data)

@@ -1,0 +1,224 @@
+"""report.html: one self-contained page that tells an instructor what the class got wrong, in one language.
+
+Sections: the sandbox the run had, the common mistakes (each hint the judge gave: how many students,
+which cases, example ids, so a lecturer sees which misconception to address next class), pass rates and
+scores over the submissions that ran, what could not be graded and why, the decisions taken about
+students' files, submissions missing from the roster, and every student in a table sortable by any
+column.  Readable on a phone (the tables scroll sideways, nothing else does) and printable.  Its only
+script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+from urllib.parse import quote
+
+from framework.harness.cases import ALL_CASES, MAX_SCORE
+from framework.harness.i18n import current_language, text
+from tools import reports
+
+SORT_SCRIPT = """
+document.documentElement.dataset.sorting = "ready";
+for (const table of document.querySelectorAll("table.sortable")) {
+  const heads = Array.from(table.tHead.rows[0].cells);
+  heads.forEach((head, column) => {
+    const button = head.querySelector("button");
+    if (!button) return;
+    button.addEventListener("click", () => {
+      const direction = head.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+      const body = table.tBodies[0];
+      const value = (row) => { const c = row.cells[column]; return c.dataset.v !== undefined ? c.dataset.v : c.textContent; };
+      const rows = Array.from(body.rows).map((row, index) => [row, index]);
+      rows.sort(([a, i], [b, j]) => {
+        const x = value(a), y = value(b), nx = Number(x), ny = Number(y);
+        const order = x !== "" && y !== "" && !isNaN(nx) && !isNaN(ny) ? nx - ny : x.localeCompare(y);
+        return order * direction || i - j;
+      });
+      heads.forEach((other) => other.setAttribute("aria-sort", "none"));
+      head.setAttribute("aria-sort", direction > 0 ? "ascending" : "descending");
+      for (const [row] of rows) body.appendChild(row);
+    });
+  });
+}
+"""
+
+STYLE = """
+*{box-sizing:border-box} body{font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-serif;
+margin:0 auto;padding:1em;max-width:70em;color:#1f2328} h1{font-size:1.45em;margin:.2em 0 .4em}
+h2{font-size:1.15em;margin:1.8em 0 .5em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
+.scroll{overflow-x:auto;max-width:100%} table{border-collapse:collapse} td,th{padding:3px 8px;text-align:left;
+vertical-align:top} tbody tr:nth-child(even){background:#f6f8fa} .num{text-align:right;white-space:nowrap}
+.banner{padding:.6em .8em;border-radius:6px;margin:.6em 0} .banner.full{background:#dafbe1}
+.banner.weak{background:#fff1c2;border:2px solid #bf8700;font-weight:600}
+.rates td.bar{width:40%;min-width:6em} .bar div{background:#3b82f6;height:12px;border-radius:2px}
+.hist{display:flex;align-items:flex-end;height:150px;gap:4px;max-width:36em}
+.col{flex:1 1 0;min-width:0;height:100%;display:flex;flex-direction:column-reverse;align-items:center}
+.col div{background:#10b981;width:100%} .col span{font-size:12px} .col em{font-style:normal;font-size:11px;
+color:#57606a;order:-1} .tag{display:inline-block;padding:0 6px;border-radius:4px;margin:2px 4px 2px 0}
+.ok{background:#dafbe1} .bad{background:#ffebe9} td.p{color:#1a7f37} td.f{color:#cf222e;white-space:nowrap}
+.mistakes td.hint{min-width:14em;max-width:40em} .ref{font-size:.8em;color:#57606a}
+th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
+th[aria-sort=ascending] button::after{content:" ▲"} th[aria-sort=descending] button::after{content:" ▼"}
+ul.plain{padding-left:1.2em} th{white-space:nowrap}
+@media screen and (max-width:600px){.mistakes thead{display:none} .mistakes,.mistakes tbody,.mistakes tr,
+.mistakes td{display:block;width:auto;min-width:0;max-width:none;text-align:left} .mistakes tr{padding:.4em 0;
+border-bottom:1px solid #d0d7de} .mistakes td{padding:1px 4px} .mistakes td::before{content:attr(data-label) ": ";
+font-weight:600;color:#57606a}}
+@media print{body{max-width:none;padding:0;font-size:10pt} .scroll{overflow:visible} th button::after{content:""}
+a{color:inherit;text-decoration:none} h2{break-after:avoid} tr,.hist{break-inside:avoid}
+.students td,.students th{padding:1px 3px}}
+"""
+
+
+def script_hash(script: str = SORT_SCRIPT) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+
+
+def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
+    """The whole report for these records."""
+    e = html.escape
+    ran = reports.gradable(records)
+    mistakes = reports.common_mistakes(records)
+    refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}
+    title = text("report.title", title=course.title)
+    sections = [
+        f"<h1>{e(title)}</h1>",
+        f"<p>{e(text('report.overview', count=len(records), ran=len(ran), top=MAX_SCORE))} "
+        + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">{e(reports.status_label(s))} {n}</span>"
+                   for s, n in reports.status_counts(records)) + "</p>",
+        _sandbox(level),
+        _mistakes(mistakes),
+        _rates(records, ran),
+        _histogram(records),
+        _not_graded(records),
+        _notes(records),
+        _unmatched(unmatched, roster_note),
+        _students(records, refs),
+    ]
+    return f"""<!doctype html>
+<html lang="{'en' if current_language() == 'en' else 'zh-CN'}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '{script_hash()}'; base-uri 'none'; form-action 'none'">
+<title>{e(title)}</title>
+<style>{STYLE}</style></head><body>
+{chr(10).join(section for section in sections if section)}
+<script>{SORT_SCRIPT}</script>
+</body></html>
+"""
+
+
+def _sandbox(level) -> str:
+    kind = "full" if level.full else "weak"
+    return f"<p class=\"banner {kind}\" id=sandbox>{html.escape(reports.sandbox_line(level))}</p>"
+
+
+def _mistakes(mistakes) -> str:
+    e = html.escape
+    if not mistakes:
+        return f"<h2 id=mistakes-title>{e(text('report.mistakes'))}</h2><p id=mistakes>{e(text('report.no_mistakes'))}</p>"
+    keys = ("report.col.ref", "report.col.hint", "report.col.students", "report.col.cases", "report.col.examples")
+    labels = [e(text(key)) for key in keys]
+    rows = "".join(
+        f"<tr id=m{index}><td data-label=\"{labels[0]}\">M{index}</td>"
+        f"<td class=hint data-label=\"{labels[1]}\">{e(m['text'])}</td>"
+        f"<td class=num data-label=\"{labels[2]}\">{m['count']}</td>"
+        f"<td data-label=\"{labels[3]}\">{e(', '.join(m['cases']))}</td>"
+        f"<td data-label=\"{labels[4]}\">{e(', '.join(m['examples']))}</td></tr>"
+        for index, m in enumerate(mistakes, 1))
+    head = "".join(f"<th>{label}</th>" for label in labels)
+    return (f"<h2 id=mistakes-title>{e(text('report.mistakes'))}</h2><p>{e(text('report.mistakes_about'))}</p>"
+            f"<div class=scroll><table class=mistakes id=mistakes><thead><tr>{head}</tr></thead><tbody>{rows}"
+            f"</tbody></table></div>")
+
+
+def _rates(records, ran) -> str:
+    e = html.escape
+    total = len(ran) or 1
+    rows = "".join(
+        f"<tr><th>{e(case.column)}</th><td>{e(text(case.label_key))}</td>"
+        f"<td class=bar><div style=\"width:{100 * count / total:.1f}%\"></div></td>"
+        f"<td class=num>{100 * count / total:.0f}% ({count}/{len(ran)})</td></tr>"
+        for case, count in reports.pass_rates(records))
+    return (f"<h2>{e(text('report.rates'))}</h2><p>{e(text('report.rates_about', ran=len(ran), count=len(records)))}</p>"
+            f"<div class=scroll><table class=rates id=rates><tbody>{rows}</tbody></table></div>")
+
+
+def _histogram(records) -> str:
+    bins = reports.histogram(records)
+    tallest = max([count for _, _, count in bins] + [1])
+    columns = "".join(
+        f"<div class=col title=\"{low}–{high}: {count}\"><div style=\"height:{100 * count / tallest:.1f}%\"></div>"
+        f"<span>{count}</span><em>{low}</em></div>" for low, high, count in bins)
+    return f"<h2>{html.escape(text('report.histogram', top=MAX_SCORE))}</h2><div class=hist id=histogram>{columns}</div>"
+
+
+def _not_graded(records) -> str:
+    e = html.escape
+    items = [document for document in records if not document.get("gradable")]
+    if not items:
+        return ""
+    rows = "".join(f"<li><a href=\"feedback/{e(quote(d['student']))}.txt\">{e(d['student'])}</a> — "
+                   f"{e(reports.status_label(d['status']))}: {e(d.get('why', ''))}</li>" for d in items)
+    return (f"<h2>{e(text('report.not_graded', count=len(items)))}</h2><p>{e(text('report.not_graded_about'))}</p>"
+            f"<ul class=plain id=not-graded>{rows}</ul>")
+
+
+def _notes(records) -> str:
+    e = html.escape
+    rows = "".join(f"<li>{e(d['student'])}: {e(note)}</li>" for d in records for note in d.get("notes", []))
+    return f"<h2>{e(text('report.notes'))}</h2><ul class=plain id=notes>{rows}</ul>" if rows else ""
+
+
+def _unmatched(unmatched, roster_note: str) -> str:
+    e = html.escape
+    if not unmatched and not roster_note:
+        return ""
+    rows = "".join(f"<li>{e(student)}</li>" for student in unmatched)
+    about = e(roster_note) if roster_note else ""
+    return (f"<h2>{e(text('report.unmatched', count=len(unmatched)))}</h2><p>{about}</p>"
+            f"<ul class=plain id=unmatched>{rows}</ul>")
+
+
+def _students(records, refs) -> str:
+    e = html.escape
+    names = [("student", "report.student"), ("name", "report.col.name"), ("status", "report.col.status"),
+             ("score", "report.col.score"), ("late", "report.col.late"), ("attempt", "report.col.attempt")]
+    head = "".join(f"<th aria-sort=none><button type=button>{e(text(key))}</button></th>" for _, key in names)
+    head += "".join(f"<th aria-sort=none title=\"{e(text(c.label_key))}\"><button type=button>{e(c.column)}"
+                    f"</button></th>" for c in ALL_CASES)
+    head += f"<th aria-sort=none><button type=button>{e(text('report.col.mistakes'))}</button></th>"
+    rows = "".join(student_row(document, refs) for document in records)
+    return (f"<h2>{e(text('report.students'))}</h2><p>{e(text('report.students_about'))}</p>"
+            f"<div class=scroll><table class=\"sortable students\" id=students><thead><tr>{head}</tr></thead>"
+            f"<tbody>{rows}</tbody></table></div>")
+
+
+def student_row(document: dict, refs: dict) -> str:
+    """One student's row of the table: id (linked to the feedback), name, status, score, late, attempt,
+    a ✓ or ✗ per case (a ✗ names the common mistake it belongs to) and those mistakes."""
+    e = html.escape
+    cells, seen = [], []
+    for case in ALL_CASES:
+        verdict = document["cases"].get(case.column)
+        if verdict and verdict.get("passed"):
+            cells.append("<td class=p data-v=1>✓</td>")
+            continue
+        hint = (verdict or {}).get("hint")
+        ref = refs.get(hint, "")
+        if ref and ref not in seen:
+            seen.append(ref)
+        why = (verdict or {}).get("hint_text") or reports.status_label(document["status"])
+        mark = f"✗ <a class=ref href=\"#{ref.lower()}\">{ref}</a>" if ref else "✗"
+        cells.append(f"<td class=f data-v=0 title=\"{e(why)}\">{mark}</td>")
+    late = {True: text("report.yes"), False: text("report.no")}.get(document.get("late"), "")
+    attempt = document.get("attempt") or ""
+    attempts = document.get("attempts") or 0
+    shown_attempt = f"{attempt}/{attempts}" if attempt and attempts > 1 else ""  # only when there was a choice
+    link = f"<a href=\"feedback/{e(quote(document['student']))}.txt\">{e(document['student'])}</a>"
+    return (f"<tr><td data-v=\"{e(document['student'])}\">{link}</td><td>{e(document.get('name') or '')}</td>"
+            f"<td>{e(reports.status_label(document['status']))}</td><td class=num>{document['score']}</td>"
+            f"<td data-v=\"{1 if document.get('late') else 0}\">{e(late)}</td>"
+            f"<td class=num data-v=\"{e(str(attempt))}\">{e(shown_attempt)}</td>{''.join(cells)}"
+            f"<td>{e(' '.join(seen))}</td></tr>")
