@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 NAME = "lab09-step8"
-HANDOUT_TOP = ("Makefile", "TASK.md", "TASK.en.md", "requirements.txt", "pytest.ini", ".gitignore")
+HANDOUT_TOP = ("Makefile", "lab.py", "TASK.md", "TASK.en.md", "requirements.txt", "pytest.ini", ".gitignore")
 
 
 def _tree(folder: str) -> list[Path]:

@@ -407,6 +407,28 @@ CATALOGUE = {
                     "{function} raised {type}: {message}{where}. Run make test for details."),
     "chat.not_str": ("{function} 返回的不是 str 而是 {type}。运行 make test 看详情。",
                      "{function} returned {type}, not a str. Run make test for details."),
+    # --- make help / python lab.py help ------------------------------------------------------
+    "help.test": ("运行六个测试 (framework/student.py)", "run the six cases"),
+    "help.student": ("测试另一个文件", "test another file"),
+    "help.watch": ("保存 student.py 就自动重新测试", "re-run the six cases on every save"),
+    "help.chat": ("和一个小语言模型聊天 (用你的函数); DEMO=1 演示三轮",
+                  "chat with a tiny model through your functions; DEMO=1 replays three turns"),
+    "help.test_full": ("六个测试 + 扩展检查 (选做)", "the six plus the extended checks"),
+    "help.challenge": ("选做 trim_history 的测试", "the optional trim_history cases"),
+    "help.clean": ("删除运行产物 (不删 student.py 和 .venv)", "remove run artefacts"),
+    "help.run": ("用实验的 Python (.venv) 运行", "run the lab's Python (.venv) with ARGS"),
+    "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
+                     "without make (e.g. Windows): py lab.py test or python lab.py test"),
+    "help.grade": ("给全班评分 [OUT=grades] [JOBS=n]", "grade a class"),
+    "help.dist": ("学生发放包 dist/lab09-step8.tar.gz", "the student handout"),
+    "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
+    "help.check": ("测试框架自身的测试 (CI)", "the harness's own test suite"),
+    "help.bench": ("计时目标", "timing goals of make test and make grade"),
+    "lab.bad_argument": ("看不懂 {argument}: 用法 python lab.py 目标 [STUDENT=文件]，目标是 {targets} 之一",
+                         "cannot use {argument}: python lab.py TARGET [STUDENT=file], TARGET one of {targets}"),
+    "lab.python_not_found": ("[setup] 找不到 {python}: 请安装 Python 3.10+，或用 PYTHON= / BASE_PYTHON= 指定解释器",
+                             "[setup] {python} not found: install Python 3.10+, or name an interpreter with "
+                             "PYTHON= / BASE_PYTHON="),
     # --- make watch ---------------------------------------------------------------------------
     "watch.passed": ("[{time}] 全部通过。继续保存 {file} 会自动重新测试；Ctrl-C 退出。",
                      "[{time}] all passed. Saving {file} again re-runs the cases; Ctrl-C leaves."),
@@ -429,8 +451,8 @@ def register(entries: dict) -> None:
     CATALOGUE.update(entries)
 
 
-def text(key: str, **fields) -> str:
-    """The catalogue entry `key` in the current language, with `{fields}` filled in."""
+def text(key: str, language: str | None = None, **fields) -> str:
+    """The catalogue entry `key` in the current language (or `language`), with `{fields}` filled in."""
     zh, en = CATALOGUE[key]
-    template = en if current_language() == "en" else zh
+    template = en if (language or current_language()) == "en" else zh
     return template.format(**fields)
