@@ -40,7 +40,7 @@ def main(argv=None):
 
 def parse(argv):
     """Target and options in any order; `run` passes everything after it to Python untouched."""
-    options = {"student": "framework/student.py", "python": "", "base_python": "", "venv": ".venv", "seed": "",
+    options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "seed": "",
                "demo": False, "make": False, "target": "", "rest": []}
     args = list(argv)
     while args:
@@ -125,9 +125,9 @@ def _setup(python, args, name):
 
 def command(options, python):
     """The program a target runs, as a list: pytest on framework/verify.py, the watcher, the chat, or Python."""
-    student = options["student"]
-    if not os.path.isabs(student) and not os.path.samefile(os.getcwd(), LAB):
-        student = os.path.abspath(student)  # relative to where it was typed; the run starts in the lab
+    student = options["student"] or "framework/student.py"  # the default lies in the lab, where the run starts
+    if options["student"] and not os.path.isabs(student) and not os.path.samefile(os.getcwd(), LAB):
+        student = os.path.abspath(student)  # relative to where it was typed
     test = [python, "-m", "pytest", "framework/verify.py", "--student=" + student] + REPORT
     target = options["target"]
     if target in PYTEST_TARGETS:

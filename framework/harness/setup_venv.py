@@ -82,6 +82,14 @@ def check_packages(command="make"):
              % (me, ", ".join(missing), me, command))
 
 
+def pip_environment(environ):
+    """The environment pip runs in: PIP_DEFAULTS where the user has not set those variables."""
+    env = dict(environ)
+    for name, value in PIP_DEFAULTS.items():
+        env.setdefault(name, value)
+    return env
+
+
 def run_with_dots(command, env=None):
     """Run `command`, writing a dot each second while it works; (exit code, its last line of output)."""
     with tempfile.TemporaryFile() as log:
@@ -114,10 +122,7 @@ def create(venv, requirements, command="make"):
                  "cannot create the virtual environment %s (%s; Debian/Ubuntu: sudo apt install python3-venv); "
                  "or use %s test PYTHON=/path/to/python with pytest installed" % (venv, last[:100], command))
     say("，安装 pytest、pytest-timeout ", ", installing pytest, pytest-timeout ", end="")
-    env = dict(os.environ)
-    for name, value in PIP_DEFAULTS.items():
-        env.setdefault(name, value)
-    code, last = run_with_dots([python, "-m", "pip", "install", "-q", "-r", requirements], env)
+    code, last = run_with_dots([python, "-m", "pip", "install", "-q", "-r", requirements], pip_environment(os.environ))
     if code != 0:
         say("", "")
         fail("无法安装 pytest (没有网络？%s)；联网后重试，或用 %s test PYTHON=/path/to/python "
