@@ -21,13 +21,15 @@ LAB = os.path.dirname(os.path.abspath(__file__))
 PYTEST_TARGETS = {"test": [], "test-full": ["--full"], "challenge": ["--challenge"]}
 TARGETS = ("test", "test-full", "challenge", "watch", "chat", "clean", "help", "run")
 OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_python", "--venv": "venv",
-           "--seed": "seed"}  # each takes a value; make's spelling NAME=value works too (STUDENT=x.py)
+           "--seed": "seed", "--lab-lang": "lang"}  # each takes a value; make's spelling works too: STUDENT=x.py
 FLAGS = {"--demo": "demo", "--make": "make"}  # --make: started by the Makefile (messages then say `make`)
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
 
 
 def main(argv=None):
     options = parse(sys.argv[1:] if argv is None else argv)
+    if options["lang"]:  # LAB_LANG=en as an argument: the one spelling that works in every shell
+        os.environ["LAB_LANG"] = options["lang"]
     if options["target"] == "help":
         print(help_text("make" if options["make"] else "python lab.py"))
         return 0
@@ -40,7 +42,7 @@ def main(argv=None):
 
 def parse(argv):
     """Target and options in any order; `run` passes everything after it to Python untouched."""
-    options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "seed": "",
+    options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "seed": "", "lang": "",
                "demo": False, "make": False, "target": "", "rest": []}
     args = list(argv)
     while args:

@@ -11,9 +11,7 @@ CMD is how the student starts the lab ("make" or "python lab.py"); the advice in
 """
 
 import os
-import subprocess
 import sys
-import tempfile
 import time
 
 MINIMUM = (3, 10)
@@ -92,6 +90,8 @@ def pip_environment(environ):
 
 def run_with_dots(command, env=None):
     """Run `command`, writing a dot each second while it works; (exit code, its last line of output)."""
+    import subprocess  # here, not above: lab.py imports this module on every run, and needs these only once
+    import tempfile
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         while True:
