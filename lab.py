@@ -21,7 +21,9 @@ LAB = os.path.dirname(os.path.abspath(__file__))
 PYTEST_TARGETS = {"test": [], "test-full": ["--full"], "challenge": ["--challenge"]}
 TARGETS = ("test", "test-full", "challenge", "watch", "chat", "clean", "help", "run")
 OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_python", "--venv": "venv",
-           "--seed": "seed", "--lab-lang": "lang"}  # each takes a value; make's spelling works too: STUDENT=x.py
+           "--seed": "seed", "--lab-lang": "lang", "--rewrite": "rewrite", "--rewrite-deadline": "rewrite_deadline",
+           "--rewrite-delay": "rewrite_delay", "--chat-page": "chat_page",
+           }  # each takes a value; make's spelling works too: STUDENT=x.py, REWRITE=0
 FLAGS = {"--demo": "demo", "--make": "make"}  # --make: started by the Makefile (messages then say `make`)
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
 
@@ -43,7 +45,7 @@ def main(argv=None):
 def parse(argv):
     """Target and options in any order; `run` passes everything after it to Python untouched."""
     options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "seed": "", "lang": "",
-               "demo": False, "make": False, "target": "", "rest": []}
+               "rewrite": "", "rewrite_deadline": "", "rewrite_delay": "", "chat_page": "", "demo": False, "make": False, "target": "", "rest": []}
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -127,9 +129,7 @@ def _setup(python, args, name):
 
 def command(options, python):
     """The program a target runs, as a list: pytest on framework/verify.py, the watcher, the chat, or Python."""
-    student = options["student"] or "framework/student.py"  # the default lies in the lab, where the run starts
-    if options["student"] and not os.path.isabs(student) and not os.path.samefile(os.getcwd(), LAB):
-        student = os.path.abspath(student)  # relative to where it was typed
+    student = _typed_path(options["student"]) or "framework/student.py"  # the default lies in the lab
     test = [python, "-m", "pytest", "framework/verify.py", "--student=" + student] + REPORT
     target = options["target"]
     if target in PYTEST_TARGETS:
@@ -137,9 +137,21 @@ def command(options, python):
     if target == "watch":
         return [python, "-m", "framework.harness.watch", "--student", student, "--"] + test
     if target == "chat":
-        seed = ["--seed", options["seed"]] if options["seed"] else []
-        return [python, "-m", "framework.harness.chat", "--student", student] + seed + ["--demo"] * options["demo"]
+        chat = [python, "-m", "framework.harness.chat", "--student", student] + ["--demo"] * options["demo"]
+        chat += ["--no-rewrite"] * (options["rewrite"] in ("0", "off", "no"))
+        for option, value in (("--seed", options["seed"]), ("--rewrite-deadline", options["rewrite_deadline"]),
+                              ("--rewrite-delay", options["rewrite_delay"]),
+                              ("--page", _typed_path(options["chat_page"]))):
+            chat += [option, value] if value else []
+        return chat
     return [python] + options["rest"]  # run
+
+
+def _typed_path(path):
+    """A path as typed, made absolute when typed outside the lab (the run starts in the lab)."""
+    if path and not os.path.isabs(path) and not os.path.samefile(os.getcwd(), LAB):
+        return os.path.abspath(path)
+    return path
 
 
 def run(python, argv):
@@ -164,8 +176,8 @@ def run(python, argv):
 
 
 def clean():
-    """Remove what runs leave behind: __pycache__ folders, .pytest_cache and dist/; never a venv, .git,
-    grades/ or a student's file."""
+    """Remove what runs leave behind: __pycache__ folders, .pytest_cache, dist/ and make chat's page; never a
+    venv, .git, grades/ or a student's file."""
     for folder, subfolders, _ in os.walk(LAB):
         for name in [name for name in subfolders if name.startswith(".venv") or name in (".git", "__pycache__")]:
             subfolders.remove(name)
@@ -173,6 +185,7 @@ def clean():
                 _remove_tree(os.path.join(folder, name))
     for name in (".pytest_cache", "dist"):
         _remove_tree(os.path.join(LAB, name))
+    _quietly(os.unlink, os.path.join(LAB, "chat-session.html"))
 
 
 def _remove_tree(path):
@@ -222,6 +235,7 @@ def help_text(cmd):
     usages = [(usage.format(cmd=cmd), key) for usage, key, lab_only in HELP if cmd != "make" or not lab_only]
     width = max(len(usage) for usage, _ in usages)
     lines = [row(usage, key) for usage, key in usages]
+    lines.append("{0} / {1}".format(text("help.chat_options", language="zh"), text("help.chat_options", language="en")))
     lines.append("options: PYTHON=/path/to/python (已装 pytest / with pytest), BASE_PYTHON=python3.12, LAB_LANG=en")
     if cmd != "make":
         lines.append("{0} / {1}".format(text("help.windows", language="zh"), text("help.windows", language="en")))

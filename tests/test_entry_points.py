@@ -11,6 +11,7 @@ import pytest
 
 import lab
 from conftest import ROOT, SOLUTION, STUB, clean_env, make
+from framework.harness.cases import CHALLENGE
 from test_course_output import transcript
 
 FRAMEWORK = ROOT / "framework"
@@ -35,7 +36,7 @@ def test_lab_py_speaks_english_on_request_and_runs_the_other_targets():
     full = python("lab.py", "test-full", "STUDENT=solutions/student.py", f"PYTHON={sys.executable}")
     assert full.returncode == 0 and "扩展检查: 10 通过, 0 失败" in full.stdout
     challenge = python("lab.py", "challenge", f"PYTHON={sys.executable}")
-    assert challenge.returncode == 1 and challenge.stdout.count("[FAIL]") == 7
+    assert challenge.returncode == 1 and challenge.stdout.count("[FAIL]") == len(CHALLENGE)
 
 
 def test_a_relative_student_path_is_read_from_where_it_was_typed():
@@ -103,6 +104,10 @@ def test_make_and_lab_py_take_the_same_options_in_either_spelling():
                             "--base-python", "python3.12", "--lab-lang", "en"])
     assert as_make == as_options and as_make["target"] == "chat" and as_make["demo"] is True
     assert lab.parse(["chat", "DEMO="])["demo"] is False and lab.parse([])["target"] == "help"
+    chat = lab.command(lab.parse(["chat", "REWRITE=0", "REWRITE_DEADLINE=800", "REWRITE_DELAY=900", "SEED=3"]), "py")
+    assert chat[:3] == ["py", "-m", "framework.harness.chat"]
+    for flag in ("--no-rewrite", "--rewrite-deadline 800", "--rewrite-delay 900", "--seed 3"):
+        assert flag in " ".join(chat)
     passed_on = lab.parse(["--make", "--python", "/a b/python", "run", "-m", "pytest", "STUDENT=x", "--help"])
     assert passed_on["rest"] == ["-m", "pytest", "STUDENT=x", "--help"] and passed_on["python"] == "/a b/python"
 

@@ -104,11 +104,13 @@ def test_clean_removes_run_artefacts_but_never_the_student_file_or_venv(tmp_path
     (lab / ".venv" / "lib" / "__pycache__").mkdir(parents=True)
     (lab / ".venv" / ".lab09-ready").write_text("ready\n")
     (lab / "grades").mkdir()
+    (lab / "chat-session.html").write_text("<html></html>")
     student = (lab / "framework" / "student.py").read_bytes()
     result = subprocess.run(command, cwd=lab, env=clean_env(), capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout == ""
     assert all(".venv" in path.parts for path in lab.glob("**/__pycache__"))
     assert not (lab / ".pytest_cache").exists() and not (lab / "dist").exists() and (lab / "grades").exists()
+    assert not (lab / "chat-session.html").exists()
     assert (lab / "framework" / "student.py").read_bytes() == student
     assert (lab / ".venv" / ".lab09-ready").exists() and (lab / ".venv" / "lib" / "__pycache__").exists()
 

@@ -491,7 +491,11 @@ CATALOGUE = {
     "help.chat": ("和一个小语言模型聊天 (用你的函数); DEMO=1 演示三轮",
                   "chat with a tiny model through your functions; DEMO=1 replays three turns"),
     "help.test_full": ("六个测试 + 扩展检查 (选做)", "the six plus the extended checks"),
-    "help.challenge": ("选做 trim_history 的测试", "the optional trim_history cases"),
+    "help.challenge": ("选做 trim_history 和问题改写的测试", "the optional cases (trim_history, the rewrite)"),
+    "help.chat_options": ("chat: REWRITE=0 不改写, REWRITE_DELAY=ms 看降级, REWRITE_DEADLINE=ms (默认 500); 结束时写 "
+                          "chat-session.html",
+                          "chat: REWRITE=0 no rewrite, REWRITE_DELAY=ms shows the fallback, REWRITE_DEADLINE=ms "
+                          "(default 500); writes chat-session.html at the end"),
     "help.clean": ("删除运行产物 (不删 student.py 和 .venv)", "remove run artefacts"),
     "help.run": ("用实验的 Python (.venv) 运行", "run the lab's Python (.venv) with ARGS"),
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
