@@ -75,3 +75,9 @@ def clean_rewrite(raw_reply: str, question: str, max_chars: int = 60) -> str:
     """
     # TODO (规则 R6、R7): 见 TASK.md 1.5.8
     return question
+
+
+if __name__ == "__main__":
+    # 在这里做实验: python framework/student.py (make test 不会运行这里的代码)
+    print(repr(format_prompt([{"role": "user", "content": "你好"}])))
+    print(repr(extract_response("<|user|>\n你好\n<|assistant|>\n你好！<|end|>\n")))

@@ -49,6 +49,9 @@ def test_the_handout_works_alone_and_holds_no_reference_implementation(tmp_path)
 
     baseline = lab_make(lab, "test")
     assert baseline.returncode != 0 and baseline.stdout == transcript("stub")
+    without_make = subprocess.run([sys.executable, "lab.py", "test", f"PYTHON={sys.executable}"], cwd=lab,
+                                  env=clean_env(), capture_output=True, text=True, timeout=120)
+    assert without_make.returncode != 0 and without_make.stdout == transcript("stub")
     help_text = lab_make(lab, "help").stdout
     assert "make chat" in help_text and "make grade" not in help_text and "make check" not in help_text
     assert lab_make(lab, "challenge").stdout.count("[FAIL]") == len(OPTIONAL)

@@ -1,9 +1,19 @@
-"""Every plausible mistake fails in the case that names it, with its hint; every correct style passes."""
+"""Every plausible mistake fails in the case that names it, with its hint; every correct style passes.
+
+The wrong submissions in tests/students/wrong (and wrong_full) are the specification of the hints: each
+says in its docstring which rule it breaks (`Breaks: E2`, `Breaks: 1.5.1` for a section of TASK.md,
+`Breaks: mistake 1` for an item of its common-mistakes list), and the hint of the first case it fails,
+the one a student reads first, must cite that rule in both languages.
+"""
+
+import functools
+import re
 
 import pytest
 
-from conftest import SOLUTION, STUB, STUDENTS, failing, judged
-from framework.harness.cases import ALL_CASES, CHALLENGE
+from conftest import ROOT, SOLUTION, STUB, STUDENTS, failing, judged
+from framework.harness import render
+from framework.harness.cases import ALL_CASES, CHALLENGE, CORE
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)
 MISTAKES = {
@@ -31,6 +41,70 @@ MISTAKES = {
     "rstrip_only": ({"4", "5", "6"}, "4", "hint.trim_one_side"),
     "strip_spaces_only": ({"4", "5", "6"}, "4", "hint.not_trimmed"),
     "str_subclass": ({"4", "5", "6"}, "4", "hint.str_subclass"),
+    # format_prompt
+    "misspelt_system_tag": ({"2", "3"}, "2", "hint.tag_spelling"),
+    "capitalised_user_tag": ({"1", "2", "3"}, "1", "hint.tag_spelling"),
+    "role_name_as_tag": ({"1", "2", "3"}, "1", "hint.tag_spelling"),
+    "end_after_every_message": ({"1", "2", "3"}, "1", "hint.end_tag_in_prompt"),
+    "end_line_after_every_message": ({"1", "2", "3"}, "1", "hint.end_tag_in_prompt"),
+    "crlf_newlines": ({"1", "2", "3"}, "1", "hint.crlf"),
+    "newline_join": ({"1", "2", "3"}, "1", "hint.generation_tag_newline"),
+    "generation_tag_first": ({"1", "2", "3"}, "1", "hint.generation_at_start"),
+    "elif_chain_keeps_last_tag": ({"2", "3"}, "2", "hint.role_mapping"),
+    "elif_chain_unbound": ({"2", "3"}, "2", "hint.unbound_tag"),
+    "role_table_without_system": ({"2", "3"}, "2", "hint.role_key_missing"),
+    "dict_attribute_access": ({"1", "2", "3"}, "1", "hint.dict_access"),
+    "content_key_typo": ({"1", "2", "3"}, "1", "hint.message_keys"),
+    "role_prefix_in_content": ({"1", "2", "3"}, "1", "hint.content_verbatim"),
+    "forgot_return": ({"1", "2", "3"}, "1", "hint.none_returned"),
+    "prints_instead_of_returning": ({"1", "2", "3"}, "1", "hint.printed_not_returned"),
+    "returns_bytes": ({"1", "2", "3"}, "1", "hint.not_str"),
+    "space_after_tag": ({"1", "2", "3"}, "1", "hint.whitespace_only"),
+    # extract_response
+    "forgot_tag_length": ({"5", "6"}, "5", "hint.empty_reply"),
+    "reply_starts_with_tag": ({"5", "6"}, "5", "hint.tag_text_left"),
+    "off_by_one_start": ({"5", "6"}, "5", "hint.tag_text_left"),
+    "boundaries_searched_from_start": ({"5", "6"}, "5", "hint.empty_reply"),
+    "split_first_part": ({"5"}, "5", "hint.first_not_last"),
+    "split_without_e1": ({"4", "5"}, "4", "hint.split_index"),
+    "split_last_no_cut": ({"6"}, "6", "hint.no_cut_user"),
+    "partition_first": ({"4", "5"}, "4", "hint.empty_when_no_tag"),
+    "rindex_without_e1": ({"4"}, "4", "hint.substring_not_found"),
+    "regex_first_match": ({"5"}, "5", "hint.first_not_last"),
+    "regex_greedy_cut": ({"6"}, "6", "hint.cut_at_earliest"),
+    "max_not_min": ({"6"}, "6", "hint.cut_at_earliest"),
+    "min_with_minus_one": ({"6"}, "6", "hint.no_cut_user"),
+    "strip_before_cut": ({"6"}, "6", "hint.strip_after_cut"),
+    "first_line_only": ({"5"}, "5", "hint.cut_at_newline"),
+    "line_after_tag": ({"5", "6"}, "5", "hint.cut_at_newline"),
+    "replaces_tags": ({"6"}, "6", "hint.removed_not_cut"),
+    "no_return_without_boundary": ({"5"}, "5", "hint.none_returned"),
+    "strip_newlines_only": ({"4", "5"}, "4", "hint.not_trimmed"),
+    "lstrip_only": ({"4", "5", "6"}, "4", "hint.trim_one_side"),
+    "find_loop_never_advances": ({"5", "6"}, "5", "hint.timeout"),
+    # the file does not load
+    "missing_colon": ({"1", "2", "3", "4", "5", "6"}, "1", "hint.syntax_error"),
+    "saved_as_gbk": ({"1", "2", "3", "4", "5", "6"}, "1", "hint.not_utf8"),
+    "chat_loop_at_top_level": ({"1", "2", "3", "4", "5", "6"}, "1", "hint.load_reads_input"),
+}
+
+# Slips in the shape of the result: every case they fail names them, not only the first.
+NAMED_IN_EVERY_FAILING_CASE = ("history_lost", "system_dropped", "misspelt_system_tag", "end_after_every_message",
+                               "crlf_newlines", "forgot_tag_length", "off_by_one_start", "no_generation_tag")
+
+# TASK.md's common mistakes (常见错误与排查顺序), item by item, and wrong submissions that make them.
+COMMON_MISTAKES = {
+    1: ("missing_colon", "saved_as_gbk", "chat_loop_at_top_level"),
+    2: ("returns_list", "forgot_return", "none_when_no_tag", "returns_bytes"),
+    3: ("no_generation_tag", "generation_after_every_user", "generation_tag_no_newline"),
+    4: ("content_before_tag", "tag_same_line", "missing_newline", "blank_line"),
+    5: ("system_as_user", "system_dropped"),
+    6: ("history_lost",),
+    7: ("empty_when_no_tag", "partition_first"),
+    8: ("first_not_last", "split_first_part", "regex_first_match"),
+    9: ("no_cut_end", "no_cut_system", "no_cut_user", "first_type_user_first", "first_type_end_first"),
+    10: ("no_trim", "rstrip_only", "lstrip_only"),
+    11: ("find_loop_never_advances",),
 }
 
 
@@ -45,6 +119,7 @@ EXTENDED_MISTAKES = {
     "c_isspace_trim": ({"x8"}, "x8", "hint.x7"),
     "empty_reply_falls_back": ({"x9"}, "x9", "hint.x9"),
     "cuts_at_anything_tag_like": ({"x10"}, "x10", "hint.x10"),
+    "lstrip_tag_chars": ({"x9"}, "x9", "hint.tag_text_left"),
 }
 
 
@@ -65,6 +140,72 @@ def test_every_wrong_file_is_in_a_table():
     assert {p.stem for p in (STUDENTS / "wrong_trim").glob("*.py")} == set(TRIM_MISTAKES)
 
 
+@functools.lru_cache(maxsize=None)
+def verdicts_of(folder: str, name: str) -> dict:
+    """The verdicts of one wrong submission, judged once for all the tests that read them."""
+    return judged(STUDENTS / folder / f"{name}.py", cases=CORE if folder == "wrong" else ALL_CASES)
+
+
+def breaks(path) -> str:
+    """The rule a wrong submission breaks, from the `Breaks:` line of its docstring."""
+    found = re.search(rb"^Breaks: (.+)$", path.read_bytes(), re.M)
+    assert found, f"{path.name} does not say which rule it breaks"
+    return found.group(1).decode().strip()
+
+
+def cited(sentence: str) -> set:
+    """What a hint points at: rules (F1–F3 counts F2), sections (1.5.2) and common mistakes ("mistake 1")."""
+    found = set(re.findall(r"\b1\.5\.\d\b", sentence))
+    found |= {f"mistake {n}" for n in re.findall(r"(?:常见错误|common mistake) (\d+)", sentence)}
+    for first, last in re.findall(r"\b([EFT]\d)(?:–([EFT]\d))?\b", sentence):
+        last = last or first
+        found |= {f"{first[0]}{n}" for n in range(int(first[1]), int(last[1]) + 1)}
+    return found
+
+
+def test_cited_reads_ranges_lists_sections_and_common_mistakes():
+    assert cited("(TASK.md 1.5.2 规则 F1–F3)") == {"1.5.2", "F1", "F2", "F3"}
+    assert cited("(TASK.en.md 1.5.3, rules E2, E3)") == {"1.5.3", "E2", "E3"}
+    assert cited("(TASK.md 常见错误 11)") == cited("(TASK.en.md, common mistake 11)") == {"mistake 11"}
+
+
+CATALOGUE = [("wrong", path.stem) for path in sorted((STUDENTS / "wrong").glob("*.py"))] + \
+            [("wrong_full", path.stem) for path in sorted((STUDENTS / "wrong_full").glob("*.py"))]
+
+
+def test_the_catalogue_holds_at_least_40_mistakes_in_the_six_and_every_common_mistake_of_task_md():
+    assert len(list((STUDENTS / "wrong").glob("*.py"))) >= 40
+    task = (ROOT / "TASK.md").read_text(encoding="utf-8").split("## 常见错误与排查顺序")[1].split("\n## ")[0]
+    assert sorted(COMMON_MISTAKES) == [int(n) for n in re.findall(r"^(\d+)\. ", task, re.M)]
+    assert {name for names in COMMON_MISTAKES.values() for name in names} <= set(MISTAKES)
+
+
+@pytest.mark.parametrize("folder, name", CATALOGUE, ids=[name for _, name in CATALOGUE])
+def test_the_first_hint_a_student_reads_cites_the_rule_the_mistake_breaks(folder, name, monkeypatch):
+    verdicts = verdicts_of(folder, name)
+    first = next(verdict for verdict in verdicts.values() if not verdict.passed)  # in the order make test prints
+    rule = breaks(STUDENTS / folder / f"{name}.py")
+    for language in ("zh", "en"):
+        monkeypatch.setenv("LAB_LANG", language)
+        hint = render.hint_text(first)
+        assert rule in cited(hint), f"[{language}] TEST {first.case.id} of {name} breaks {rule}; hint: {hint}"
+
+
+@pytest.mark.parametrize("name", NAMED_IN_EVERY_FAILING_CASE)
+def test_a_slip_in_the_shape_of_the_result_is_named_in_every_case_it_fails(name):
+    verdicts = verdicts_of("wrong", name)
+    assert {verdict.hint for verdict in verdicts.values() if not verdict.passed} == {MISTAKES[name][2]}
+
+
+def test_empty_reply_is_called_not_implemented_only_where_that_is_plausible():
+    """A stub-like empty prompt may be unwritten; an empty reply after a passed TEST 4 is named as a cut."""
+    stub = judged(STUB)
+    assert [stub[i].hint for i in "123"] == ["hint.returned_empty"] * 3
+    forgot = verdicts_of("wrong", "forgot_tag_length")
+    assert forgot["4"].passed and forgot["5"].facts["actual"] == ""
+    assert forgot["5"].hint == "hint.empty_reply" != "hint.returned_empty"
+
+
 @pytest.mark.parametrize("name", sorted(TRIM_MISTAKES))
 def test_trim_history_mistake_fails_in_its_named_case(name):
     must_fail, named, hint = TRIM_MISTAKES[name]
@@ -82,7 +223,7 @@ def test_challenge_stub_fails_everything_and_the_reference_passes():
 @pytest.mark.parametrize("name", sorted(EXTENDED_MISTAKES))
 def test_extended_mistake_passes_the_six_and_fails_its_check(name):
     must_fail, named, hint = EXTENDED_MISTAKES[name]
-    verdicts = judged(STUDENTS / "wrong_full" / f"{name}.py", cases=ALL_CASES)
+    verdicts = verdicts_of("wrong_full", name)
     assert failing(verdicts) == must_fail
     assert verdicts[named].hint == hint
 
@@ -90,7 +231,7 @@ def test_extended_mistake_passes_the_six_and_fails_its_check(name):
 @pytest.mark.parametrize("name", sorted(MISTAKES))
 def test_mistake_fails_in_its_named_case_with_its_hint(name):
     must_fail, named, hint = MISTAKES[name]
-    verdicts = judged(STUDENTS / "wrong" / f"{name}.py")
+    verdicts = verdicts_of("wrong", name)
     assert failing(verdicts) == must_fail
     assert verdicts[named].hint == hint
 

@@ -1,8 +1,10 @@
 """Set-up and housekeeping: one clear line when the environment is wrong; `make clean` spares the student."""
 
+import os
 import shutil
 import subprocess
 import sys
+import time
 import venv
 
 import pytest
@@ -27,14 +29,61 @@ def test_missing_base_python_gets_one_clear_line(tmp_path):
     assert "[setup]" in result.stderr and "no-such-python3" in result.stderr
 
 
-def test_offline_install_gets_one_clear_line(tmp_path):
-    env = clean_env(PIP_NO_INDEX="1", PIP_CONFIG_FILE="/dev/null", PIP_FIND_LINKS="")
-    result = make("test", f"VENV={tmp_path / 'venv'}", f"BASE_PYTHON={sys.executable}", env=env, timeout=300,
+def test_offline_install_says_what_it_does_then_gets_one_clear_line(tmp_path):
+    """First run without a network, from a BASE_PYTHON whose path has a space: a progress line while the
+    venv is made, then the reason."""
+    spaced = tmp_path / "my python" / "python3"
+    spaced.parent.mkdir()
+    spaced.symlink_to(sys.executable)
+    # an index that answers nothing, named the way a user names their own (pip's config, not ours, decides)
+    env = clean_env(PIP_INDEX_URL="http://127.0.0.1:9/simple", PIP_CONFIG_FILE=os.devnull, PIP_FIND_LINKS="")
+    started = time.monotonic()
+    result = make("test", f"VENV={tmp_path / 'v env'}", f"BASE_PYTHON={spaced}", env=env, timeout=300,
                   this_python=False)
+    assert time.monotonic() - started < 60  # a generous bound (idle: about 6 s); pip_environment keeps it short
     assert result.returncode != 0
     lines = [line for line in result.stderr.splitlines() if line.startswith("[setup]")]
-    assert len(lines) == 2 and "PYTHON=/path/to/python" in lines[1]  # "first run…", then the one reason
-    assert not (tmp_path / "venv" / ".lab09-ready").exists()
+    assert len(lines) == 2, result.stderr  # "first run: creating … installing …", then the one reason
+    assert "首次运行" in lines[0] and "pytest" in lines[0]
+    assert "PYTHON=/path/to/python" in lines[1] and "make test" in lines[1]
+    assert not (tmp_path / "v env" / setup_venv.STAMP).exists()
+
+
+def test_pip_gives_up_after_one_retry_unless_the_user_said_otherwise():
+    assert setup_venv.pip_environment({})["PIP_RETRIES"] == "1"
+    mine = setup_venv.pip_environment({"PIP_RETRIES": "7", "PIP_TIMEOUT": "60", "PIP_INDEX_URL": "https://mirror"})
+    assert (mine["PIP_RETRIES"], mine["PIP_TIMEOUT"], mine["PIP_INDEX_URL"]) == ("7", "60", "https://mirror")
+
+
+def test_a_slow_step_shows_dots_and_its_last_line_is_kept(capsys):
+    code, last = setup_venv.run_with_dots([sys.executable, "-c", "import time; print('working'); time.sleep(2.5); "
+                                           "print('ERROR: no network'); print('bye'); raise SystemExit(1)"])
+    assert code == 1 and last == "ERROR: no network"  # pip's error line, not whatever came after it
+    assert capsys.readouterr().err.count(".") >= 1
+
+
+def test_the_venv_interpreter_is_found_on_windows_and_elsewhere(tmp_path):
+    windows, posix = tmp_path / "win", tmp_path / "posix"
+    (windows / "Scripts").mkdir(parents=True)
+    (windows / "Scripts" / "python.exe").write_text("")
+    (posix / "bin").mkdir(parents=True)
+    (posix / "bin" / "python").write_text("")
+    assert setup_venv.venv_python(str(windows)) == str(windows / "Scripts" / "python.exe")
+    assert setup_venv.venv_python(str(posix)) == str(posix / "bin" / "python")
+
+
+def test_a_venv_is_ready_only_once_stamped_after_requirements_changed(tmp_path):
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("pytest\n")
+    (tmp_path / "v" / "bin").mkdir(parents=True)
+    (tmp_path / "v" / "bin" / "python").write_text("")
+    assert not setup_venv.is_ready(str(tmp_path / "v"), str(requirements))
+    (tmp_path / "v" / setup_venv.STAMP).write_text("ready\n")
+    os.utime(requirements, (0, 0))
+    assert setup_venv.is_ready(str(tmp_path / "v"), str(requirements))
+    os.utime(requirements, None)
+    os.utime(tmp_path / "v" / setup_venv.STAMP, (0, 0))
+    assert not setup_venv.is_ready(str(tmp_path / "v"), str(requirements))
 
 
 def test_too_old_python_is_named(monkeypatch, capsys):
@@ -44,19 +93,24 @@ def test_too_old_python_is_named(monkeypatch, capsys):
     assert "3.10" in capsys.readouterr().err
 
 
-def test_clean_removes_run_artefacts_but_never_the_student_file_or_venv(tmp_path):
+@pytest.mark.parametrize("command", [["make", "--no-print-directory", "clean"], [sys.executable, "lab.py", "clean"]],
+                         ids=["make clean", "python lab.py clean"])
+def test_clean_removes_run_artefacts_but_never_the_student_file_or_venv(tmp_path, command):
     lab = tmp_path / "lab"
     shutil.copytree(ROOT, lab, ignore=shutil.ignore_patterns(".venv*", ".git"))
-    for leftover in ("framework/__pycache__", "tests/__pycache__", ".pytest_cache"):
+    for leftover in ("framework/__pycache__", "tests/__pycache__", ".pytest_cache", "dist/lab09-step8/framework"):
         (lab / leftover).mkdir(parents=True, exist_ok=True)
+    (lab / "framework" / "__pycache__" / "tags.cpython-311.pyc").write_bytes(b"\0")
     (lab / ".venv" / "lib" / "__pycache__").mkdir(parents=True)
     (lab / ".venv" / ".lab09-ready").write_text("ready\n")
+    (lab / "grades").mkdir()
+    (lab / "chat-session.html").write_text("<html></html>")
     student = (lab / "framework" / "student.py").read_bytes()
-    result = subprocess.run(["make", "--no-print-directory", "clean"], cwd=lab, env=clean_env(),
-                            capture_output=True, text=True)
+    result = subprocess.run(command, cwd=lab, env=clean_env(), capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout == ""
     assert all(".venv" in path.parts for path in lab.glob("**/__pycache__"))
-    assert not (lab / ".pytest_cache").exists()
+    assert not (lab / ".pytest_cache").exists() and not (lab / "dist").exists() and (lab / "grades").exists()
+    assert not (lab / "chat-session.html").exists()
     assert (lab / "framework" / "student.py").read_bytes() == student
     assert (lab / ".venv" / ".lab09-ready").exists() and (lab / ".venv" / "lib" / "__pycache__").exists()
 
@@ -65,3 +119,4 @@ def test_help_lists_the_targets():
     out = make("help").stdout
     for target in ("make test", "make clean", "make check", "STUDENT=", "PYTHON=", "LAB_LANG=en"):
         assert target in out
+    assert "python lab.py" not in out  # through make, the lines say make

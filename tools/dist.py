@@ -30,7 +30,7 @@ from framework.harness.i18n import text
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 NAME = "lab09-step8"
-HANDOUT_TOP = ("Makefile", "TASK.md", "TASK.en.md", "requirements.txt", ".gitignore")
+HANDOUT_TOP = ("Makefile", "lab.py", "TASK.md", "TASK.en.md", "requirements.txt", ".gitignore")
 HANDOUT_TREES = ("framework",)
 FALLBACK_TIME = 1704067200  # 2024-01-01 UTC, when the lab is not a git checkout
 HANDOUT_PYTEST_INI = """[pytest]

@@ -199,9 +199,77 @@ CATALOGUE = {
                 "(TASK.md 1.5.8 规则 R7)",
                 "with no non-blank line, or when that line is longer than max_chars characters, return question; "
                 "exactly max_chars is still fine (TASK.en.md 1.5.8, rule R7)"),
-    "hint.returned_empty": ("函数返回了空字符串 —— 还没有实现吗？从 TASK.md 1.5.2 / 1.5.3 开始",
-                            "the function returned an empty string: not implemented yet? "
-                            "Start at TASK.en.md 1.5.2 / 1.5.3"),
+    "hint.returned_empty": ("函数返回了空字符串 —— 还没有实现吗？从 TASK.md 1.5.2 开始",
+                            "the function returned an empty string: not implemented yet? Start at TASK.en.md 1.5.2"),
+    "hint.empty_reply": ("回复是空的: 还没写就从 TASK.md 1.5.3 开始；写了的话，回复从最后一个 <|assistant|> 之后开始 "
+                         "(+ len(ASSISTANT_TAG))，边界在那之后找 (规则 E2、E3)",
+                         "the reply is empty: not written yet? Start at TASK.en.md 1.5.3. Written? The reply starts "
+                         "after the last <|assistant|> (+ len(ASSISTANT_TAG)); look for boundaries after that point "
+                         "(rules E2, E3)"),
+    "hint.tag_text_left": ("回复开头还留着标签的文字: 回复从最后一个 <|assistant|> 的后面开始，切片要从 位置 + "
+                           "len(ASSISTANT_TAG) 开始；lstrip(标签) 去掉的是这些字符，不是整个标签 (TASK.md 1.5.3 规则 E2)",
+                           "the reply begins with text of a tag: it starts right after the last <|assistant|>, so "
+                           "slice from position + len(ASSISTANT_TAG); lstrip(tag) removes those characters, not the "
+                           "tag (TASK.en.md 1.5.3, rule E2)"),
+    "hint.strip_after_cut": ("回复末尾还留着空白: 先在边界处截断，再 strip()；先 strip 再截断，标签前面的换行就留下了 "
+                             "(TASK.md 1.5.3 规则 E4)",
+                             "whitespace is left at the end of the reply: cut at the boundary first, then strip(); "
+                             "stripping before the cut leaves the newline in front of the tag "
+                             "(TASK.en.md 1.5.3, rule E4)"),
+    "hint.cut_at_newline": ("回复可以有好几行: 只在那四个标签处截断，不要在换行处截断 (TASK.md 1.5.3 规则 E3)",
+                            "a reply may span several lines: cut only at the four tags, never at a newline "
+                            "(TASK.en.md 1.5.3, rule E3)"),
+    "hint.removed_not_cut": ("只删掉了标签，它后面的文字还在: 要在标签处截断，标签和它后面的都不属于回复 "
+                             "(TASK.md 1.5.3 规则 E3)",
+                             "the tag was removed but the text after it kept: cut at the tag; the tag and all after "
+                             "it are not part of the reply (TASK.en.md 1.5.3, rule E3)"),
+    "hint.tag_spelling": ("标签写错了: 用 framework.tags 里的常量 SYSTEM_TAG、USER_TAG、ASSISTANT_TAG，不要自己打 "
+                          "(TASK.md 1.5.2 规则 F2)",
+                          "a tag is wrong: use the constants SYSTEM_TAG, USER_TAG, ASSISTANT_TAG from framework.tags "
+                          "instead of typing tags (TASK.en.md 1.5.2, rule F2)"),
+    "hint.end_tag_in_prompt": ("提示词里不写 <|end|>: 它是模型写出的结束标记。Phi-3 的模板在每条消息后加 <|end|>，"
+                               "本实验的协议不加: 每条消息只有标签行和内容行 (TASK.md 1.5.2 规则 F1)",
+                               "no <|end|> in the prompt: it is the end mark the model writes. Phi-3's template adds "
+                               "<|end|> after each message; this protocol does not: a message is its tag line and "
+                               "content line (TASK.en.md 1.5.2, rule F1)"),
+    "hint.crlf": ("只用 \\n 换行，不要 \\r\\n (也不要 os.linesep，它在 Windows 上是 \\r\\n) (TASK.md 1.5.2 规则 F1)",
+                  "end lines with \\n only, not \\r\\n (nor os.linesep, which is \\r\\n on Windows) "
+                  "(TASK.en.md 1.5.2, rule F1)"),
+    "hint.generation_at_start": ("生成标签放在所有消息的后面，不是最前面 (TASK.md 1.5.2 规则 F3)",
+                                 "the generation tag goes after all messages, not in front (TASK.en.md 1.5.2, rule F3)"),
+    "hint.unbound_tag": ("变量在赋值之前就用了: 你的 if/elif 没有覆盖每个角色。system、user、assistant 各对应一个标签，"
+                         "其他角色 raise ValueError (TASK.md 1.5.2 规则 F2)",
+                         "a variable was used before it had a value: your if/elif misses a role. system, user and "
+                         "assistant each have a tag; any other role raises ValueError (TASK.en.md 1.5.2, rule F2)"),
+    "hint.role_key_missing": ("你的 角色→标签 对照里缺了一个角色: system、user、assistant 三个都要有 "
+                              "(TASK.md 1.5.2 规则 F2)",
+                              "your role→tag table lacks a role: it needs system, user and assistant "
+                              "(TASK.en.md 1.5.2, rule F2)"),
+    "hint.message_keys": ("每条消息是 {{\"role\": ..., \"content\": ...}}: 用 message[\"role\"] 和 "
+                          "message[\"content\"] (TASK.md 1.5.1)",
+                          "each message is {{\"role\": ..., \"content\": ...}}: use message[\"role\"] and "
+                          "message[\"content\"] (TASK.en.md 1.5.1)"),
+    "hint.dict_access": ("消息是字典: 用 message[\"role\"] 和 message[\"content\"]，不是 message.role (TASK.md 1.5.1)",
+                         "messages are dicts: message[\"role\"] and message[\"content\"], not message.role "
+                         "(TASK.en.md 1.5.1)"),
+    "hint.split_index": ("下标越界: 没有 <|assistant|> 时 split(...) 只得到一段，[1] 不存在。先按规则 E1 处理这种情况；"
+                         "有好几段时取最后一段 [-1] (TASK.md 1.5.3 规则 E1、E2)",
+                         "index out of range: with no <|assistant|>, split(...) gives one piece and [1] does not "
+                         "exist. Handle that case first (rule E1); with several pieces take the last, [-1] "
+                         "(TASK.en.md 1.5.3, rules E1, E2)"),
+    "hint.substring_not_found": ("str.index / rindex 找不到时抛出 ValueError: 用 find / rfind (找不到返回 -1)，"
+                                 "没有 <|assistant|> 时按规则 E1 返回 (TASK.md 1.5.3 规则 E1)",
+                                 "str.index / rindex raise ValueError when nothing is found: use find / rfind "
+                                 "(-1 when not found) and return as rule E1 says when there is no <|assistant|> "
+                                 "(TASK.en.md 1.5.3, rule E1)"),
+    "hint.printed_not_returned": ("函数把结果 print 出来了，但测试只看返回值: 用 return 返回它 (TASK.md 1.5.1)",
+                                  "the function printed its result, but only the returned value counts: return it "
+                                  "(TASK.en.md 1.5.1)"),
+    "hint.load_reads_input": ("文件顶层的代码在读键盘输入 (input())，测试时没有键盘: 把实验代码 (比如聊天循环) 放进 "
+                              "if __name__ == \"__main__\": 下面 (TASK.md 常见错误 1)",
+                              "code at the top level of the file reads input(), and the tests have no keyboard: put "
+                              "experiments such as a chat loop under if __name__ == \"__main__\": "
+                              "(TASK.en.md, common mistake 1)"),
     "hint.content_before_tag": ("每条消息先写标签行，再写内容行，顺序不能反 (TASK.md 1.5.2 规则 F1)",
                                 "write the tag line first, then the content line (TASK.en.md 1.5.2, rule F1)"),
     "hint.tag_same_line": ("标签独占一行: 标签后面先换行，再写内容 (TASK.md 1.5.2 规则 F1)",
@@ -248,27 +316,32 @@ CATALOGUE = {
                             "(TASK.md 1.5.3 规则 E2)",
                             "that is not the last <|assistant|>: the raw output holds the whole history, search "
                             "from the end (rfind) (TASK.en.md 1.5.3, rule E2)"),
-    "hint.no_cut_user": ("模型接着编了一轮用户的话: 回复要在下一个 <|user|> 处截断 (TASK.md 1.5.3 规则 E3)",
-                         "the model went on to invent a user turn: cut the reply at the next <|user|> "
+    "hint.no_cut_user": ("模型接着编了一轮用户的话: 回复要在下一个 <|user|> 处截断 (find 找不到时返回 -1，"
+                         "-1 不是位置，别让它参与取最小值) (TASK.md 1.5.3 规则 E3)",
+                         "the model went on to invent a user turn: cut the reply at the next <|user|> (find gives "
+                         "-1 for a tag it does not find; -1 is no position, keep it out of the minimum) "
                          "(TASK.en.md 1.5.3, rule E3)"),
     "hint.no_cut_end": ("<|end|> 表示回复结束，要在那里截断 (TASK.md 1.5.3 规则 E3)",
                         "<|end|> ends the reply: cut there (TASK.en.md 1.5.3, rule E3)"),
     "hint.no_cut_system": ("<|system|> 也是边界，要在那里截断 (TASK.md 1.5.3 规则 E3)",
                            "<|system|> is a boundary too: cut there (TASK.en.md 1.5.3, rule E3)"),
-    "hint.cut_at_earliest": ("要在位置最早的那个边界截断，而不是按固定顺序先找到的那种标签 (TASK.md 1.5.3 规则 E3)",
-                             "cut at the boundary that comes first in the text, not the first kind you look for "
+    "hint.cut_at_earliest": ("要在位置最早的那个边界截断: 按固定顺序找标签、取最大的位置、或贪婪的正则 .* "
+                             "都会停在更后面的标签 (TASK.md 1.5.3 规则 E3)",
+                             "cut at the boundary that comes first in the text: looking for the tags in a fixed "
+                             "order, taking the largest position or a greedy regex .* all stop at a later one "
                              "(TASK.en.md 1.5.3, rule E3)"),
     "hint.not_trimmed": ("回复首尾的空白 (空格、换行、制表符) 要去掉: str.strip() (TASK.md 1.5.3 规则 E4)",
                          "remove whitespace (spaces, newlines, tabs) at both ends: str.strip() "
                          "(TASK.en.md 1.5.3, rule E4)"),
     "hint.trim_one_side": ("只去掉了一边的空白，两边都要去掉: str.strip() (TASK.md 1.5.3 规则 E4)",
                            "only one end was trimmed; trim both: str.strip() (TASK.en.md 1.5.3, rule E4)"),
-    "hint.none_returned": ("函数返回了 None: 是不是忘了 return，或者某个分支没有 return？",
-                           "the function returned None: a missing return, or a branch without one?"),
-    "hint.str_subclass": ("要返回普通的 str，不是 str 的子类 {type}",
-                          "return a plain str, not the str subclass {type}"),
-    "hint.not_str": ("要返回一个 str，而不是 {type}；列表可以用 \"\".join(...) 拼起来",
-                     "return a str, not {type}; join a list with \"\".join(...)"),
+    "hint.none_returned": ("函数返回了 None: 是不是忘了 return，或者某个分支没有 return？(TASK.md 1.5.1)",
+                           "the function returned None: a missing return, or a branch without one? "
+                           "(TASK.en.md 1.5.1)"),
+    "hint.str_subclass": ("要返回普通的 str，不是 str 的子类 {type} (TASK.md 1.5.1)",
+                          "return a plain str, not the str subclass {type} (TASK.en.md 1.5.1)"),
+    "hint.not_str": ("要返回一个 str，而不是 {type}；列表可以用 \"\".join(...) 拼起来 (TASK.md 1.5.1)",
+                     "return a str, not {type}; join a list with \"\".join(...) (TASK.en.md 1.5.1)"),
     "hint.raised": ("读一读上面那行代码和异常信息；可以在 python 里用同样的输入试一试",
                     "read the line and the message above; try the same input in python"),
     "hint.name_error": ("用到了没定义的名字: 拼写对吗？标签常量要先 from framework.tags import ...",
@@ -281,8 +354,9 @@ CATALOGUE = {
                        "closer to the end? A loop is simpler"),
     "hint.memory": ("内存超限 ({limit} MiB): 是不是在循环里不停地拼接或复制？",
                     "out of memory ({limit} MiB): something growing inside a loop?"),
-    "hint.timeout": ("可能是死循环: 循环里查找的起点 (find 的第二个参数) 有没有向前移动？",
-                     "probably an endless loop: does the search start (find's second argument) move forward?"),
+    "hint.timeout": ("可能是死循环: 循环里查找的起点 (find 的第二个参数) 有没有向前移动？(TASK.md 常见错误 11)",
+                     "probably an endless loop: does the search start (find's second argument) move forward? "
+                     "(TASK.en.md, common mistake 11)"),
     "hint.crashed": ("不要调用 os._exit() / exit()，也不要结束进程；函数用 return 返回结果",
                      "do not call os._exit() / exit() or end the process; return the result"),
     "hint.crashed_signal": ("进程崩溃通常来自无限递归 (调高了递归上限?) 或 C 扩展的错误",
@@ -290,16 +364,19 @@ CATALOGUE = {
                             "extension"),
     "hint.missing_function": ("函数名和参数要与 TASK.md 1.5.1 中的完全一致", "use the exact names of TASK.en.md 1.5.1"),
     "hint.not_utf8": ("用 UTF-8 重新保存: VS Code 右下角点编码 → “通过编码保存” → UTF-8；PyCharm: File → File "
-                      "Properties → File Encoding",
+                      "Properties → File Encoding (TASK.md 常见错误 1)",
                       "re-save as UTF-8: VS Code: click the encoding in the status bar → Save with Encoding → "
-                      "UTF-8; PyCharm: File → File Properties → File Encoding"),
-    "hint.syntax_error": ("改好这一行 (常见: 缩进、漏了冒号或括号)；python -m py_compile 文件名 可以先自查",
-                          "fix that line (indentation, a missing colon or bracket); python -m py_compile FILE "
-                          "checks it"),
-    "hint.import_error": ("文件加载时就出错了: 检查顶层代码和 import (本实验只用标准库)",
-                          "the file fails while loading: check top-level code and imports (standard library only)"),
-    "hint.load_timeout": ("文件顶层的代码停不下来: 把测试代码放进 if __name__ == \"__main__\": 下面",
-                          "top-level code never finishes: put experiments under if __name__ == \"__main__\":"),
+                      "UTF-8; PyCharm: File → File Properties → File Encoding (TASK.en.md, common mistake 1)"),
+    "hint.syntax_error": ("改好这一行 (常见: 缩进、漏了冒号或括号)；python framework/student.py 可以先自查 "
+                          "(TASK.md 常见错误 1)",
+                          "fix that line (indentation, a missing colon or bracket); python framework/student.py "
+                          "checks it (TASK.en.md, common mistake 1)"),
+    "hint.import_error": ("文件加载时就出错了: 检查顶层代码和 import (本实验只用标准库) (TASK.md 常见错误 1)",
+                          "the file fails while loading: check top-level code and imports (standard library only) "
+                          "(TASK.en.md, common mistake 1)"),
+    "hint.load_timeout": ("文件顶层的代码停不下来: 把测试代码放进 if __name__ == \"__main__\": 下面 (TASK.md 常见错误 1)",
+                          "top-level code never finishes: put experiments under if __name__ == \"__main__\": "
+                          "(TASK.en.md, common mistake 1)"),
     "hint.system_error": ("这是测试机的问题 (进程数或磁盘空间用完了)；过一会儿重新运行",
                           "a problem of the machine (no processes or disk space left); run it again later"),
     "hint.too_large": ("只交 student.py 这一个文件，别把数据或模型放进去", "submit student.py only, without data or models"),
@@ -407,6 +484,33 @@ CATALOGUE = {
                     "{function} raised {type}: {message}{where}. Run make test for details."),
     "chat.not_str": ("{function} 返回的不是 str 而是 {type}。运行 make test 看详情。",
                      "{function} returned {type}, not a str. Run make test for details."),
+    # --- make help / python lab.py help ------------------------------------------------------
+    "help.test": ("运行六个测试 (framework/student.py)", "run the six cases"),
+    "help.student": ("测试另一个文件", "test another file"),
+    "help.watch": ("保存 student.py 就自动重新测试", "re-run the six cases on every save"),
+    "help.chat": ("和一个小语言模型聊天 (用你的函数); DEMO=1 演示三轮",
+                  "chat with a tiny model through your functions; DEMO=1 replays three turns"),
+    "help.test_full": ("六个测试 + 扩展检查 (选做)", "the six plus the extended checks"),
+    "help.challenge": ("选做 trim_history 和问题改写的测试", "the optional cases (trim_history, the rewrite)"),
+    "help.chat_options": ("chat: REWRITE=0 不改写, REWRITE_DELAY=ms 看降级, REWRITE_DEADLINE=ms (默认 500); 结束时写 "
+                          "chat-session.html",
+                          "chat: REWRITE=0 no rewrite, REWRITE_DELAY=ms shows the fallback, REWRITE_DEADLINE=ms "
+                          "(default 500); writes chat-session.html at the end"),
+    "help.clean": ("删除运行产物 (不删 student.py 和 .venv)", "remove run artefacts"),
+    "help.run": ("用实验的 Python (.venv) 运行", "run the lab's Python (.venv) with ARGS"),
+    "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
+                     "without make (e.g. Windows): py lab.py test or python lab.py test"),
+    "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] "
+                   "[UNSAFE=1]", "grade a class"),
+    "help.dist": ("学生发放包 dist/lab09-step8.tar.gz/.zip (已提交的版本)", "the student handout (the committed tree)"),
+    "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
+    "help.check": ("测试框架自身的测试 (CI)", "the harness's own test suite"),
+    "help.bench": ("计时目标", "timing goals of make test and make grade"),
+    "lab.bad_argument": ("看不懂 {argument}: 用法 python lab.py 目标 [STUDENT=文件]，目标是 {targets} 之一",
+                         "cannot use {argument}: python lab.py TARGET [STUDENT=file], TARGET one of {targets}"),
+    "lab.python_not_found": ("[setup] 找不到 {python}: 请安装 Python 3.10+，或用 PYTHON= / BASE_PYTHON= 指定解释器",
+                             "[setup] {python} not found: install Python 3.10+, or name an interpreter with "
+                             "PYTHON= / BASE_PYTHON="),
     # --- make watch ---------------------------------------------------------------------------
     "watch.passed": ("[{time}] 全部通过。继续保存 {file} 会自动重新测试；Ctrl-C 退出。",
                      "[{time}] all passed. Saving {file} again re-runs the cases; Ctrl-C leaves."),
@@ -429,8 +533,8 @@ def register(entries: dict) -> None:
     CATALOGUE.update(entries)
 
 
-def text(key: str, **fields) -> str:
-    """The catalogue entry `key` in the current language, with `{fields}` filled in."""
+def text(key: str, language: str | None = None, **fields) -> str:
+    """The catalogue entry `key` in the current language (or `language`), with `{fields}` filled in."""
     zh, en = CATALOGUE[key]
-    template = en if current_language() == "en" else zh
+    template = en if (language or current_language()) == "en" else zh
     return template.format(**fields)

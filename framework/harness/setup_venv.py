@@ -1,19 +1,33 @@
-"""Creates the lab's .venv with pytest on first use, or checks a given interpreter; one clear line on failure.
+"""Creates the lab's .venv with pytest on first use (saying what it does), or checks a given interpreter.
 
-Run by whatever `python3` the machine has, so it stays compatible with old versions long enough to
-say that 3.10 or newer is needed.
+Run by whatever Python the machine has, so it stays compatible with old versions long enough to
+say that 3.10 or newer is needed: no f-strings, nothing newer than the standard library of 3.4.
+Every problem ends in one line starting with [setup] and exit code 2.
+
+    python setup_venv.py --check [--command CMD]
+    python setup_venv.py [--command CMD] VENV REQUIREMENTS
+
+CMD is how the student starts the lab ("make" or "python lab.py"); the advice in messages uses it.
 """
 
 import os
-import subprocess
 import sys
+import time
 
 MINIMUM = (3, 10)
-ENGLISH = os.environ.get("LAB_LANG", "").lower().startswith("en")
+PACKAGES = ("pytest", "pytest_timeout")
+STAMP = ".lab09-ready"  # written into the venv once pytest is installed
+# pip gives up quickly when there is no network (its defaults retry for many seconds); a user's own
+# PIP_RETRIES / PIP_TIMEOUT win.  Index, proxy and certificates stay whatever pip is configured with.
+PIP_DEFAULTS = {"PIP_RETRIES": "1", "PIP_TIMEOUT": "10", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
 
-def say(zh, en):
-    sys.stderr.write((en if ENGLISH else zh) + "\n")
+def english():
+    return os.environ.get("LAB_LANG", "").lower().startswith("en")
+
+
+def say(zh, en, end="\n"):
+    sys.stderr.write((en if english() else zh) + end)
     sys.stderr.flush()
 
 
@@ -22,52 +36,117 @@ def fail(zh, en):
     sys.exit(2)
 
 
-def check_version():
-    if sys.version_info < MINIMUM:
-        found = "%d.%d" % sys.version_info[:2]
-        fail("需要 Python 3.10 或更新版本 (当前 %s)；请用 make test BASE_PYTHON=python3.12 这样指定" % found,
-             "Python 3.10 or newer is needed (this is %s); use e.g. make test BASE_PYTHON=python3.12" % found)
+def venv_python(venv):
+    """The interpreter of a virtual environment: Scripts\\python.exe on Windows, bin/python elsewhere."""
+    candidates = [os.path.join(venv, "Scripts", "python.exe"), os.path.join(venv, "bin", "python")]
+    if os.name != "nt":
+        candidates.reverse()
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            return candidate
+    return candidates[0]
 
 
-def check_packages():
+def is_ready(venv, requirements):
+    """The venv was completed after requirements.txt last changed (what make's prerequisite said)."""
+    try:
+        return (os.path.getmtime(os.path.join(venv, STAMP)) >= os.path.getmtime(requirements)
+                and os.path.isfile(venv_python(venv)))
+    except OSError:
+        return False
+
+
+def check_version(command="make"):
+    if sys.version_info[:2] < MINIMUM:
+        found = "%d.%d" % tuple(sys.version_info[:2])
+        if command == "make":
+            zh_use, en_use = "make test BASE_PYTHON=python3.12", "make test BASE_PYTHON=python3.12"
+        else:
+            zh_use = en_use = "python3.12 lab.py test (Windows: py -3.12 lab.py test)"
+        fail("需要 Python 3.10 或更新版本 (当前 %s)；请这样指定: %s" % (found, zh_use),
+             "Python 3.10 or newer is needed (this is %s); pick one like this: %s" % (found, en_use))
+
+
+def check_packages(command="make"):
     """PYTHON=... was given: it must already have pytest and pytest-timeout."""
     import importlib.util
-    check_version()
-    missing = [name for name in ("pytest", "pytest_timeout") if importlib.util.find_spec(name) is None]
+    check_version(command)
+    missing = [name for name in PACKAGES if importlib.util.find_spec(name) is None]
     if missing:
-        fail("%s 没有安装 %s；请先 %s -m pip install -r requirements.txt，或去掉 PYTHON= 让 make 自动创建 .venv"
-             % (sys.executable, ", ".join(missing), sys.executable),
-             "%s lacks %s; run %s -m pip install -r requirements.txt, or drop PYTHON= to let make create .venv"
-             % (sys.executable, ", ".join(missing), sys.executable))
+        me = sys.executable
+        fail("%s 没有安装 %s；请先 \"%s\" -m pip install -r requirements.txt，或去掉 PYTHON= 让 %s 自动创建 .venv"
+             % (me, ", ".join(missing), me, command),
+             "%s lacks %s; run \"%s\" -m pip install -r requirements.txt, or drop PYTHON= to let %s create .venv"
+             % (me, ", ".join(missing), me, command))
 
 
-def create(venv, requirements, stamp):
-    check_version()
-    say("[setup] 首次运行: 正在创建 %s 并安装 pytest、pytest-timeout (只需一次)…" % venv,
-        "[setup] first run: creating %s and installing pytest, pytest-timeout (once)…" % venv)
-    made = subprocess.run([sys.executable, "-m", "venv", venv], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if made.returncode != 0:
-        fail("无法创建虚拟环境 %s (Debian/Ubuntu 需要 sudo apt install python3-venv)；"
-             "或者用 make test PYTHON=/path/to/python 指定已装好 pytest 的解释器" % venv,
-             "cannot create the virtual environment %s (Debian/Ubuntu: sudo apt install python3-venv); "
-             "or use make test PYTHON=/path/to/python with pytest installed" % venv)
-    python = os.path.join(venv, "bin", "python")
-    installed = subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r",
-                                requirements], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if installed.returncode != 0:
-        last = installed.stdout.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
-        fail("无法安装 pytest (没有网络？%s)；联网后重试，或用 make test PYTHON=/path/to/python "
-             "指定已装好 pytest 和 pytest-timeout 的解释器" % last[0][:120],
-             "cannot install pytest (offline? %s); retry online, or use make test PYTHON=/path/to/python "
-             "that has pytest and pytest-timeout" % last[0][:120])
-    with open(stamp, "w") as marker:
+def pip_environment(environ):
+    """The environment pip runs in: PIP_DEFAULTS where the user has not set those variables."""
+    env = dict(environ)
+    for name, value in PIP_DEFAULTS.items():
+        env.setdefault(name, value)
+    return env
+
+
+def run_with_dots(command, env=None):
+    """Run `command`, writing a dot each second while it works; (exit code, its last line of output)."""
+    import subprocess  # here, not above: lab.py imports this module on every run, and needs these only once
+    import tempfile
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        while True:
+            try:
+                code = process.wait(timeout=1)
+                break
+            except subprocess.TimeoutExpired:
+                sys.stderr.write(".")
+                sys.stderr.flush()
+        log.seek(0)
+        lines = log.read().decode("utf-8", "replace").strip().splitlines()
+    errors = [line for line in lines if line.startswith("ERROR")]
+    return code, (errors or lines or [""])[-1].strip()
+
+
+def create(venv, requirements, command="make"):
+    check_version(command)
+    started = time.time()
+    say("[setup] 首次运行 (只需一次): 创建 %s " % venv, "[setup] first run (once only): creating %s " % venv, end="")
+    python = venv_python(venv)
+    if not os.path.isfile(python):  # a venv that only needs its packages again is kept as it is
+        code, last = run_with_dots([sys.executable, "-m", "venv", venv])
+        python = venv_python(venv)
+        if code != 0 or not os.path.isfile(python):
+            say("", "")
+            fail("无法创建虚拟环境 %s (%s；Debian/Ubuntu 需要 sudo apt install python3-venv)；"
+                 "或者用 %s test PYTHON=/path/to/python 指定已装好 pytest 的解释器" % (venv, last[:100], command),
+                 "cannot create the virtual environment %s (%s; Debian/Ubuntu: sudo apt install python3-venv); "
+                 "or use %s test PYTHON=/path/to/python with pytest installed" % (venv, last[:100], command))
+    say("，安装 pytest、pytest-timeout ", ", installing pytest, pytest-timeout ", end="")
+    code, last = run_with_dots([python, "-m", "pip", "install", "-q", "-r", requirements], pip_environment(os.environ))
+    if code != 0:
+        say("", "")
+        fail("无法安装 pytest (没有网络？%s)；联网后重试，或用 %s test PYTHON=/path/to/python "
+             "指定已装好 pytest 和 pytest-timeout 的解释器" % (last[:120], command),
+             "cannot install pytest (offline? %s); retry online, or use %s test PYTHON=/path/to/python "
+             "that has pytest and pytest-timeout" % (last[:120], command))
+    with open(os.path.join(venv, STAMP), "w") as marker:
         marker.write("ready\n")
+    seconds = int(time.time() - started + 0.5)
+    say(" 完成 (%d 秒)" % seconds, " done (%d s)" % seconds)
+
+
+def main(argv):
+    command = "make"
+    if argv[:1] == ["--command"] and len(argv) >= 2:
+        command, argv = argv[1], argv[2:]
+    if argv == ["--check"]:
+        check_packages(command)
+    elif len(argv) == 2:
+        create(argv[0], argv[1], command)
+    else:
+        fail("用法: setup_venv.py [--command CMD] --check | VENV REQUIREMENTS",
+             "usage: setup_venv.py [--command CMD] --check | VENV REQUIREMENTS")
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--check"]:
-        check_packages()
-    elif len(sys.argv) == 4:
-        create(*sys.argv[1:])
-    else:
-        fail("用法: setup_venv.py --check | VENV REQUIREMENTS STAMP", "usage: setup_venv.py --check | VENV REQUIREMENTS STAMP")
+    main(sys.argv[1:])

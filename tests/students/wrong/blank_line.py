@@ -1,4 +1,7 @@
-"""Wrong: a blank line after every message."""
+"""Wrong: a blank line after every message.
+
+Breaks: F1
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: content line written before its tag line."""
+"""Wrong: content line written before its tag line.
+
+Breaks: F1
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

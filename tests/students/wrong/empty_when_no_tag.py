@@ -1,4 +1,7 @@
-"""Wrong: returns an empty string when there is no <|assistant|>."""
+"""Wrong: returns an empty string when there is no <|assistant|>.
+
+Breaks: E1
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

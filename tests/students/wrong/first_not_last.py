@@ -1,4 +1,7 @@
-"""Wrong: the first <|assistant|> (find instead of rfind)."""
+"""Wrong: the first <|assistant|> (find instead of rfind).
+
+Breaks: E2
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: cuts at the first boundary type found (<|user|> checked before <|end|>), not the earliest."""
+"""Wrong: cuts at the first boundary type found (<|user|> checked before <|end|>), not the earliest.
+
+Breaks: E3
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

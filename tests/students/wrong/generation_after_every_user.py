@@ -1,4 +1,7 @@
-"""Wrong: the generation tag after every user message instead of once at the end."""
+"""Wrong: the generation tag after every user message instead of once at the end.
+
+Breaks: F3
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

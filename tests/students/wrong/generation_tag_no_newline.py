@@ -1,4 +1,7 @@
-"""Wrong: generation tag without its newline."""
+"""Wrong: generation tag without its newline.
+
+Breaks: F3
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: the loop overwrites the prompt (= instead of +=)."""
+"""Wrong: the loop overwrites the prompt (= instead of +=).
+
+Breaks: F1
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: no newline after the content."""
+"""Wrong: no newline after the content.
+
+Breaks: F1
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: no cut at <|end|> (the original C checks let this pass)."""
+"""Wrong: no cut at <|end|> (the original C checks let this pass).
+
+Breaks: E3
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: no cut at <|system|>."""
+"""Wrong: no cut at <|system|>.
+
+Breaks: E3
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: no cut at <|user|>."""
+"""Wrong: no cut at <|user|>.
+
+Breaks: E3
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: no trailing generation tag."""
+"""Wrong: no trailing generation tag.
+
+Breaks: F3
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: never trims."""
+"""Wrong: never trims.
+
+Breaks: E4
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: forgets to return when there is no <|assistant|> (returns None)."""
+"""Wrong: forgets to return when there is no <|assistant|> (returns None).
+
+Breaks: 1.5.1
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

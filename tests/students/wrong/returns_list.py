@@ -1,4 +1,7 @@
-"""Wrong: format_prompt returns the list of lines."""
+"""Wrong: format_prompt returns the list of lines.
+
+Breaks: 1.5.1
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

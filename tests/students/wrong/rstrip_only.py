@@ -1,4 +1,7 @@
-"""Wrong: trims only the right end."""
+"""Wrong: trims only the right end.
+
+Breaks: E4
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: returns a str subclass whose == always says yes."""
+"""Wrong: returns a str subclass whose == always says yes.
+
+Breaks: 1.5.1
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

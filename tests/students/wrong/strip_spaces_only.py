@@ -1,4 +1,7 @@
-"""Wrong: strips only spaces (strip(" ")), not newlines or tabs."""
+"""Wrong: strips only spaces (strip(" ")), not newlines or tabs.
+
+Breaks: E4
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: system written as <|user|> (only assistant is special)."""
+"""Wrong: system written as <|user|> (only assistant is special).
+
+Breaks: F2
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: system messages skipped."""
+"""Wrong: system messages skipped.
+
+Breaks: F2
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

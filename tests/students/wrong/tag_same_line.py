@@ -1,4 +1,7 @@
-"""Wrong: tag and content on one line."""
+"""Wrong: tag and content on one line.
+
+Breaks: F1
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

@@ -1,4 +1,7 @@
-"""Wrong: returns the output untouched when there is no <|assistant|>."""
+"""Wrong: returns the output untouched when there is no <|assistant|>.
+
+Breaks: E4
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 

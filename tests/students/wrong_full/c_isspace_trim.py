@@ -1,4 +1,7 @@
-"""Passes the six; wrong in the extended checks: trims only the C isspace characters, so a full-width space stays."""
+"""Passes the six; wrong in the extended checks: trims only the C isspace characters, so a full-width space stays.
+
+Breaks: E4
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 TAGS = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}

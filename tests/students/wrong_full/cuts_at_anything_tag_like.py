@@ -1,4 +1,7 @@
-"""Passes the six; wrong in the extended checks: cuts at any <|...|>, not only the four tags."""
+"""Passes the six; wrong in the extended checks: cuts at any <|...|>, not only the four tags.
+
+Breaks: E3
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 TAGS = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}

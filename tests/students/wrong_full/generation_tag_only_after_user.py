@@ -1,4 +1,7 @@
-"""Passes the six; wrong in the extended checks: the generation tag only when the last message is from the user."""
+"""Passes the six; wrong in the extended checks: the generation tag only when the last message is from the user.
+
+Breaks: F3
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 TAGS = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}

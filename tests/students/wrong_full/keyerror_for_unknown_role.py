@@ -1,4 +1,7 @@
-"""Passes the six; wrong in the extended checks: an unknown role ends in a KeyError from the dict lookup."""
+"""Passes the six; wrong in the extended checks: an unknown role ends in a KeyError from the dict lookup.
+
+Breaks: F2
+"""
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 TAGS = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}

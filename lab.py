@@ -1,0 +1,248 @@
+# -*- coding: utf-8 -*-
+"""Lab09 · 多轮对话 on any system, with or without make (Windows: py lab.py test).
+
+    python lab.py test                     六个测试 / the six cases          (= make test)
+    python lab.py test STUDENT=other.py    测试另一个文件 / another file      (also --student other.py)
+    python lab.py help                     所有目标 / every target: test-full, challenge, chat, watch, clean
+
+The targets run in the lab's .venv, made on first use (framework/harness/setup_venv.py) by the Python
+that runs this file or BASE_PYTHON=; PYTHON=/path/to/python uses an interpreter that has pytest instead.
+The Makefile runs this file for every target, so both ways behave the same.
+"""
+
+import os
+import sys
+
+if sys.version_info[0] < 3:  # Python 2 cannot read the rest of the lab
+    sys.stderr.write("[setup] Python 3.10+ is needed: python3 lab.py test / 需要 Python 3.10 或更新版本\n")
+    sys.exit(2)
+
+LAB = os.path.dirname(os.path.abspath(__file__))
+PYTEST_TARGETS = {"test": [], "test-full": ["--full"], "challenge": ["--challenge"]}
+TARGETS = ("test", "test-full", "challenge", "watch", "chat", "clean", "help", "run")
+OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_python", "--venv": "venv",
+           "--seed": "seed", "--lab-lang": "lang", "--rewrite": "rewrite", "--rewrite-deadline": "rewrite_deadline",
+           "--rewrite-delay": "rewrite_delay", "--chat-page": "chat_page",
+           }  # each takes a value; make's spelling works too: STUDENT=x.py, REWRITE=0
+FLAGS = {"--demo": "demo", "--make": "make"}  # --make: started by the Makefile (messages then say `make`)
+REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
+
+
+def main(argv=None):
+    options = parse(sys.argv[1:] if argv is None else argv)
+    if options["lang"]:  # LAB_LANG=en as an argument: the one spelling that works in every shell
+        os.environ["LAB_LANG"] = options["lang"]
+    if options["target"] == "help":
+        print(help_text("make" if options["make"] else "python lab.py"))
+        return 0
+    if options["target"] == "clean":
+        clean()
+        return 0
+    python = interpreter(options)
+    return run(python, command(options, python))
+
+
+def parse(argv):
+    """Target and options in any order; `run` passes everything after it to Python untouched."""
+    options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "seed": "", "lang": "",
+               "rewrite": "", "rewrite_deadline": "", "rewrite_delay": "", "chat_page": "", "demo": False, "make": False, "target": "", "rest": []}
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        name, equals, value = arg.partition("=")
+        if equals and name.isupper():  # make's spelling: STUDENT=x.py is --student=x.py, DEMO=1 is --demo
+            name = "--" + name.lower().replace("_", "-")
+            if name == "--demo":
+                options["demo"] = value not in ("", "0")
+                continue
+        if name in OPTIONS and (equals or args):
+            options[OPTIONS[name]] = value if equals else args.pop(0)
+        elif arg in FLAGS:
+            options[FLAGS[arg]] = True
+        elif arg in ("-h", "--help"):
+            options["target"] = "help"
+        elif not options["target"] and arg in TARGETS:
+            options["target"] = arg
+            if arg == "run":
+                options["rest"], args = args, []
+        else:
+            _usage_error(arg)
+    options["target"] = options["target"] or "help"  # like `make` alone
+    return options
+
+
+def _usage_error(arg):
+    sys.stderr.write(_text("lab.bad_argument", argument=arg, targets=", ".join(TARGETS)) + "\n")
+    sys.exit(2)
+
+
+def _text(key, **fields):
+    from framework.harness.i18n import text
+    return text(key, **fields)
+
+
+def interpreter(options):
+    """PYTHON= if given (it must have pytest), else the lab's venv, made first if it is not ready."""
+    from framework.harness import setup_venv
+    name = "make" if options["make"] else "python lab.py"
+    setup_venv.check_version(name)
+    if options["python"]:
+        python = _located(options["python"])
+        if _is_this_python(python):
+            setup_venv.check_packages(name)
+        else:
+            _setup(python, ["--check"], name)
+        return python
+    venv = os.path.join(LAB, options["venv"])  # a relative venv lies in the lab
+    if not setup_venv.is_ready(venv, os.path.join(LAB, "requirements.txt")):
+        base = _located(options["base_python"]) if options["base_python"] else _base_python()
+        _setup(base, [options["venv"], "requirements.txt"], name)
+    return setup_venv.venv_python(venv)
+
+
+def _located(python):
+    import shutil
+    found = python if os.path.dirname(python) else shutil.which(python)
+    if not found or not os.path.isfile(found):
+        sys.stderr.write(_text("lab.python_not_found", python=python) + "\n")
+        sys.exit(2)
+    return found
+
+
+def _base_python():
+    """The interpreter running this file, or, inside a venv, the one that venv was made from."""
+    base = getattr(sys, "_base_executable", "")
+    return base if sys.prefix != sys.base_prefix and os.path.isfile(base) else sys.executable
+
+
+def _is_this_python(python):
+    return os.path.normcase(os.path.abspath(python)) == os.path.normcase(os.path.abspath(sys.executable))
+
+
+def _setup(python, args, name):
+    import subprocess
+    script = os.path.join(LAB, "framework", "harness", "setup_venv.py")
+    code = subprocess.call([python, script, "--command", name] + args, cwd=LAB)
+    if code != 0:
+        sys.exit(code)
+
+
+def command(options, python):
+    """The program a target runs, as a list: pytest on framework/verify.py, the watcher, the chat, or Python."""
+    student = _typed_path(options["student"]) or "framework/student.py"  # the default lies in the lab
+    test = [python, "-m", "pytest", "framework/verify.py", "--student=" + student] + REPORT
+    target = options["target"]
+    if target in PYTEST_TARGETS:
+        return test + PYTEST_TARGETS[target]
+    if target == "watch":
+        return [python, "-m", "framework.harness.watch", "--student", student, "--"] + test
+    if target == "chat":
+        chat = [python, "-m", "framework.harness.chat", "--student", student] + ["--demo"] * options["demo"]
+        chat += ["--no-rewrite"] * (options["rewrite"] in ("0", "off", "no"))
+        for option, value in (("--seed", options["seed"]), ("--rewrite-deadline", options["rewrite_deadline"]),
+                              ("--rewrite-delay", options["rewrite_delay"]),
+                              ("--page", _typed_path(options["chat_page"]))):
+            chat += [option, value] if value else []
+        return chat
+    return [python] + options["rest"]  # run
+
+
+def _typed_path(path):
+    """A path as typed, made absolute when typed outside the lab (the run starts in the lab)."""
+    if path and not os.path.isabs(path) and not os.path.samefile(os.getcwd(), LAB):
+        return os.path.abspath(path)
+    return path
+
+
+def run(python, argv):
+    """Run a target from the lab's folder: in this process when this is the right interpreter and pytest
+    does the work (no second start-up), else as a new program: on POSIX in place of this one, elsewhere
+    as a child whose exit code is passed on."""
+    os.chdir(LAB)
+    if argv[1:3] == ["-m", "pytest"] and _is_this_python(python):
+        import pytest
+        return int(pytest.main(argv[3:]))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":
+        os.execv(python, argv)
+    import subprocess
+    process = subprocess.Popen(argv)
+    while True:
+        try:
+            return process.wait()
+        except KeyboardInterrupt:  # the child had the Ctrl-C too; it decides how to end
+            continue
+
+
+def clean():
+    """Remove what runs leave behind: __pycache__ folders, .pytest_cache, dist/ and make chat's page; never a
+    venv, .git, grades/ or a student's file."""
+    for folder, subfolders, _ in os.walk(LAB):
+        for name in [name for name in subfolders if name.startswith(".venv") or name in (".git", "__pycache__")]:
+            subfolders.remove(name)
+            if name == "__pycache__":
+                _remove_tree(os.path.join(folder, name))
+    for name in (".pytest_cache", "dist"):
+        _remove_tree(os.path.join(LAB, name))
+    _quietly(os.unlink, os.path.join(LAB, "chat-session.html"))
+
+
+def _remove_tree(path):
+    """shutil.rmtree, without the import time `make clean` would pay for it."""
+    for folder, subfolders, files in os.walk(path, topdown=False):
+        for name in files:
+            _quietly(os.unlink, os.path.join(folder, name))
+        for name in subfolders:
+            inside = os.path.join(folder, name)
+            _quietly(os.unlink if os.path.islink(inside) else os.rmdir, inside)
+    _quietly(os.rmdir, path)
+
+
+def _quietly(remove, path):
+    try:
+        remove(path)
+    except OSError:
+        pass
+
+
+HELP = (  # (usage, catalogue key, only for lab.py)
+    ("{cmd} test", "help.test", False),
+    ("{cmd} test STUDENT=path.py", "help.student", False),
+    ("{cmd} watch", "help.watch", False),
+    ("{cmd} chat [SEED=n]", "help.chat", False),
+    ("{cmd} test-full", "help.test_full", False),
+    ("{cmd} challenge", "help.challenge", False),
+    ("{cmd} clean", "help.clean", False),
+    ("{cmd} run ARGS", "help.run", True),
+)
+INSTRUCTOR_HELP = (  # Makefile targets, listed where tools/ exists
+    ("make grade SUBMISSIONS=dir", "help.grade"),
+    ("make dist", "help.dist"),
+    ("make gradescope", "help.gradescope"),
+    ("make check", "help.check"),
+    ("make bench [PART=lab|grading]", "help.bench"),
+)
+
+
+def help_text(cmd):
+    """What `make help` and `python lab.py help` print: each target in both languages."""
+    from framework.harness.i18n import text
+
+    def row(usage, key):
+        return "{0:<{1}} {2} / {3}".format(usage, width, text(key, language="zh"), text(key, language="en"))
+
+    usages = [(usage.format(cmd=cmd), key) for usage, key, lab_only in HELP if cmd != "make" or not lab_only]
+    width = max(len(usage) for usage, _ in usages)
+    lines = [row(usage, key) for usage, key in usages]
+    lines.append("{0} / {1}".format(text("help.chat_options", language="zh"), text("help.chat_options", language="en")))
+    lines.append("options: PYTHON=/path/to/python (已装 pytest / with pytest), BASE_PYTHON=python3.12, LAB_LANG=en")
+    if cmd != "make":
+        lines.append("{0} / {1}".format(text("help.windows", language="zh"), text("help.windows", language="en")))
+    if os.path.exists(os.path.join(LAB, "tools", "grade.py")):
+        lines += ["instructors:"] + [row(usage, key) for usage, key in INSTRUCTOR_HELP]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+"""Wrong: min() over every find(), -1 included, so a missing tag wins and the cut is reply[:-1].
+
+Breaks: E3
+"""
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+
+def format_prompt(messages):
+    tags = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
+    prompt = ""
+    for m in messages:
+        prompt += tags[m["role"]] + "\n" + m["content"] + "\n"
+    return prompt + ASSISTANT_TAG + "\n"
+
+
+def extract_response(output):
+    start = output.rfind(ASSISTANT_TAG)
+    if start == -1:
+        return output.strip()
+    reply = output[start + len(ASSISTANT_TAG):]
+    end = min(reply.find(t) for t in (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG))
+    return reply[:end].strip()

@@ -1,0 +1,23 @@
+"""Wrong: returns only inside `if cuts:`; with no boundary the function falls off its end (None).
+
+Breaks: 1.5.1
+"""
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+
+def format_prompt(messages):
+    tags = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
+    prompt = ""
+    for m in messages:
+        prompt += tags[m["role"]] + "\n" + m["content"] + "\n"
+    return prompt + ASSISTANT_TAG + "\n"
+
+
+def extract_response(output):
+    start = output.rfind(ASSISTANT_TAG)
+    if start == -1:
+        return output.strip()
+    reply = output[start + len(ASSISTANT_TAG):]
+    cuts = [i for i in (reply.find(t) for t in (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG)) if i != -1]
+    if cuts:
+        return reply[:min(cuts)].strip()

@@ -1,0 +1,22 @@
+"""Wrong: output.split(ASSISTANT_TAG)[1]: the part after the FIRST tag.
+
+Breaks: E2
+"""
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+
+def format_prompt(messages):
+    tags = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
+    prompt = ""
+    for m in messages:
+        prompt += tags[m["role"]] + "\n" + m["content"] + "\n"
+    return prompt + ASSISTANT_TAG + "\n"
+
+
+def extract_response(output):
+    if ASSISTANT_TAG not in output:
+        return output.strip()
+    reply = output.split(ASSISTANT_TAG)[1]
+    for tag in (USER_TAG, SYSTEM_TAG, END_TAG):
+        reply = reply.split(tag)[0]
+    return reply.strip()

@@ -1,0 +1,24 @@
+"""Passes the six; wrong in the extended checks: lstrip(ASSISTANT_TAG) to drop the tag, but lstrip removes
+characters, not a prefix, and then stops at the first character outside the set: "<|end|>" becomes "end|>".
+
+Breaks: E2
+"""
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+TAGS = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
+
+
+def format_prompt(messages):
+    for m in messages:
+        if m["role"] not in TAGS:
+            raise ValueError(f"unknown role: {m['role']}")
+    return "".join(TAGS[m["role"]] + "\n" + m["content"] + "\n" for m in messages) + ASSISTANT_TAG + "\n"
+
+
+def extract_response(output):
+    start = output.rfind(ASSISTANT_TAG)
+    if start == -1:
+        return output.strip()
+    reply = output[start:].lstrip(ASSISTANT_TAG)  # 以为能去掉开头的 <|assistant|>
+    cuts = [i for i in (reply.find(t) for t in (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG)) if i >= 0]
+    return reply[:min(cuts, default=len(reply))].strip()

@@ -1,0 +1,139 @@
+"""Every way a student starts the lab works: make, python lab.py (Windows has no make), python
+framework/verify.py, python framework/student.py; from the lab and from inside framework/."""
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+
+import pytest
+
+import lab
+from conftest import ROOT, SOLUTION, STUB, clean_env, make
+from framework.harness.cases import OPTIONAL
+from test_course_output import transcript
+
+FRAMEWORK = ROOT / "framework"
+
+
+def python(*args: str, cwd=ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
+    """This interpreter (it has pytest) on `args`, as a student's shell would start it; no bytecode left behind."""
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=env or clean_env(PYTHONDONTWRITEBYTECODE="1"),
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_lab_py_runs_the_six_like_make_test():
+    stub = python("lab.py", "test", f"PYTHON={sys.executable}")
+    assert stub.returncode == 1 and stub.stdout == transcript("stub")
+    solved = python("lab.py", "test", "--student", "solutions/student.py", "--python", sys.executable)
+    assert solved.returncode == 0 and solved.stdout == transcript("solution")
+
+
+def test_lab_py_speaks_english_on_request_and_runs_the_other_targets():
+    english = python("lab.py", "test", "LAB_LANG=en", f"PYTHON={sys.executable}")  # as Windows' shells can say it
+    assert english.stdout == transcript("stub", "TASK.en.md")
+    full = python("lab.py", "test-full", "STUDENT=solutions/student.py", f"PYTHON={sys.executable}")
+    assert full.returncode == 0 and "扩展检查: 10 通过, 0 失败" in full.stdout
+    challenge = python("lab.py", "challenge", f"PYTHON={sys.executable}")
+    assert challenge.returncode == 1 and challenge.stdout.count("[FAIL]") == len(OPTIONAL)
+
+
+def test_a_relative_student_path_is_read_from_where_it_was_typed():
+    result = python("../lab.py", "test", "STUDENT=../solutions/student.py", f"PYTHON={sys.executable}", cwd=FRAMEWORK)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("folder", [ROOT, FRAMEWORK], ids=["from the lab", "from framework/"])
+def test_python_framework_verify_py_prints_the_six_with_the_right_exit_code(folder):
+    script = os.path.relpath(FRAMEWORK / "verify.py", folder)
+    stub = python(script, f"PYTHON={sys.executable}", cwd=folder)
+    assert stub.returncode == 1 and stub.stdout == transcript("stub"), stub.stderr
+    solution = os.path.relpath(SOLUTION, folder)
+    solved = python(script, f"STUDENT={solution}", f"PYTHON={sys.executable}", cwd=folder)
+    assert solved.returncode == 0 and solved.stdout == transcript("solution"), solved.stderr
+
+
+@pytest.mark.parametrize("folder", [ROOT, FRAMEWORK], ids=["from the lab", "from framework/"])
+def test_python_framework_student_py_runs_the_students_main_block(folder):
+    result = python(os.path.relpath(STUB, folder), cwd=folder)
+    assert result.returncode == 0 and result.stdout == "''\n''\n", result.stderr  # the stub returns ""
+
+
+def test_a_students_own_experiment_imports_the_tags_when_run_as_a_script(tmp_path):
+    """In a copy of the lab: the reference solution with an experiment under __main__, run both ways."""
+    copy = tmp_path / "lab09"
+    shutil.copytree(FRAMEWORK, copy / "framework", ignore=shutil.ignore_patterns("__pycache__"))
+    source = SOLUTION.read_text(encoding="utf-8") + (
+        '\n\nif __name__ == "__main__":\n'
+        '    print(repr(format_prompt([{"role": "user", "content": "hi"}])))\n'
+        '    print(extract_response("<|user|>\\nhi\\n<|assistant|>\\nhello<|end|>\\n"))\n')
+    (copy / "framework" / "student.py").write_text(source, encoding="utf-8")
+    for folder, script in ((copy, "framework/student.py"), (copy / "framework", "student.py")):
+        result = python(script, cwd=folder)
+        assert result.stdout == "'<|user|>\\nhi\\n<|assistant|>\\n'\nhello\n", result.stderr
+
+
+def test_the_harness_still_gives_the_child_its_own_tags():
+    """framework/framework.py only serves scripts: a graded file still gets framework.tags from the engine."""
+    result = make("test", "STUDENT=solutions/student.py")
+    assert result.returncode == 0
+
+
+def test_make_test_accepts_a_python_whose_path_has_a_space(tmp_path):
+    """PYTHON= naming a venv in a folder with a space (it borrows this interpreter's pytest through a .pth)."""
+    home = tmp_path / "my labs" / "venv"
+    venv.create(home, with_pip=False)
+    spaced = home / "bin" / "python"
+    site = subprocess.run([str(spaced), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    import pytest as here  # the folder this interpreter's pytest was installed in
+    import pytest_timeout
+    folders = {os.path.dirname(os.path.dirname(here.__file__)), os.path.dirname(pytest_timeout.__file__)}
+    (tmp_path / "my labs" / "venv" / site.split(str(home) + os.sep, 1)[1] / "lab.pth").write_text(
+        "\n".join(sorted(folders)) + "\n")
+    result = make("test", f"PYTHON={spaced}")
+    assert result.returncode != 0 and result.stdout == transcript("stub"), result.stderr
+    assert make("test", f"PYTHON={spaced}", "STUDENT=solutions/student.py").returncode == 0
+
+
+def test_make_and_lab_py_take_the_same_options_in_either_spelling():
+    as_make = lab.parse(["chat", "STUDENT=my file.py", "SEED=7", "DEMO=1", "VENV=.venv-x", "BASE_PYTHON=python3.12",
+                         "LAB_LANG=en"])
+    as_options = lab.parse(["--student", "my file.py", "--seed=7", "--demo", "chat", "--venv", ".venv-x",
+                            "--base-python", "python3.12", "--lab-lang", "en"])
+    assert as_make == as_options and as_make["target"] == "chat" and as_make["demo"] is True
+    assert lab.parse(["chat", "DEMO="])["demo"] is False and lab.parse([])["target"] == "help"
+    chat = lab.command(lab.parse(["chat", "REWRITE=0", "REWRITE_DEADLINE=800", "REWRITE_DELAY=900", "SEED=3"]), "py")
+    assert chat[:3] == ["py", "-m", "framework.harness.chat"]
+    for flag in ("--no-rewrite", "--rewrite-deadline 800", "--rewrite-delay 900", "--seed 3"):
+        assert flag in " ".join(chat)
+    passed_on = lab.parse(["--make", "--python", "/a b/python", "run", "-m", "pytest", "STUDENT=x", "--help"])
+    assert passed_on["rest"] == ["-m", "pytest", "STUDENT=x", "--help"] and passed_on["python"] == "/a b/python"
+
+
+@pytest.mark.parametrize("argv", [["tset"], ["test", "--student"], ["test", "chat"], ["test", "--nope"]])
+def test_a_wrong_argument_gets_one_line_and_exit_code_2(argv):
+    result = python("lab.py", *argv)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and "python lab.py" in result.stderr
+
+
+def test_help_without_make_names_the_windows_command_and_every_target():
+    out = python("lab.py", "help").stdout
+    for target in lab.TARGETS:
+        assert f"python lab.py {target}" in out or target == "help"
+    assert "py lab.py test" in out and "STUDENT=" in out and "LAB_LANG=en" in out
+
+
+def test_a_windows_run_waits_for_its_child_and_passes_its_exit_code_on(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # run() moves to the lab; monkeypatch moves back
+    monkeypatch.setattr(lab.os, "name", "nt")
+    code = lab.run(sys.executable, [sys.executable, "-c", "import os, sys; sys.exit(3 if os.path.isfile('lab.py') else 4)"])
+    assert code == 3  # it ran in the lab, and its exit code came back
+
+
+def test_the_student_file_and_tags_stay_what_task_md_shows():
+    source = STUB.read_text(encoding="utf-8")
+    assert "from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG\n" in source
+    assert 'if __name__ == "__main__":' in source
