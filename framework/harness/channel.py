@@ -13,7 +13,6 @@ import json
 import os
 import queue
 import re
-import secrets
 import signal
 import threading
 import time
@@ -94,7 +93,7 @@ class Child:
 
     def send(self, request: dict) -> str:
         """Write one request (in a thread, so a child that does not read cannot block us); its nonce."""
-        nonce = secrets.token_hex(8)
+        nonce = os.urandom(8).hex()
         data = json.dumps(dict(request, nonce=nonce), ensure_ascii=True).encode() + b"\n"
         with self._cond:
             self._output.clear()
