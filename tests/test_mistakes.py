@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ROOT, SOLUTION, STUB, STUDENTS, failing, judged
 from framework.harness import render
-from framework.harness.cases import ALL_CASES, CHALLENGE, CORE
+from framework.harness.cases import ALL_CASES, CHALLENGE, CORE, REWRITE
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)
 MISTAKES = {
@@ -134,16 +134,44 @@ TRIM_MISTAKES = {
 }
 
 
-def test_every_wrong_file_is_in_a_table():
-    assert {p.stem for p in (STUDENTS / "wrong").glob("*.py")} == set(MISTAKES)
-    assert {p.stem for p in (STUDENTS / "wrong_full").glob("*.py")} == set(EXTENDED_MISTAKES)
-    assert {p.stem for p in (STUDENTS / "wrong_trim").glob("*.py")} == set(TRIM_MISTAKES)
+# file in tests/students/wrong_rewrite -> (rewrite cases it fails, the case that names it, that case's hint)
+REWRITE_MISTAKES = {
+    "ascii_colon": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.r2"),
+    "every_role_as_a_line": ({"r2", "r3", "r4", "r5"}, "r3", "hint.r3"),
+    "whole_history": ({"r4"}, "r4", "hint.r4"),
+    "no_question_line": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.r2"),
+    "empty_list_without_history": ({"r1", "r4"}, "r1", "hint.r1"),
+    "appends_the_question": ({"r5"}, "r5", "hint.r5"),
+    "first_line_not_stripped": ({"r6"}, "r6", "hint.r6"),
+    "first_line_even_if_blank": ({"r6"}, "r6", "hint.r6"),
+    "no_length_check": ({"r7"}, "r7", "hint.r7"),
+    "length_off_by_one": ({"r7"}, "r7", "hint.r7"),
+}
+
+
+# folder of tests/students -> (its table, the cases its files are judged on)
+TABLES = {"wrong": (MISTAKES, CORE), "wrong_full": (EXTENDED_MISTAKES, ALL_CASES),
+          "wrong_trim": (TRIM_MISTAKES, CHALLENGE), "wrong_rewrite": (REWRITE_MISTAKES, REWRITE)}
+ENTRIES = [(folder, name) for folder, (table, _) in TABLES.items() for name in sorted(table)]
+
+
+def test_every_wrong_file_is_in_its_table():
+    for folder, (table, _) in TABLES.items():
+        assert {p.stem for p in (STUDENTS / folder).glob("*.py")} == set(table), folder
 
 
 @functools.lru_cache(maxsize=None)
 def verdicts_of(folder: str, name: str) -> dict:
     """The verdicts of one wrong submission, judged once for all the tests that read them."""
-    return judged(STUDENTS / folder / f"{name}.py", cases=CORE if folder == "wrong" else ALL_CASES)
+    return judged(STUDENTS / folder / f"{name}.py", cases=TABLES[folder][1])
+
+
+@pytest.mark.parametrize("folder, name", ENTRIES, ids=[f"{folder}/{name}" for folder, name in ENTRIES])
+def test_mistake_fails_exactly_its_cases_and_the_named_one_gives_its_hint(folder, name):
+    must_fail, named, hint = TABLES[folder][0][name]
+    verdicts = verdicts_of(folder, name)
+    assert failing(verdicts) == must_fail
+    assert verdicts[named].hint == hint
 
 
 def breaks(path) -> str:
@@ -206,34 +234,10 @@ def test_empty_reply_is_called_not_implemented_only_where_that_is_plausible():
     assert forgot["5"].hint == "hint.empty_reply" != "hint.returned_empty"
 
 
-@pytest.mark.parametrize("name", sorted(TRIM_MISTAKES))
-def test_trim_history_mistake_fails_in_its_named_case(name):
-    must_fail, named, hint = TRIM_MISTAKES[name]
-    verdicts = judged(STUDENTS / "wrong_trim" / f"{name}.py", cases=CHALLENGE)
-    assert failing(verdicts) == must_fail
-    assert verdicts[named].hint == hint
-
-
 def test_challenge_stub_fails_everything_and_the_reference_passes():
     assert failing(judged(STUB, cases=CHALLENGE)) == {case.id for case in CHALLENGE}
     assert failing(judged(SOLUTION, cases=CHALLENGE)) == set()
     assert failing(judged(STUB)) == {"1", "2", "3", "4", "5", "6"}  # the optional function changes nothing
-
-
-@pytest.mark.parametrize("name", sorted(EXTENDED_MISTAKES))
-def test_extended_mistake_passes_the_six_and_fails_its_check(name):
-    must_fail, named, hint = EXTENDED_MISTAKES[name]
-    verdicts = verdicts_of("wrong_full", name)
-    assert failing(verdicts) == must_fail
-    assert verdicts[named].hint == hint
-
-
-@pytest.mark.parametrize("name", sorted(MISTAKES))
-def test_mistake_fails_in_its_named_case_with_its_hint(name):
-    must_fail, named, hint = MISTAKES[name]
-    verdicts = verdicts_of("wrong", name)
-    assert failing(verdicts) == must_fail
-    assert verdicts[named].hint == hint
 
 
 @pytest.mark.parametrize("path", sorted((STUDENTS / "correct").glob("*.py")) + [SOLUTION], ids=lambda p: p.stem)

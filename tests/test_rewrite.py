@@ -1,36 +1,8 @@
 """选做 2, query rewriting: every plausible mistake fails in the case that names it; never part of the grade."""
 
-import pytest
 
 from conftest import SOLUTION, STUB, STUDENTS, failing, judged, make
 from framework.harness.cases import ALL_CASES, OPTIONAL, REWRITE, REWRITE_INSTRUCTION, REWRITE_LABELS
-
-# file in tests/students/wrong_rewrite -> (rewrite cases it fails, the case that names it, that case's hint)
-REWRITE_MISTAKES = {
-    "ascii_colon": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.r2"),
-    "every_role_as_a_line": ({"r2", "r3", "r4", "r5"}, "r3", "hint.r3"),
-    "whole_history": ({"r4"}, "r4", "hint.r4"),
-    "no_question_line": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.r2"),
-    "empty_list_without_history": ({"r1", "r4"}, "r1", "hint.r1"),
-    "appends_the_question": ({"r5"}, "r5", "hint.r5"),
-    "first_line_not_stripped": ({"r6"}, "r6", "hint.r6"),
-    "first_line_even_if_blank": ({"r6"}, "r6", "hint.r6"),
-    "no_length_check": ({"r7"}, "r7", "hint.r7"),
-    "length_off_by_one": ({"r7"}, "r7", "hint.r7"),
-}
-
-
-def test_every_wrong_rewrite_is_in_the_table():
-    assert {p.stem for p in (STUDENTS / "wrong_rewrite").glob("*.py")} == set(REWRITE_MISTAKES)
-
-
-@pytest.mark.parametrize("name", sorted(REWRITE_MISTAKES))
-def test_rewrite_mistake_fails_in_its_named_case_with_its_hint(name):
-    must_fail, named, hint = REWRITE_MISTAKES[name]
-    verdicts = judged(STUDENTS / "wrong_rewrite" / f"{name}.py", cases=REWRITE)
-    assert failing(verdicts) == must_fail
-    assert verdicts[named].hint == hint
-
 
 def test_the_stub_fails_every_rewrite_case_and_the_reference_passes():
     assert failing(judged(STUB, cases=REWRITE)) == {case.id for case in REWRITE}
