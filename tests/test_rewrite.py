@@ -1,8 +1,9 @@
-"""选做 2, query rewriting: every plausible mistake fails in the case that names it; never part of the grade."""
-
+"""选做 2, query rewriting: the reference passes, the stub fails, never part of the grade (the wrong rewrites
+are in test_mistakes.py's tables)."""
 
 from conftest import SOLUTION, STUB, STUDENTS, failing, judged, make
 from framework.harness.cases import ALL_CASES, OPTIONAL, REWRITE, REWRITE_INSTRUCTION, REWRITE_LABELS
+
 
 def test_the_stub_fails_every_rewrite_case_and_the_reference_passes():
     assert failing(judged(STUB, cases=REWRITE)) == {case.id for case in REWRITE}
