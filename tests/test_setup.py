@@ -120,3 +120,13 @@ def test_help_lists_the_targets():
     for target in ("make test", "make clean", "make check", "STUDENT=", "PYTHON=", "LAB_LANG=en"):
         assert target in out
     assert "python lab.py" not in out  # through make, the lines say make
+
+
+def test_make_test_leaves_no_bytecode_beside_the_students_file():
+    """The harness's bytecode is kept in the venv, so `make clean` does not cost a recompile and the student's
+    folder shows only their files."""
+    env = {k: v for k, v in clean_env().items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
+    assert make("clean", env=env).returncode == 0
+    assert make("test", "STUDENT=solutions/student.py", env=env).returncode == 0
+    assert not (ROOT / "framework" / "__pycache__").exists()
+    assert not (ROOT / "framework" / "harness" / "__pycache__").exists()
