@@ -155,6 +155,13 @@ TABLES = {"wrong": (MISTAKES, CORE), "wrong_full": (EXTENDED_MISTAKES, ALL_CASES
 ENTRIES = [(folder, name) for folder, (table, _) in TABLES.items() for name in sorted(table)]
 
 
+def test_the_benchmark_class_leaves_out_exactly_the_wrong_files_that_hang():
+    from tools.bench import HANGING
+    hang = {name for folder in ("wrong", "wrong_full") for name, (_, _, hint) in TABLES[folder][0].items()
+            if hint == "hint.timeout"}
+    assert set(HANGING) == hang
+
+
 def test_every_wrong_file_is_in_its_table():
     for folder, (table, _) in TABLES.items():
         assert {p.stem for p in (STUDENTS / folder).glob("*.py")} == set(table), folder

@@ -345,11 +345,13 @@ class Started:
         self.proc.wait()
         with _spawn_lock:
             _ours.discard(self.proc.pid)
+        if not self.plan.bwrap:  # in bubblewrap's pid namespace nothing outlives the sandbox's first process
+            if self.uid is not None:
+                kill_everything_of(self.uid)
+            if not self.plan.portable:
+                reap_orphans(self.proc.pid, self.started_at)
         if self.uid is not None:
-            kill_everything_of(self.uid)
             _give_back_uid(self.uid)
-        if not self.plan.portable:
-            reap_orphans(self.proc.pid, self.started_at)
 
 
 def interpreter() -> str:
