@@ -33,34 +33,32 @@ class Drawn:
     demand: Callable  # specimen -> Example (without mistakes)
     valid: Callable = lambda specimen: True
     mistakes: Callable = lambda specimen, example: {}  # exact wrong output -> hint key, for the one shown
-    count: int = 30  # inputs drawn to look for a failure
+    count: int = 24  # inputs drawn to look for a failure
 
 
 @dataclass
-class Found:
-    """A failing input, the verdict on it and the call behind that verdict."""
+class Attempt:
+    """One drawn input tried: the input, the verdict on it and the call behind that verdict."""
 
     specimen: object
     verdict: Verdict
     run: CaseRun = field(repr=False)
 
 
-def specimens(check: Drawn, seed: int, count: int | None = None) -> list:
-    """Up to `count` distinct valid inputs drawn with `seed`, their sizes going round 0, 1, … MAX_SIZE, 0, 1, …
-    so that every size comes early (a failure found is then shrunk)."""
+def specimens(check: Drawn, seed: int, count: int | None = None):
+    """Up to `count` distinct valid inputs drawn with `seed`, one at a time (so a check that fails early draws
+    little), their sizes going round 0, 1, … MAX_SIZE, 0, 1, … so that every size comes early."""
     rng = random.Random(seed)
-    count = check.count if count is None else count
-    drawn, seen = [], set()
-    for index in range(count):
+    seen = set()
+    for index in range(check.count if count is None else count):
         specimen = check.draw(rng, index % (generators.MAX_SIZE + 1))
         key = repr(specimen)
         if key not in seen and check.valid(specimen):
             seen.add(key)
-            drawn.append(specimen)
-    return drawn
+            yield specimen
 
 
-def explore(student: StudentRun, check: Drawn, inputs: list, shrink_calls: int = SHRINK_CALLS) -> Verdict:
+def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRINK_CALLS) -> Verdict:
     """The verdict of `check` on `inputs` (from `specimens`): a pass, or the smallest failure found."""
     started = time.monotonic()
     found, tried = None, 0
@@ -81,15 +79,15 @@ def explore(student: StudentRun, check: Drawn, inputs: list, shrink_calls: int =
     return verdict
 
 
-def _attempt(student: StudentRun, check: Drawn, specimen) -> Found:
+def _attempt(student: StudentRun, check: Drawn, specimen) -> Attempt:
     example = check.demand(specimen)
     record, problem, detail = student.call(check.case.function, list(example.args))
     run = CaseRun(calls=[record] if record is not None else [], problem=problem, detail=detail,
                   seconds=record.seconds if record is not None else 0.0)
-    return Found(specimen, judge(replace(check.case, examples=(example,)), run, student.load), run)
+    return Attempt(specimen, judge(replace(check.case, examples=(example,)), run, student.load), run)
 
 
-def _shrink(student: StudentRun, check: Drawn, found: Found, calls: int) -> Found:
+def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> Attempt:
     """Greedy: take the first smaller input that still fails, again and again, within `calls` calls.
     A failure without a value (a hang, a crash) is never shrunk further: each try could cost the limit."""
     tried: set = set()

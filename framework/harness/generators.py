@@ -65,8 +65,8 @@ def draw_spaces(rng: random.Random, size: int) -> str:
 
 def draw_history(rng: random.Random, size: int) -> list:
     """Messages with any mix of the three roles (system anywhere), any contents but exact tags."""
-    count = rng.randrange(2 * size + 1)
-    return [(rng.choice(ROLES), draw_text(rng, min(size, 6))) for _ in range(count)]
+    roles = rng.choices(ROLES, k=rng.randrange(2 * size + 1))
+    return [(role, draw_text(rng, min(size, 6))) for role in roles]
 
 
 def draw_unknown_role(rng: random.Random, size: int) -> list:
@@ -77,11 +77,13 @@ def draw_unknown_role(rng: random.Random, size: int) -> list:
 
 
 def draw_reply(rng: random.Random, size: int) -> tuple:
-    """(history, reply, tail): the raw output is the prompt, the reply, then nothing or a boundary and more."""
+    """(history, newline, reply, tail): the raw output is the prompt (its last newline there or not: a
+    model may write right after the tag), the reply, then nothing or a boundary and more."""
     history = draw_history(rng, size // 2)
+    newline = "" if rng.random() < 0.25 else "\n"
     reply = draw_spaces(rng, size) if rng.random() < 0.2 else draw_text(rng, size)
     tail = [] if rng.random() < 0.3 else [rng.choice(CUTS), draw_more(rng, size)]
-    return (history, reply, tail)
+    return (history, newline, reply, tail)
 
 
 def draw_more(rng: random.Random, size: int) -> str:
@@ -111,10 +113,14 @@ def draw_raw(rng: random.Random, size: int) -> list:
         if rng.random() < 0.85:
             pieces += [ASSISTANT_TAG, newline]
     for _ in range(rng.randrange(size // 3 + 3)):
-        pieces.append(draw_spaces(rng, 2) + draw_text(rng, 3) + draw_spaces(rng, 2))
+        lookalike = rng.choice(LOOKALIKES) if rng.random() < 0.25 else ""
+        pieces.append(draw_spaces(rng, 2) + draw_text(rng, 2) + lookalike + draw_text(rng, 2) + draw_spaces(rng, 2))
         if rng.random() < 0.7:
-            pieces.append(rng.choice(TAGS))
+            pieces.append(rng.choice(_CONTINUATION_TAGS))
     return pieces + [draw_spaces(rng, size)]
+
+
+_CONTINUATION_TAGS = CUTS * 2 + (ASSISTANT_TAG,)  # a new <|assistant|> now and then, boundaries more often
 
 
 # --- what a specimen means ---------------------------------------------------------------------------
@@ -143,13 +149,13 @@ def unknown_role(history) -> str:
 
 
 def reply_output(specimen) -> str:
-    history, reply, tail = specimen
-    return layout(history) + reply + "".join(tail)
+    history, newline, reply, tail = specimen
+    return layout(history)[:-1] + newline + reply + "".join(tail)
 
 
 def reply_valid(specimen) -> bool:
-    history, reply, tail = specimen
-    return (known_tag_free(history) and not has_tag(reply)
+    history, newline, reply, tail = specimen
+    return (known_tag_free(history) and newline in ("", "\n") and not has_tag(reply)
             and (tail == [] or (len(tail) == 2 and tail[0] in CUTS and ASSISTANT_TAG not in tail[1])))
 
 
