@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, clean_env, make
-from framework.harness.cases import MAX_SCORE
-from tools import grade, outputs, reports
 from framework.harness.sandbox import Level
+from tools import config, grade, outputs, reports
 from tools.grade import grade_folder
+
+MAX_SCORE = config.load().max_score  # full marks of the grading scheme (tools/grading.ini)
 
 LIMITS = replace(QUICK, load_seconds=5.0, submission_seconds=60.0)
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")

@@ -36,7 +36,15 @@ def test_layout_matches_the_original_c_lab():
     assert lines[0] == "=== Prompt 格式化 ===" and "=== 响应提取 ===" in lines
     results = [line for line in lines if line.startswith("[TEST ")]
     assert [re.match(r"\[TEST (\d)\] .+ \.\.\. \[PASS\]$", line).group(1) for line in results] == list("123456")
-    assert lines[-3:] == ["=" * 40, "测试结果: 6 通过, 0 失败", "=" * 40] and lines[-4] == ""
+    assert lines[-4:-1] == ["=" * 40, "测试结果: 6 通过, 0 失败", "=" * 40] and lines[-5] == ""
+    assert "make test-full" in lines[-1]  # the six pass: one line says what else the grade checks
+
+
+def test_the_pointer_line_comes_only_when_the_six_pass():
+    for student in ("tests/students/wrong/no_cut_end.py", "framework/student.py"):
+        assert "make test-full" not in make("test", f"STUDENT={student}").stdout.split("=" * 40)[-1]
+    full = make("test-full", "STUDENT=solutions/student.py").stdout
+    assert full.endswith("=" * 40 + "\n") and "性质检查: 4 通过, 0 失败" in full
 
 
 def test_english_transcripts_of_task_en_md_are_real():

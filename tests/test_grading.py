@@ -18,14 +18,18 @@ import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
 from framework.harness import render, sandbox
-from framework.harness.cases import ALL_CASES, CORE, MAX_SCORE
+from framework.harness.cases import CORE
+from tools import config
 from tools.grade import grade_folder, grade_submission
 from tools.submissions import Submission
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)
 HOSTILE = STUDENTS / "hostile"
-HEADER = "student,status,score,max_score,t1,t2,t3,t4,t5,t6," + ",".join(c.id for c in ALL_CASES[6:]) + \
-    ",name,late,attempt,files"
+SCHEME = config.load()
+GRADED = SCHEME.cases  # the six, x1-x10, p1-p4, g1-g3, each with its points
+MAX_SCORE = SCHEME.max_score
+HEADER = ("student,status,score,max_score,t1,t2,t3,t4,t5,t6," + ",".join(c.id for c in GRADED[6:])
+          + ",name,late,attempt,files,six_points,extended_points,properties_points,generated_points")
 
 
 MARKER = f"lab09-leftover-{uuid.uuid4().hex}"  # on the command line of the process a submission leaves behind
@@ -105,7 +109,7 @@ class Graded:
 
     def __init__(self, record: dict):
         self.record, self.status, self.score = record, record["status"], record["score"]
-        self.verdicts = [record["cases"][case.column] for case in ALL_CASES if case.column in record["cases"]]
+        self.verdicts = [record["cases"][case.column] for case in GRADED if case.column in record["cases"]]
 
     def passed(self, case) -> bool:
         return bool(self.record["cases"].get(case.column, {}).get("passed"))
@@ -140,7 +144,7 @@ def test_scores_are_honest(graded):
     stealing = grades["hostile_steals_solution"].score
     assert stealing == (stub if "read" in sandbox.level().blocks else MAX_SCORE)  # honest either way
     # a str subclass that equals everything earns only what its format_prompt earns honestly
-    assert grades["str_subclass"].score == sum(c.weight for c in ALL_CASES if grades["str_subclass"].passed(c)
+    assert grades["str_subclass"].score == sum(c.weight for c in GRADED if grades["str_subclass"].passed(c)
                                                and c.function == "format_prompt")
     assert grades["hostile_floods_stdout"].score == MAX_SCORE  # printing 200 MB changes nothing
     # a hang, an exit or a crash costs only the cases where it happens: format_prompt's cases still pass
@@ -177,9 +181,10 @@ def test_csv_header_rows_and_cells(graded):
     rows = list(csv.DictReader(lines))
     assert [row["student"] for row in rows] == sorted(grades)
     for row in rows:
-        cells = [row[c.column] for c in ALL_CASES]
+        cells = [row[c.column] for c in GRADED]
         assert set(cells) <= {"0", "1"}
-        assert int(row["score"]) == sum(c.weight for c in ALL_CASES if row[c.column] == "1")
+        assert int(row["score"]) == sum(c.weight for c in GRADED if row[c.column] == "1")
+        assert int(row["score"]) == sum(int(row[f"{group}_points"]) for group in config.GROUPS)
         assert row["max_score"] == str(MAX_SCORE)
     assert "mallory" not in (root / "out" / "grades.csv").read_text()
 
@@ -190,7 +195,7 @@ def test_json_has_every_verdict_message_and_timing(graded):
     loop = next(s for s in document["students"] if s["student"] == "hostile_loop_in_call")
     assert loop["cases"]["t5"]["problem"] == "timeout" and loop["cases"]["t5"]["timing"]["timed_out"]
     assert "秒内没有返回" in loop["cases"]["t5"]["message"] and loop["cases"]["t1"]["passed"]
-    assert [c["column"] for c in document["cases"]] == [c.column for c in ALL_CASES]
+    assert [c["column"] for c in document["cases"]] == [c.column for c in GRADED]
     control_b = next(s for s in document["students"] if s["student"] == "control_b")["cases"]["t5"]["message"]
     caret = next(line for line in control_b.splitlines() if line.lstrip().startswith("^"))
     actual = next(line for line in control_b.splitlines() if line.startswith("实际:"))
@@ -208,14 +213,21 @@ def test_feedback_is_what_make_test_full_prints(graded):
         shutil.copy(student, lab_copy)
         printed = make("test-full", f"STUDENT={lab_copy}", env=clean_env(LAB_TIMEOUT="0.5")).stdout
         feedback = (root / "out" / "feedback" / f"{name}.txt").read_text(encoding="utf-8")
-        assert printed.replace(str(lab_copy), "student.py") == feedback, name
+        assert printed.replace(str(lab_copy), "student.py") == without_generated(feedback), name
+
+
+def without_generated(feedback: str) -> str:
+    """The feedback less what only grading runs: the generated checks' section and summary line."""
+    before, rest = feedback.split("\n\n=== 生成检查", 1)
+    after = rest[rest.index("\n\n" + "=" * 40):]
+    return before + "\n".join(line for line in after.split("\n") if not line.startswith("生成检查: "))
 
 
 def test_report_is_one_self_contained_page(graded):
     root, grades, _ = graded
     page = (root / "out" / "report.html").read_text(encoding="utf-8")
     assert page.startswith("<!doctype html>") and "http:" not in page and "https:" not in page
-    assert page.count("class=bar") == len(ALL_CASES) and page.count("<tr><td data-v=") == len(grades)
+    assert page.count("class=bar") == len(GRADED) and page.count("<tr><td data-v=") == len(grades)
     assert "src=" not in page and page.count("<script") == 1  # the sorting script, inline
     script = page.split("<script>", 1)[1].split("</script>", 1)[0]
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
@@ -266,11 +278,12 @@ def test_gradescope_results_follow_its_schema(tmp_path):
     subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
     document = json.loads(results.read_text(encoding="utf-8"))
-    assert set(document) >= {"score", "tests"} and len(document["tests"]) == len(ALL_CASES)
-    for test in document["tests"]:
+    assert set(document) >= {"score", "tests"} and len(document["tests"]) == len(GRADED)
+    for test, case in zip(document["tests"], GRADED):
         assert set(test) >= {"name", "score", "max_score", "status", "output", "visibility"}
-        assert test["status"] in ("passed", "failed") and test["visibility"] == "visible"
+        assert test["status"] in ("passed", "failed") and test["visibility"] == SCHEME.visibility_of(case)
         assert test["score"] == (test["max_score"] if test["status"] == "passed" else 0)
+        assert test["output_format"] == "text"  # preformatted: the caret stays under the difference
     assert document["score"] == sum(t["score"] for t in document["tests"]) < MAX_SCORE
     failed = next(t for t in document["tests"] if t["number"] == "t6")
     assert failed["status"] == "failed" and "<|end|>" in failed["output"]
@@ -280,5 +293,7 @@ def test_gradescope_bundle_has_its_entry_points_and_no_solution():
     assert make("gradescope").returncode == 0
     with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
         names = set(bundle.namelist())
-    assert {"setup.sh", "run_autograder", "tools/grade.py", "framework/harness/engine.py"} <= names
-    assert not any(name.startswith(("solutions/", "tests/")) or name == "framework/student.py" for name in names)
+    assert {"setup.sh", "run_autograder", "tools/grade.py", "tools/grading.ini", "framework/harness/engine.py"} <= names
+    # the reference solution is the generated checks' answer key, read by the grader only (the child cannot)
+    assert [name for name in names if name.startswith("solutions/")] == ["solutions/student.py"]
+    assert not any(name.startswith("tests/") or name == "framework/student.py" for name in names)

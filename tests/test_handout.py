@@ -12,6 +12,9 @@ import pytest
 from conftest import ROOT, SOLUTION, STUB, clean_env
 from framework.harness.cases import OPTIONAL
 from test_course_output import transcript
+from tools import config
+
+SCHEME = config.load()
 
 
 def build() -> bytes:
@@ -55,10 +58,17 @@ def test_the_handout_works_alone_and_holds_no_reference_implementation(tmp_path)
     help_text = lab_make(lab, "help").stdout
     assert "make chat" in help_text and "make grade" not in help_text and "make check" not in help_text
     assert lab_make(lab, "challenge").stdout.count("[FAIL]") == len(OPTIONAL)
+    assert not any(SCHEME.secret in text for text in texts)  # the seed of the generated checks stays home
+    # the property checks run from the handout alone: no reference solution, no grader, no extra package
+    full = lab_make(lab, "test-full")
+    assert full.returncode != 0 and "性质检查: 0 通过, 4 失败" in full.stdout
+    assert full.stdout.count("化简后仍然出错的最小输入") == 4
 
     shutil.copy(SOLUTION, lab / "framework" / "student.py")
     solved = lab_make(lab, "test")
     assert solved.returncode == 0 and solved.stdout == transcript("solution")
+    full = lab_make(lab, "test-full")
+    assert full.returncode == 0 and "性质检查: 4 通过, 0 失败" in full.stdout
 
 
 def copy_of_the_lab(tmp_path):

@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
-from framework.harness.cases import MAX_SCORE
+from tools import config
 from tools.grade import course_settings, grade_folder
 from tools.submissions import discover
+
+MAX_SCORE = config.load().max_score  # full marks of the grading scheme (tools/grading.ini)
 
 LIMITS = replace(QUICK, load_seconds=5.0, submission_seconds=60.0)
 WRONG = STUDENTS / "wrong"

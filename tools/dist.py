@@ -6,7 +6,8 @@ handout:     dist/lab09-step8/, dist/lab09-step8.tar.gz and dist/lab09-step8.zip
              so a solution an instructor tried in framework/student.py never ships; and refused unless the
              built handout's own `make test` gives exactly 0 passed, 6 failed.
 gradescope:  dist/gradescope-autograder.zip — setup.sh and run_autograder at the root, the grader
-             and the harness without the stub.
+             (with tools/grading.ini), the harness without the stub, and the reference solution: the
+             generated checks' answer key, read only by the grader (the student's sandboxed child cannot).
 Archives are reproducible: sorted entries, the last commit's time (always after 1980, which zip needs),
 fixed owners and modes.  Files are created with the user's umask.
 """
@@ -98,6 +99,7 @@ def gradescope_files() -> dict[str, Path]:
     files = {p.as_posix(): ROOT / p for p in tree("framework") + tree("tools")
              if p.as_posix() != "framework/student.py" and "gradescope" not in p.parts}
     files.update({name: ROOT / "tools" / "gradescope" / name for name in ("setup.sh", "run_autograder")})
+    files["solutions/student.py"] = ROOT / "solutions" / "student.py"
     return files
 
 

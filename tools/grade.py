@@ -1,7 +1,7 @@
 """Grades a class: every submission in its own sandboxed child, judged by the lab's case table.
 
     python -m tools.grade SUBMISSIONS [--out grades] [--jobs N] [--attempt latest|best] [--roster CSV]
-                          [--merge] [--title Lab09] [--unsafe]                          (make grade)
+                          [--merge] [--title Lab09] [--unsafe] [--config INI]           (make grade)
     python -m tools.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
 A verdict comes only from the values a student's functions returned (see framework/harness/engine.py);
@@ -24,13 +24,13 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness import engine, render, sandbox
-from framework.harness.cases import ALL_CASES, MAX_SCORE
+from framework.harness import engine, properties, render, sandbox
 from framework.harness.engine import Limits, LoadOutcome, StudentRun
 from framework.harness.i18n import current_language, text
-from framework.harness.judge import Verdict, check
+from framework.harness.judge import Verdict
 from framework.harness.untrusted import safe_text
-from tools import outputs, regrade, report_page, reports, roster
+from tools import config, generated, outputs, regrade, report_page, reports, roster
+from tools.config import Scheme
 from tools.submissions import UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
 FILE = "student.py"  # how every student's file is named in feedback
@@ -60,6 +60,8 @@ class Grade:
     notes: tuple = ()  # (text key, fields): decisions about the student's files, stated in the feedback
     found: tuple = ()
     cause: str = ""  # what went wrong, for grader_error
+    max_score: int = 0  # of the grading scheme it was graded with
+    inputs: str = ""  # names the inputs drawn for this student's generated checks (generated.fingerprint)
 
     @property
     def score(self) -> int:
@@ -71,8 +73,8 @@ class Grade:
         return self.status not in UNGRADABLE + NOT_THEIR_DOING
 
     def verdict(self, case) -> Verdict | None:
-        """The verdict of `case`, or None when the submission could not run at all."""
-        return next((v for v in self.verdicts if v.case is case), None)
+        """The verdict of `case` (by id: drawn checks judge copies of their case), or None when nothing ran."""
+        return next((v for v in self.verdicts if v.case.id == case.id), None)
 
     def passed(self, case) -> bool:
         verdict = self.verdict(case)
@@ -82,44 +84,53 @@ class Grade:
 @dataclass(frozen=True)
 class Course:
     """What the course decides: the assignment's title, the language, Gradescope visibility, which attempt
-    counts.  One place reads them (`course_settings`), so a course config file can feed it later."""
+    counts, and the grading scheme.  One place reads them (`course_settings`), fed by tools/grading.ini."""
 
     title: str = "Lab09"
     language: str = "zh"
     visibility: str = "visible"
     attempt: str = "latest"
+    scheme: Scheme = field(default_factory=config.load)
 
 
-VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+VISIBILITIES = config.VISIBILITIES
 
 
-def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ) -> Course:
+def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
+                    scheme: Scheme | None = None) -> Course:
     """The course's settings: options given, else the environment (LAB_LANG, LAB_ATTEMPT, LAB_VISIBILITY),
-    else the defaults."""
+    else the grading scheme (tools/grading.ini, or `scheme`)."""
+    scheme = scheme or config.load()
     chosen = attempt or environ.get("LAB_ATTEMPT", "").strip().lower() or "latest"
     visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
-    return Course(title=title or "Lab09", language=current_language(),
-                  visibility=visibility if visibility in VISIBILITIES else "visible",
-                  attempt=chosen if chosen in ATTEMPTS else "latest")
+    return Course(title=title or scheme.title, language=current_language(),
+                  visibility=visibility if visibility in VISIBILITIES else scheme.visibility,
+                  attempt=chosen if chosen in ATTEMPTS else "latest", scheme=scheme)
 
 
 # --- one submission ------------------------------------------------------------------------------
 
-def grade_submission(submission: Submission, limits: Limits, cases=ALL_CASES, attempt: str = "latest") -> Grade:
-    """Run every case on the attempt that counts (or explain why nothing can run) and write its feedback."""
+def grade_submission(submission: Submission, limits: Limits, scheme: Scheme | None = None,
+                     attempt: str = "latest") -> Grade:
+    """Run every case on the attempt that counts (or explain why nothing can run) and write its feedback:
+    the table cases and property checks as `make test-full` runs them, then the checks on inputs drawn for
+    this student.  Points come from the grading scheme (default: tools/grading.ini)."""
     started = time.monotonic()
+    scheme = scheme or config.load()
+    drawn = (submission.student, scheme.secret, scheme.generated_count) if scheme.weights["generated"] else None
     base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
                  layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
-                 notes=submission.notes, found=submission.found)
+                 notes=submission.notes, found=submission.found, max_score=scheme.max_score,
+                 inputs=generated.fingerprint(*drawn) if drawn else "")
     if not submission.gradable:
         feedback = "\n".join([text(f"status.{submission.status}", found=", ".join(submission.found) or "—"), "",
-                              *render.summary_lines([(case, False) for case in cases])]) + "\n"
+                              *render.summary_lines([(case, False) for case in scheme.cases])]) + "\n"
         return replace(base, feedback=feedback)
     chosen = list(enumerate(submission.attempts, 1))
     chosen = chosen[-MAX_BEST:] if attempt == "best" else chosen[-1:]
     best = None
     for number, candidate in chosen:
-        graded = _run(candidate, limits, cases)
+        graded = _run(candidate, limits, scheme, drawn)
         score = sum(v.case.weight for v in graded[0] if v.passed)
         if best is None or score >= best[0]:
             best = (score, number, candidate, graded)
@@ -136,11 +147,14 @@ def grade_submission(submission: Submission, limits: Limits, cases=ALL_CASES, at
                    files=candidate.files, notes=notes)
 
 
-def _run(candidate, limits: Limits, cases) -> tuple[list, LoadOutcome]:
+def _run(candidate, limits: Limits, scheme: Scheme, drawn: tuple | None) -> tuple[list, LoadOutcome]:
     verdicts = []
     with StudentRun(display=FILE, source=candidate.source, limits=limits, modules=candidate.modules) as student:
-        for case in cases:
-            verdicts.append(check(student, case))  # after engine.stop_all() a case raises engine.Stopped
+        for case in scheme.cases:
+            if case.suite != "generated":  # after engine.stop_all() a case raises engine.Stopped
+                verdicts.append(properties.run(student, case))
+        if drawn:
+            verdicts += generated.run(student, *drawn, cases=scheme.cases)
         load = student.load
     return verdicts, load
 
@@ -171,15 +185,17 @@ class Result:
     feedback: str
 
 
-def grade_safely(submission: Submission, limits: Limits, attempt: str = "latest") -> Result:
+def grade_safely(submission: Submission, limits: Limits, attempt: str = "latest",
+                 scheme: Scheme | None = None) -> Result:
     """The barrier around one submission: read, run, judge, render.  Anything that goes wrong in there
     becomes this submission's status `grader_error`, naming the entry and the cause."""
+    scheme = scheme or config.load()
     try:
-        return _rendered(grade_submission(submission, limits, attempt=attempt), limits)
+        return _rendered(grade_submission(submission, limits, scheme, attempt=attempt), limits)
     except engine.Stopped:  # Ctrl-C: not this submission's fault, and nothing is written
         raise
     except Exception as exc:  # noqa: BLE001  (this is the barrier: every failure becomes a status)
-        failed = grader_error(submission, exc)
+        failed = grader_error(submission, exc, scheme)
     try:
         return _rendered(failed, limits)
     except Exception:  # noqa: BLE001  (even rendering the error failed: the barest record there is)
@@ -189,7 +205,7 @@ def grade_safely(submission: Submission, limits: Limits, attempt: str = "latest"
 def _bare_record(failed: Grade) -> dict:
     """A grader_error record built from nothing but the grade's own strings (no renderer involved)."""
     return {"student": failed.student, "name": failed.name, "entry": failed.entry, "layout": failed.layout,
-            "status": "grader_error", "gradable": False, "score": 0, "max_score": MAX_SCORE,
+            "status": "grader_error", "gradable": False, "score": 0, "max_score": failed.max_score,
             "late": failed.late, "attempt": None, "attempts": failed.attempts, "files": [], "sandbox": failed.sandbox,
             "notes": [], "cases": {}, "why": failed.feedback.split("\n", 1)[0]}
 
@@ -209,7 +225,7 @@ def _why(grade: Grade) -> str:
     return text(f"status.{grade.status}", found=", ".join(grade.found) or "—", entry=grade.entry, cause=grade.cause)
 
 
-def grader_error(submission: Submission, exc: BaseException) -> Grade:
+def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> Grade:
     """The grade of a submission the grader itself failed on: no verdicts, the entry and the cause named."""
     try:
         cause = f"{type(exc).__name__}: {exc}"
@@ -218,22 +234,23 @@ def grader_error(submission: Submission, exc: BaseException) -> Grade:
     cause = safe_text(cause, limit=300, keep_newlines=False)
     entry = safe_text(submission.entry, limit=300, keep_newlines=False)
     feedback = "\n".join([text("status.grader_error", entry=entry, cause=cause, found=""), "",
-                          *render.summary_lines([(case, False) for case in ALL_CASES])]) + "\n"
+                          *render.summary_lines([(case, False) for case in scheme.cases])]) + "\n"
     return Grade(submission.student, entry, "grader_error", feedback=feedback, name=submission.name,
                  layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
-                 cause=cause)
+                 cause=cause, max_score=scheme.max_score)
 
 
 # --- a class -----------------------------------------------------------------------------------
 
 def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progress=None,
-                attempt: str = "latest") -> list[Result]:
+                attempt: str = "latest", scheme: Scheme | None = None) -> list[Result]:
     """Grade every submission in parallel; a hung case costs only its own time limit.  On Ctrl-C every
     child is stopped at once and KeyboardInterrupt goes on up."""
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="lab09-grade")
     results: dict[int, Result] = {}
+    scheme = scheme or config.load()
     try:
-        pending = {pool.submit(grade_safely, submission, limits, attempt): index
+        pending = {pool.submit(grade_safely, submission, limits, attempt, scheme): index
                    for index, submission in enumerate(submissions)}
         while pending:
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -314,11 +331,17 @@ def main(argv=None) -> int:
     parser.add_argument("--merge", action="store_true", help="replace only these students' rows in OUT")
     parser.add_argument("--title", default=None, help="the assignment's title (Lab09)")
     parser.add_argument("--unsafe", action="store_true", help="grade as root even with no sandbox at all")
+    parser.add_argument("--config", type=Path, default=None, help="the grading scheme (tools/grading.ini)")
     parser.add_argument("--submission-seconds", type=float, default=Limits.submission_seconds,
                         help="wall-clock limit for one student, all cases together")
     args = parser.parse_args(argv)
     limits = replace(Limits.from_env(), submission_seconds=args.submission_seconds)
-    course = course_settings(args.title, args.attempt)
+    try:
+        scheme = config.load(args.config)
+    except config.ConfigError as exc:
+        parser.error(str(exc))
+    os.environ.setdefault("LAB_LANG", scheme.language)  # feedback and report in the course's language
+    course = course_settings(args.title, args.attempt, scheme=scheme)
     level = sandbox_level()
     if args.gradescope:
         return gradescope(args, limits, course, level)
@@ -373,7 +396,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     submissions = discover(folder, skip=(out,))
     gradebook = roster.load(roster_path) if roster_path else None
     previous = regrade.previous(out, [s.student for s in submissions], merge)
-    results = grade_class(submissions, jobs, limits, progress, course.attempt)
+    results = grade_class(submissions, jobs, limits, progress, course.attempt, course.scheme)
     records = [result.record for result in results]
     feedback = {reports.feedback_name(r.record["student"]): r.feedback.encode("utf-8") for r in results}
     changes: list[str] = []
@@ -425,13 +448,13 @@ def gradescope(args, limits: Limits, course: Course, level) -> int:
     """One Gradescope submission: the same reading of files as `make grade`, metadata for late and attempts."""
     metadata = args.metadata or args.submission.parent / "submission_metadata.json"
     facts = gradescope_metadata(metadata)
-    submission = replace(from_folder(args.submission, "submission"), entry="submission")
+    submission = replace(from_folder(args.submission, facts.get("student") or "submission"), entry="submission")
     refusal = refuse_unsafe(level, args.unsafe)
     if refusal:
         results = {"score": 0, "output": refusal, "output_format": "text", "visibility": course.visibility,
                    "stdout_visibility": "hidden", "tests": []}
     else:
-        result = grade_safely(submission, limits)
+        result = grade_safely(submission, limits, scheme=course.scheme)
         grade = replace(result.grade, late=facts.get("late", result.grade.late))
         results = reports.gradescope_results(grade, course, facts)
     args.results.parent.mkdir(parents=True, exist_ok=True)

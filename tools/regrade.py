@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from framework.harness.cases import ALL_CASES
+from tools.config import GRADED
 from framework.harness.i18n import text
 from tools import reports
 from tools.submissions import safe_id
@@ -41,7 +41,7 @@ def previous(out: Path, students: list[str], merge: bool) -> list[dict] | None:
             raise RegradeRefused(text("regrade.refuse", out=out, count=len(kept), lost=len(lost),
                                       examples=", ".join(lost[:3]), graded=len(students)))
         return None
-    if columns != [case.column for case in ALL_CASES]:
+    if columns != [case.column for case in GRADED]:
         raise RegradeRefused(text("regrade.other_cases", out=out))
     return records
 

@@ -15,7 +15,7 @@ import hashlib
 import html
 from urllib.parse import quote
 
-from framework.harness.cases import ALL_CASES, MAX_SCORE
+from tools.config import GRADED
 from framework.harness.i18n import current_language, text
 from tools import reports
 
@@ -85,7 +85,7 @@ def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
     title = text("report.title", title=course.title)
     sections = [
         f"<h1>{e(title)}</h1>",
-        f"<p>{e(text('report.overview', count=len(records), ran=len(ran), top=MAX_SCORE))} "
+        f"<p>{e(text('report.overview', count=len(records), ran=len(ran), top=reports.top_score(records)))} "
         + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">{e(reports.status_label(s))} {n}</span>"
                    for s, n in reports.status_counts(records)) + "</p>",
         _sandbox(level),
@@ -151,7 +151,8 @@ def _histogram(records) -> str:
     columns = "".join(
         f"<div class=col title=\"{low}–{high}: {count}\"><div style=\"height:{100 * count / tallest:.1f}%\"></div>"
         f"<span>{count}</span><em>{low}</em></div>" for low, high, count in bins)
-    return f"<h2>{html.escape(text('report.histogram', top=MAX_SCORE))}</h2><div class=hist id=histogram>{columns}</div>"
+    top = reports.top_score(records)
+    return f"<h2>{html.escape(text('report.histogram', top=top))}</h2><div class=hist id=histogram>{columns}</div>"
 
 
 def _not_graded(records) -> str:
@@ -187,7 +188,7 @@ def _students(records, refs) -> str:
              ("score", "report.col.score"), ("late", "report.col.late"), ("attempt", "report.col.attempt")]
     head = "".join(f"<th aria-sort=none><button type=button>{e(text(key))}</button></th>" for _, key in names)
     head += "".join(f"<th aria-sort=none title=\"{e(text(c.label_key))}\"><button type=button>{e(c.column)}"
-                    f"</button></th>" for c in ALL_CASES)
+                    f"</button></th>" for c in GRADED)
     head += f"<th aria-sort=none><button type=button>{e(text('report.col.mistakes'))}</button></th>"
     rows = "".join(student_row(document, refs) for document in records)
     return (f"<h2>{e(text('report.students'))}</h2><p>{e(text('report.students_about'))}</p>"
@@ -200,7 +201,7 @@ def student_row(document: dict, refs: dict) -> str:
     a ✓ or ✗ per case (a ✗ names the common mistake it belongs to) and those mistakes."""
     e = html.escape
     cells, seen = [], []
-    for case in ALL_CASES:
+    for case in GRADED:
         verdict = document["cases"].get(case.column)
         if verdict and verdict.get("passed"):
             cells.append("<td class=p data-v=1>✓</td>")

@@ -13,10 +13,11 @@ import csv
 import io
 import json
 import statistics
+from dataclasses import replace
 
 from framework.harness import render
-from framework.harness.cases import ALL_CASES, MAX_SCORE
 from framework.harness.i18n import CATALOGUE, text
+from tools.config import GRADED, GROUP_OF_SUITE, GROUPS
 
 BAR = 30
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -29,9 +30,12 @@ def record(grade, limits) -> dict:
     """One student's result as plain data: the unit every output is rendered from."""
     return {
         "student": grade.student, "name": grade.name, "entry": grade.entry, "layout": grade.layout,
-        "status": grade.status, "gradable": grade.gradable, "score": grade.score, "max_score": MAX_SCORE,
+        "status": grade.status, "gradable": grade.gradable, "score": grade.score, "max_score": grade.max_score,
+        "groups": {group: sum(v.case.weight for v in grade.verdicts if v.passed and GROUP_OF_SUITE.get(v.case.suite)
+                              == group) for group in GROUPS},
         "late": grade.late, "attempt": grade.attempt, "attempts": grade.attempts, "files": list(grade.files),
-        "sandbox": grade.sandbox, "notes": [note_text(key, fields) for key, fields in grade.notes],
+        "sandbox": grade.sandbox, "generated_inputs": grade.inputs,
+        "notes": [note_text(key, fields) for key, fields in grade.notes],
         "cases": {verdict.case.column: _case_json(verdict, limits) for verdict in grade.verdicts},
     }
 
@@ -79,16 +83,18 @@ def cell(value) -> str:
 
 
 def csv_header() -> list[str]:
-    return ["student", "status", "score", "max_score", *[case.column for case in ALL_CASES], *LMS_COLUMNS]
+    """The columns: score, a 1/0 cell per graded case (t1 … g3), the LMS facts, then the points per group."""
+    return ["student", "status", "score", "max_score", *[case.column for case in GRADED], *LMS_COLUMNS,
+            *[f"{group}_points" for group in GROUPS]]
 
 
 def csv_row(document: dict) -> list[str]:
-    cases = document["cases"]
+    cases, groups = document["cases"], document.get("groups", {})
     late = {True: "1", False: "0"}.get(document.get("late"), "")
-    return [cell(document["student"]), cell(document["status"]), str(document["score"]), str(MAX_SCORE),
-            *["1" if cases.get(case.column, {}).get("passed") else "0" for case in ALL_CASES],
+    return [cell(document["student"]), cell(document["status"]), str(document["score"]), str(document["max_score"]),
+            *["1" if cases.get(case.column, {}).get("passed") else "0" for case in GRADED],
             cell(document.get("name", "")), late, cell(document.get("attempt") or ""),
-            cell("; ".join(document.get("files", [])))]
+            cell("; ".join(document.get("files", []))), *[str(groups.get(group, 0)) for group in GROUPS]]
 
 
 def grades_csv(records) -> str:
@@ -102,9 +108,11 @@ def grades_csv(records) -> str:
 # --- grades.json -----------------------------------------------------------------------------
 
 def grades_json(records, limits, course, level) -> str:
-    cases = [{"column": c.column, "label": text(c.label_key), "weight": c.weight, "suite": c.suite}
-             for c in ALL_CASES]
-    document = {"lab": "Lab09", "title": course.title, "max_score": MAX_SCORE, "cases": cases,
+    scheme = course.scheme
+    cases = [{"column": c.column, "label": text(c.label_key), "weight": c.weight, "suite": c.suite,
+              "group": scheme.group(c)} for c in scheme.cases]
+    document = {"lab": "Lab09", "title": course.title, "max_score": scheme.max_score, "cases": cases,
+                "scheme": {"weights": scheme.weights, "generated_count": scheme.generated_count},  # not the secret
                 "sandbox": sandbox_json(level),
                 "limits": {"case_seconds": limits.case_seconds, "submission_seconds": limits.submission_seconds,
                            "memory_mb": limits.memory_bytes >> 20},
@@ -131,15 +139,20 @@ def passed(document: dict, case) -> bool:
 def pass_rates(records):
     """(case, passed count) for every case over the gradable records, in table order."""
     ran = gradable(records)
-    return [(case, sum(passed(document, case) for document in ran)) for case in ALL_CASES]
+    return [(case, sum(passed(document, case) for document in ran)) for case in GRADED]
+
+
+def top_score(records) -> int:
+    """The full marks the records were graded out of (the grading scheme's maximum)."""
+    return max([document.get("max_score") or 0 for document in records] or [0]) or 100
 
 
 def histogram(records, bins: int = 10):
     """Counts of gradable scores in `bins` equal ranges of the maximum (the top bin includes full marks)."""
-    counts = [0] * bins
+    counts, top = [0] * bins, top_score(records)
     for document in gradable(records):
-        counts[min(bins - 1, max(0, document["score"]) * bins // MAX_SCORE)] += 1
-    return [(MAX_SCORE * i // bins, MAX_SCORE * (i + 1) // bins, count) for i, count in enumerate(counts)]
+        counts[min(bins - 1, max(0, document["score"]) * bins // top)] += 1
+    return [(top * i // bins, top * (i + 1) // bins, count) for i, count in enumerate(counts)]
 
 
 def status_counts(records) -> list[tuple[str, int]]:
@@ -168,7 +181,7 @@ def common_mistakes(records, examples: int = 3) -> list[dict]:
                 entry["students"].append(document["student"])
             if column not in entry["cases"]:
                 entry["cases"].append(column)
-    order = [case.column for case in ALL_CASES]
+    order = [case.column for case in GRADED]
     mistakes = []
     for entry in found.values():
         entry["cases"].sort(key=lambda column: order.index(column) if column in order else len(order))
@@ -184,7 +197,7 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
     scores = [document["score"] for document in ran] or [0]
     lines = [text("report.done", count=len(records), seconds=seconds, jobs=jobs),
              text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in status_counts(records)),
-             text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores), top=MAX_SCORE,
+             text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores), top=top_score(records),
                   count=len(ran)),
              sandbox_line(level), ""]
     for case, count in pass_rates(records):
@@ -207,9 +220,11 @@ def sandbox_line(level) -> str:
 # --- Gradescope ----------------------------------------------------------------------------------
 
 def gradescope_results(grade, course, facts: dict) -> dict:
-    """Gradescope's results.json: a score, and one test per case with the feedback a student would see."""
+    """Gradescope's results.json: a score, and one test per case with the feedback a student would see.
+    Generated checks are tests of their own with the scheme's visibility, left out of the overall output
+    while they are not visible; every text is preformatted ("text"), so caret lines stay aligned."""
     tests = []
-    for case in ALL_CASES:
+    for case in course.scheme.cases:
         verdict, ok = grade.verdict(case), grade.passed(case)
         output = ("" if ok else render.explanation(verdict, "student.py") if verdict is not None
                   else text(f"status.{grade.status}", found=", ".join(grade.found), entry=grade.entry,
@@ -217,7 +232,10 @@ def gradescope_results(grade, course, facts: dict) -> dict:
         tests.append({"name": f"[TEST {case.id}] {text(case.label_key)}", "number": case.column,
                       "score": case.weight if ok else 0, "max_score": case.weight,
                       "status": "passed" if ok else "failed", "output": output, "output_format": "text",
-                      "visibility": course.visibility})
+                      "visibility": _visibility(course, case)})
+    shown = [v for v in grade.verdicts if _visibility(course, v.case) == "visible"]
+    if len(shown) < len(grade.verdicts):
+        grade = replace(grade, feedback=render.course_report(shown, "student.py"))
     lines = []
     if facts.get("attempt"):
         lines.append(text("gradescope.attempt", attempt=facts["attempt"]))
@@ -232,6 +250,11 @@ def gradescope_results(grade, course, facts: dict) -> dict:
             "visibility": course.visibility, "stdout_visibility": "hidden", "tests": tests,
             "extra_data": {"status": grade.status, "late": facts.get("late"), "attempt": facts.get("attempt"),
                            "files": list(grade.files), "sandbox": grade.sandbox}}
+
+
+def _visibility(course, case) -> str:
+    """Generated checks follow the scheme's own setting; every other test the course's visibility."""
+    return course.scheme.generated_visibility if case.suite == "generated" else course.visibility
 
 
 def _number(value: float) -> str:

@@ -21,7 +21,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from framework.harness.cases import MAX_SCORE
 from framework.harness.i18n import text
 from tools.reports import cell
 
@@ -99,7 +98,8 @@ def _points(record: dict, maximum: float | None) -> str:
     """A record's score as the gradebook's points: blank for a grader error, scaled to `maximum` if known."""
     if record.get("status") in ("grader_error", "system_error"):  # not the student's doing: left to you
         return ""
-    value = record["score"] * (maximum if maximum else MAX_SCORE) / MAX_SCORE
+    top = record.get("max_score") or 100  # full marks of the grading scheme the record was graded with
+    value = record["score"] * (maximum if maximum else top) / top
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 

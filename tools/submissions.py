@@ -390,7 +390,7 @@ def from_folder(folder: Path, student: str = "submission") -> Submission:
 
 
 def gradescope_metadata(path: Path) -> dict:
-    """Late and attempt facts from Gradescope's submission_metadata.json ({} when it is missing or odd)."""
+    """Who, late and attempt facts from Gradescope's submission_metadata.json ({} when it is missing or odd)."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -398,6 +398,9 @@ def gradescope_metadata(path: Path) -> dict:
     if not isinstance(document, dict):
         return {}
     facts = {}
+    users = [user for user in document.get("users") or [] if isinstance(user, dict) and user.get("id") is not None]
+    if users:  # who submitted (a group shares one submission): seeds their generated checks
+        facts["student"] = safe_id("+".join(sorted(str(user["id"]) for user in users)))
     created = str(document.get("created_at") or "")
     assignment = document.get("assignment") if isinstance(document.get("assignment"), dict) else {}
     due = _own_due_date(document) or str(assignment.get("due_date") or "")

@@ -30,14 +30,15 @@ class Example:
 
 @dataclass(frozen=True)
 class Case:
-    """One graded case: a function, its examples, its section and its default hint."""
+    """One case: a function, its examples, its section, its default hint and the points it is worth."""
 
-    id: str  # "1" … "6" for the six, "x1" … extended checks, "c1" … trim_history, "r1" … query rewriting
-    section: str  # "format", "extract", "extended", "challenge" or "rewrite": the header it is printed under
+    id: str  # "1" … "6" the six, "x1" … extended, "p1" … property checks, "g1" … generated checks,
+    #          "c1" … trim_history, "r1" … query rewriting
+    section: str  # "format", "extract", "extended", "properties", "generated", "challenge" or "rewrite"
     function: str
-    examples: tuple
+    examples: tuple  # empty for a check that draws its inputs (framework/harness/explore.py)
     hint: str
-    weight: int = 10
+    weight: int = 0  # points: 0 here; the grader gives each graded case its share of tools/grading.ini
 
     @property
     def label_key(self) -> str:
@@ -45,12 +46,13 @@ class Case:
 
     @property
     def suite(self) -> str:
-        return {"x": "extended", "c": "challenge", "r": "challenge"}.get(self.id[0], "core")
+        return {"x": "extended", "p": "properties", "g": "generated", "c": "challenge",
+                "r": "challenge"}.get(self.id[0], "core")
 
     @property
     def column(self) -> str:
-        """Its column in grades.csv: t1 … t6, x1 …"""
-        return self.id if self.suite == "extended" else f"t{self.id}"
+        """Its column in grades.csv: t1 … t6, x1 …, p1 …, g1 …"""
+        return f"t{self.id}" if self.suite == "core" else self.id
 
 
 def _msg(role: str, content: str) -> dict:
@@ -136,7 +138,7 @@ CORE = FORMAT_CASES + EXTRACT_CASES
 
 
 def _extended(case_id: str, function: str, hint: str, *examples: Example) -> Case:
-    return Case(case_id, "extended", function, examples, hint, weight=4)
+    return Case(case_id, "extended", function, examples, hint)
 
 
 EXTENDED = (
@@ -185,7 +187,7 @@ def _turns(first: int, last: int) -> list:
 
 
 def _challenge(case_id: str, hint: str, *examples: Example) -> Case:
-    return Case(case_id, "challenge", "trim_history", examples, hint, weight=0)
+    return Case(case_id, "challenge", "trim_history", examples, hint)
 
 
 CHALLENGE = (
@@ -232,7 +234,7 @@ LONG_LINE = "中文里一个 token 有多长？" + "长" * (REWRITE_MAX_CHARS - 
 
 
 def _rewrite(case_id: str, function: str, hint: str, *examples: Example) -> Case:
-    return Case(case_id, "rewrite", function, examples, hint, weight=0)
+    return Case(case_id, "rewrite", function, examples, hint)
 
 
 REWRITE = (
@@ -276,11 +278,9 @@ REWRITE = (
              Example((LONG_LINE + "。", "那中文呢？"), "那中文呢？"),
              Example(("中文里一个 token 有多长？", "那中文呢？", 10), "那中文呢？")),
 )
-OPTIONAL = CHALLENGE + REWRITE  # what `make challenge` runs; weight 0, never in `make test` or the grade.
-# Integration point: an instructor config that gives the optional cases a weight should build its own case
-# tuple (e.g. ALL_CASES + tuple(replace(case, weight=w) for case in REWRITE)) for the grader; nothing here
-# or in the faces assumes the optional cases weigh 0 except ALL_CASES and MAX_SCORE below.
+OPTIONAL = CHALLENGE + REWRITE  # what `make challenge` runs; never in `make test` or the grade.
+# Points are given by the grading scheme (tools/grading.ini, read by tools/config.py), which builds the
+# grader's own weighted copies of the graded cases; to grade an optional group, add it there.
 
-ALL_CASES = CORE + EXTENDED  # what `make test-full` runs and the grader scores
-MAX_SCORE = sum(case.weight for case in ALL_CASES)
+ALL_CASES = CORE + EXTENDED  # the table cases `make test-full` runs and the grader scores (with the property checks)
 

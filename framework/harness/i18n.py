@@ -387,6 +387,45 @@ CATALOGUE = {
     "hint.internal": ("测试框架内部出错，请把上面的信息发给老师或助教",
                       "internal error in the harness; please send the text above to your instructor"),
     "internal.error": ("测试框架内部错误: {message}", "internal harness error: {message}"),
+    # --- property checks (make test-full) and generated checks (the grade): drawn inputs ------------
+    "section.properties": ("=== 性质检查 (随机生成的输入，按规则判断) ===",
+                           "=== Property checks (generated inputs, judged by the rules) ==="),
+    "section.generated": ("=== 生成检查 (为每个学生随机生成的输入，与参考答案对照；只在评分时运行) ===",
+                          "=== Generated checks (inputs drawn for each student, compared with the reference; "
+                          "grading only) ==="),
+    "summary.properties": ("性质检查: {passed} 通过, {failed} 失败", "Property checks: {passed} passed, {failed} failed"),
+    "summary.generated": ("生成检查: {passed} 通过, {failed} 失败", "Generated checks: {passed} passed, {failed} failed"),
+    "summary.pointer": ("评分还会检查更多: 运行 make test-full (扩展检查、性质检查)；评分时还有为你随机生成的输入 (TASK.md 1.5.4)",
+                        "The grade checks more: run make test-full (extended and property checks); grading also "
+                        "draws inputs for you (TASK.en.md 1.5.4)"),
+    "drawn.shrunk": ("(第 {tried} 个随机输入出错；上面是化简后仍然出错的最小输入)",
+                     "(random input {tried} failed; shown above shrunk to the smallest input that still fails)"),
+    "case.p1.label": ("随机历史: 每条消息一个标签行和原样的内容，最后是生成标签",
+                      "random histories: a tag line and the verbatim content per message, then the generation line"),
+    "case.p2.label": ("随机历史中任意位置的未知角色: 抛出 ValueError 并写出角色名",
+                      "an unknown role anywhere in a random history raises ValueError naming it"),
+    "case.p3.label": ("提示词 + 回复 + 边界 + 后文: 取回去掉首尾空白的回复 (可以为空)",
+                      "prompt + reply + boundary + more gives back the reply, trimmed (it may be empty)"),
+    "case.p4.label": ("没有 <|assistant|> 的随机文本: 去掉首尾空白的全文", "random text without <|assistant|>: all of it, trimmed"),
+    "case.g1.label": ("为你生成的对话历史: 提示词", "histories drawn for you: the prompt"),
+    "case.g2.label": ("为你生成的含未知角色的历史: ValueError", "histories drawn for you with an unknown role: ValueError"),
+    "case.g3.label": ("为你生成的模型原始输出: 回复", "raw model outputs drawn for you: the reply"),
+    "hint.p1": ("每条消息按原顺序写成标签行和原样的内容行，最后一行生成标签；不修改传入的列表 (TASK.md 1.5.2 规则 F1–F4)",
+                "each message, in order, becomes its tag line and its verbatim content line, then the generation "
+                "line; the list you were given stays unchanged (TASK.en.md 1.5.2, rules F1–F4)"),
+    "hint.p3": ("回复从最后一个 <|assistant|> 之后开始，到最早的 <|user|>、<|system|>、<|end|> 为止，再 str.strip() "
+                "(TASK.md 1.5.3 规则 E2–E4)",
+                "the reply starts after the last <|assistant|> and ends at the earliest <|user|>, <|system|> or "
+                "<|end|>, then str.strip() (TASK.en.md 1.5.3, rules E2–E4)"),
+    "hint.system_moved": ("system 消息留在原来的位置，不要移到最前面 (TASK.md 1.5.2 规则 F1)",
+                          "a system message stays where it is; do not move it to the front (TASK.en.md 1.5.2, rule F1)"),
+    "hint.g1": ("按规则逐条写出每条消息: 标签行、原样的内容行；最后一行生成标签 (TASK.md 1.5.2 规则 F1–F4)",
+                "write each message by the rules: tag line, verbatim content line; then the generation line "
+                "(TASK.en.md 1.5.2, rules F1–F4)"),
+    "hint.g3": ("没有 <|assistant|> 就取全文；否则从最后一个 <|assistant|> 之后，到最早的边界为止；再 str.strip() "
+                "(TASK.md 1.5.3 规则 E1–E4)",
+                "with no <|assistant|> take all of it; otherwise from after the last <|assistant|> to the earliest "
+                "boundary; then str.strip() (TASK.en.md 1.5.3, rules E1–E4)"),
     # --- make chat ----------------------------------------------------------------------------
     "chat.welcome": ("Lab09 聊天: 一个很小的语言模型，用你在 {file} 里写的函数。/reset 重新开始，/quit 或 Ctrl-D 退出。",
                      "Lab09 chat: a tiny language model, driven by your functions in {file}. /reset starts over, "
@@ -490,7 +529,7 @@ CATALOGUE = {
     "help.watch": ("保存 student.py 就自动重新测试", "re-run the six cases on every save"),
     "help.chat": ("和一个小语言模型聊天 (用你的函数); DEMO=1 演示三轮",
                   "chat with a tiny model through your functions; DEMO=1 replays three turns"),
-    "help.test_full": ("六个测试 + 扩展检查 (选做)", "the six plus the extended checks"),
+    "help.test_full": ("六个测试 + 扩展检查 + 性质检查 (都计入成绩)", "the six, extended and property checks (all graded)"),
     "help.challenge": ("选做 trim_history 和问题改写的测试", "the optional cases (trim_history, the rewrite)"),
     "help.chat_options": ("chat: REWRITE=0 不改写, REWRITE_DELAY=ms 看降级, REWRITE_DEADLINE=ms (默认 500); 结束时写 "
                           "chat-session.html",
@@ -501,7 +540,7 @@ CATALOGUE = {
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),
     "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] "
-                   "[UNSAFE=1]", "grade a class"),
+                   "[UNSAFE=1] [CONFIG=tools/grading.ini]", "grade a class"),
     "help.dist": ("学生发放包 dist/lab09-step8.tar.gz/.zip (已提交的版本)", "the student handout (the committed tree)"),
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
     "help.check": ("测试框架自身的测试 (CI)", "the harness's own test suite"),

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from framework import STUB, display_name
-from framework.harness import render
+from framework.harness import properties, render
 from framework.harness.cases import CORE, EXTENDED, OPTIONAL
 from framework.harness.engine import StudentRun
-from framework.harness.judge import Verdict, check
 
 _LINES = pytest.StashKey["list[tuple[str, str | None]]"]()
 _LAB = pytest.StashKey["Lab"]()
@@ -21,7 +20,8 @@ def pytest_addoption(parser):
     group = parser.getgroup("lab09")
     group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(STUB),
                     help="the student.py to test (default: framework/student.py of this lab)")
-    group.addoption("--full", action="store_true", help="also run the extended checks (make test-full)")
+    group.addoption("--full", action="store_true",
+                    help="also run the extended and property checks (make test-full)")
     group.addoption("--challenge", action="store_true", help="run the optional cases instead (trim_history, query rewriting)")
     group.addoption("--lab-report", action="store_true",
                     help="print the course's layout: [TEST N] ... [PASS]/[FAIL] and the summary line")
@@ -42,10 +42,10 @@ def pytest_unconfigure(config):
 
 
 def selected_cases(config) -> tuple:
-    """The six; with --full also the extended checks; with --challenge only the optional cases."""
+    """The six; with --full also the extended and property checks; with --challenge only the optional cases."""
     if config.getoption("challenge"):
         return OPTIONAL
-    return CORE + (EXTENDED if config.getoption("full") else ())
+    return CORE + (EXTENDED + properties.PROPERTY_CASES if config.getoption("full") else ())
 
 
 class Lab:
@@ -63,7 +63,7 @@ def check_case(request):
 
     def run(case):
         lab = request.config.stash[_LAB]
-        verdict = check(lab.student, case)
+        verdict = properties.run(lab.student, case)
         lines = lab.text.case_lines(case, verdict)
         request.node.stash[_LINES] = lines
         if not verdict.passed:

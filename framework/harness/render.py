@@ -91,14 +91,18 @@ def result_line(case_number: str, label: str, passed: bool) -> tuple[str, str]:
 
 def summary_lines(results) -> list[str]:
     """The summary between rules for (case, passed) pairs, one line per suite: the six (or the challenge)
-    in the course's words, then any extended checks apart."""
+    in the course's words, then the extended, property and generated checks apart.  When only the six ran
+    and all passed, one more line says what else the grade checks and how to run it."""
     lines = [RULE]
     suites = list(dict.fromkeys(case.suite for case, _ in results)) or ["core"]
     for suite in suites:
         outcomes = [passed for case, passed in results if case.suite == suite]
-        key = "summary.extended" if suite == "extended" else "summary"
+        key = "summary" if suite in ("core", "challenge") else f"summary.{suite}"
         lines.append(text(key, passed=sum(outcomes), failed=len(outcomes) - sum(outcomes)))
-    return lines + [RULE]
+    lines.append(RULE)
+    if suites == ["core"] and results and all(passed for _, passed in results):
+        lines.append(text("summary.pointer"))
+    return lines
 
 
 class CourseText:
@@ -161,6 +165,8 @@ def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False)
     else:
         if verdict.example is not None:
             rows += _call_rows(case, verdict.example)
+        if "drawn" in facts:  # a property or generated check: the smallest failing input found
+            rows.append((None, text("drawn.shrunk", tried=facts["drawn"]["tried"])))
         rows += _PROBLEM_ROWS[verdict.problem](facts, file)
         rows += _printed_rows(facts.get("output"))
     rows.append(("field.hint", hint_text(verdict)))

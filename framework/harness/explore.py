@@ -1,0 +1,109 @@
+"""Runs a check whose inputs are drawn: smallest inputs first, then the first failure shrunk, in bounded calls.
+
+Each drawn input goes through the same engine and judge as a table case, as a one-example case of its own,
+so a failure renders exactly like one of the six.  The number of calls is bounded (`count` to look for a
+failure, `SHRINK_CALLS` to shrink it); a call that hangs or crashes costs one case limit and ends the check
+as a failure.  Nothing here reads a clock to decide anything, so the same student file gives the same
+verdict on every run.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from framework.harness import generators
+from framework.harness.cases import Case, Example
+from framework.harness.engine import CaseRun, StudentRun
+from framework.harness.judge import Verdict, judge
+
+SHRINK_CALLS = 60  # calls spent at most on shrinking one failure
+STOPPED = {"timeout", "crashed", "no_answer", "load_failed", "missing_function"}  # no value came back: stop there
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A check on drawn inputs: its case (id, function, hint; no examples), how to draw an input, what the
+    protocol demands for it, which inputs are inside the protocol, and outputs of known mistakes."""
+
+    case: Case
+    draw: Callable  # (random.Random, size) -> specimen
+    demand: Callable  # specimen -> Example (without mistakes)
+    valid: Callable = lambda specimen: True
+    mistakes: Callable = lambda specimen, example: {}  # exact wrong output -> hint key, for the one shown
+    count: int = 24  # inputs drawn to look for a failure
+
+
+@dataclass
+class Attempt:
+    """One drawn input tried: the input, the verdict on it and the call behind that verdict."""
+
+    specimen: object
+    verdict: Verdict
+    run: CaseRun = field(repr=False)
+
+
+def specimens(check: Drawn, seed: int, count: int | None = None):
+    """Up to `count` distinct valid inputs drawn with `seed`, one at a time (so a check that fails early draws
+    little), their sizes going round 0, 1, … MAX_SIZE, 0, 1, … so that every size comes early."""
+    rng = random.Random(seed)
+    seen = set()
+    for index in range(check.count if count is None else count):
+        specimen = check.draw(rng, index % (generators.MAX_SIZE + 1))
+        key = repr(specimen)
+        if key not in seen and check.valid(specimen):
+            seen.add(key)
+            yield specimen
+
+
+def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRINK_CALLS) -> Verdict:
+    """The verdict of `check` on `inputs` (from `specimens`): a pass, or the smallest failure found."""
+    started = time.monotonic()
+    found, tried = None, 0
+    for specimen in inputs:
+        tried += 1
+        attempt = _attempt(student, check, specimen)
+        if not attempt.verdict.passed:
+            found = attempt
+            break
+    if found is None:
+        return Verdict(check.case, True, seconds=time.monotonic() - started)
+    found = _shrink(student, check, found, shrink_calls)
+    example = found.verdict.case.examples[0]
+    shown = replace(example, mistakes=check.mistakes(found.specimen, example))
+    verdict = judge(replace(check.case, examples=(shown,)), found.run, student.load)
+    verdict.facts["drawn"] = {"tried": tried}
+    verdict.seconds = time.monotonic() - started
+    return verdict
+
+
+def _attempt(student: StudentRun, check: Drawn, specimen) -> Attempt:
+    example = check.demand(specimen)
+    record, problem, detail = student.call(check.case.function, list(example.args))
+    run = CaseRun(calls=[record] if record is not None else [], problem=problem, detail=detail,
+                  seconds=record.seconds if record is not None else 0.0)
+    return Attempt(specimen, judge(replace(check.case, examples=(example,)), run, student.load), run)
+
+
+def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> Attempt:
+    """Greedy: take the first smaller input that still fails, again and again, within `calls` calls.
+    A failure without a value (a hang, a crash) is never shrunk further: each try could cost the limit."""
+    tried: set = set()
+    while calls > 0 and found.verdict.problem not in STOPPED:
+        for candidate in generators.smaller(found.specimen):
+            key = repr(candidate)
+            if key in tried or not check.valid(candidate):
+                continue
+            tried.add(key)
+            calls -= 1
+            attempt = _attempt(student, check, candidate)
+            if not attempt.verdict.passed:
+                found = attempt
+                break
+            if calls == 0:
+                return found
+        else:
+            return found  # nothing smaller fails: a local minimum
+    return found

@@ -1,0 +1,89 @@
+"""Property checks (`make test-full`, and the grade): rules checked on drawn inputs, with no answer key needed.
+
+Each property states what the protocol demands of any input of a shape, so the expected value comes from
+the input itself: the layout of a history (F1–F4), the ValueError for an unknown role (F2), the reply put
+between a prompt and a boundary (E2–E4), the whole text when there is no <|assistant|> (E1).  The inputs
+are drawn with one fixed seed, so `make test-full` and the grade see the same ones.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import replace
+
+from framework.harness import generators as g
+from framework.harness.cases import Case, Example
+from framework.harness.engine import StudentRun
+from framework.harness.explore import Drawn, explore, specimens
+from framework.harness.judge import Verdict, check
+
+ASCII_SPACE = " \t\n\r\x0b\x0c"  # what C's isspace() and a hand-written trim usually cover
+TAG_LIKE = re.compile(r"<\|[^<|>]*\|>")  # anything shaped like a tag, not only the four
+
+
+def format_mistakes(history, example: Example) -> dict:
+    """Outputs of the slips a drawn history can show: contents stripped, system moved first, no prompt at all."""
+    known = {g.layout([(role, content.strip()) for role, content in history]): "hint.content_verbatim",
+             g.layout(sorted(history, key=lambda message: message[0] != "system")): "hint.system_moved"}
+    if not history:
+        known[""] = "hint.x1"
+    known.pop(example.expected, None)
+    return known
+
+
+def reply_mistakes(specimen, example: Example) -> dict:
+    """Outputs of the slips a reply can show: no cut at the boundary, a trim of ASCII spaces only, a fallback."""
+    _, _, reply, tail = specimen
+    known = {reply.strip(ASCII_SPACE): "hint.x7", TAG_LIKE.split(reply)[0].strip(): "hint.x10"}
+    if tail:
+        known[(reply + "".join(tail)).strip()] = {g.USER_TAG: "hint.no_cut_user", g.SYSTEM_TAG: "hint.no_cut_system",
+                                                  g.END_TAG: "hint.no_cut_end"}[tail[0]]
+    if not reply.strip():
+        known[g.reply_output(specimen).strip()] = "hint.x9"
+    known.pop(example.expected, None)
+    return known
+
+
+def plain_mistakes(pieces, example: Example) -> dict:
+    known = {"".join(pieces).strip(ASCII_SPACE): "hint.x7", "": "hint.empty_when_no_tag"}
+    known.pop(example.expected, None)
+    return known
+
+
+def _property(case_id: str, function: str, hint: str) -> Case:
+    return Case(case_id, "properties", function, (), hint)
+
+
+PROPERTIES = (
+    Drawn(_property("p1", "format_prompt", "hint.p1"), g.draw_history,
+          lambda history: Example((g.messages(history),), g.layout(history), unchanged=True),
+          g.known_tag_free, format_mistakes, count=20),
+    Drawn(_property("p2", "format_prompt", "hint.unknown_role"), g.draw_unknown_role,
+          lambda history: Example((g.messages(history),), raises="ValueError", mentions=g.unknown_role(history)),
+          g.one_unknown, count=8),
+    Drawn(_property("p3", "extract_response", "hint.p3"), g.draw_reply,
+          lambda specimen: Example((g.reply_output(specimen),), specimen[2].strip()), g.reply_valid, reply_mistakes,
+          count=32),
+    Drawn(_property("p4", "extract_response", "hint.case4"), g.draw_plain,
+          lambda pieces: Example(("".join(pieces),), "".join(pieces).strip()), g.plain_valid, plain_mistakes,
+          count=20),
+)
+PROPERTY_CASES = tuple(prop.case for prop in PROPERTIES)
+_BY_ID = {prop.case.id: prop for prop in PROPERTIES}
+
+
+def run(student: StudentRun, case: Case) -> Verdict:
+    """The verdict of any case `make test-full` runs: a table case, or a property on its drawn inputs
+    (judged as `case`, so a verdict carries the points the grader gave it)."""
+    prop = _BY_ID.get(case.id)
+    if prop is None:
+        return check(student, case)
+    return explore(student, replace(prop, case=case), _inputs(case.id))
+
+
+@functools.lru_cache(maxsize=None)
+def _inputs(case_id: str) -> list:
+    """A property's inputs: drawn once per process, the same for every student (so the grade agrees with
+    `make test-full`)."""
+    return list(specimens(_BY_ID[case_id], g.seed_of("lab09", "properties", case_id)))
