@@ -130,3 +130,69 @@ def test_no_two_graders_on_one_machine_give_a_child_the_same_uid():
         assert int(other) != mine
     finally:
         sandbox._give_back_uid(mine)
+
+
+PRINTS_AND_HANGS = """
+import os
+def extract_response(output):
+    print("call", output)
+    if output == "hang":
+        while True:
+            pass
+    if output == "exit":
+        os._exit(3)
+    return output.upper()
+def format_prompt(messages):
+    return ""
+"""
+
+
+def test_a_batch_gives_what_single_calls_give_each_with_its_own_output(write_student):
+    path = write_student(PRINTS_AND_HANGS)
+    inputs = [[f"in{n}"] for n in range(40)]
+    with StudentRun(path, limits=QUICK) as student:
+        many = student.call_many("extract_response", inputs)
+        single = [student.call("extract_response", args) for args in inputs]
+    assert [record.returned for record, _, _ in many] == [record.returned for record, _, _ in single]
+    assert [record.output["text"] for record, _, _ in many] == [f"call in{n}\n" for n in range(40)]
+    assert [record.output for record, _, _ in many] == [record.output for record, _, _ in single]
+
+
+@pytest.mark.parametrize("bad, problem", [("hang", "timeout"), ("exit", "crashed")])
+def test_a_batch_stops_at_the_call_that_gives_no_record_and_says_why(write_student, bad, problem):
+    path = write_student(PRINTS_AND_HANGS)
+    with StudentRun(path, limits=replace(QUICK, case_seconds=0.5)) as student:
+        results = student.call_many("extract_response", [["a"], ["b"], [bad], ["never asked"]])
+        assert [r[0].returned["value"] for r in results[:2]] == ["A", "B"]
+        assert len(results) == 3 and results[2][0] is None and results[2][1] == problem
+        assert f"call {bad}" in results[2][2]["output"]["text"]
+        assert student.call("extract_response", ["after"])[0].returned["value"] == "AFTER"  # a new child
+
+
+def _zombies_of_this_process() -> set:
+    me, found = str(os.getpid()), set()
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                state, parent = handle.read().rsplit(")", 1)[1].split()[:2]
+        except (OSError, ValueError):
+            continue
+        if state == "Z" and parent == me:
+            found.add(entry)
+    return found
+
+
+@pytest.mark.skipif(not sandbox.IS_LINUX, reason="orphans come back to a subreaper on Linux only")
+@pytest.mark.parametrize("name", ["os_exit_in_call", "loop_in_call", "leaves_a_process_behind"])
+def test_closing_children_leaves_no_zombie_behind(name, engine_layer):
+    """Orphans come back to the grader (a subreaper), bubblewrap's inner process among them: each is collected,
+    whether the child was killed, ended by itself or left a process behind."""
+    before = _zombies_of_this_process()
+    judged(HOSTILE / f"{name}.py", limits=replace(QUICK, case_seconds=0.3, load_seconds=5.0))
+    assert _zombies_of_this_process() - before == set()
+
+
+@pytest.fixture(params=["posix", "portable"])
+def engine_layer(request, monkeypatch):
+    monkeypatch.setenv("LAB_ENGINE", request.param if request.param == "portable" else "")
+    return request.param

@@ -22,13 +22,19 @@ DRAWN = ("p1", "p2", "p3", "p4", "g1", "g2", "g3")
 
 
 class CountingRun(StudentRun):
-    """A StudentRun that counts the calls made outside the case table (every drawn input is one)."""
+    """A StudentRun that counts the calls made outside the case table (every drawn input is one), alone or
+    in a batch (counting those that were made: a batch stops at the first call with no record)."""
 
     calls = 0
 
     def call(self, function, args):
         self.calls += 1
         return super().call(function, args)
+
+    def call_many(self, function, arg_lists):
+        results = super().call_many(function, arg_lists)
+        self.calls += len(results)
+        return results
 
 
 # --- the inputs ---------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+import multiprocessing
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -190,10 +191,23 @@ def grade_safely(submission: Submission, limits: Limits, attempt: str = "latest"
     """The barrier around one submission: read, run, judge, render.  Anything that goes wrong in there
     becomes this submission's status `grader_error`, naming the entry and the cause."""
     scheme = scheme or config.load()
+    return rendered_safely(submission, judged_safely(submission, limits, attempt, scheme), limits, scheme)
+
+
+def judged_safely(submission: Submission, limits: Limits, attempt: str, scheme: Scheme) -> Grade:
+    """The first half of the barrier (read, run, judge), the part a worker process does."""
     try:
-        return _rendered(grade_submission(submission, limits, scheme, attempt=attempt), limits)
+        return grade_submission(submission, limits, scheme, attempt=attempt)
     except engine.Stopped:  # Ctrl-C: not this submission's fault, and nothing is written
         raise
+    except Exception as exc:  # noqa: BLE001  (this is the barrier: every failure becomes a status)
+        return grader_error(submission, exc, scheme)
+
+
+def rendered_safely(submission: Submission, grade: Grade, limits: Limits, scheme: Scheme) -> Result:
+    """The second half of the barrier: the record and the feedback of a grade."""
+    try:
+        return _rendered(grade, limits)
     except Exception as exc:  # noqa: BLE001  (this is the barrier: every failure becomes a status)
         failed = grader_error(submission, exc, scheme)
     try:
@@ -244,20 +258,31 @@ def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> 
 
 def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progress=None,
                 attempt: str = "latest", scheme: Scheme | None = None) -> list[Result]:
-    """Grade every submission in parallel; a hung case costs only its own time limit.  On Ctrl-C every
-    child is stopped at once and KeyboardInterrupt goes on up."""
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="lab09-grade")
-    results: dict[int, Result] = {}
+    """Grade every submission, `jobs` at a time, each run and judged in a worker process (judging hundreds
+    of calls is Python work that threads of one process could not share); this process renders.  A hung
+    case costs only its own time limit.  On Ctrl-C every worker ends its child at once and
+    KeyboardInterrupt goes on up."""
     scheme = scheme or config.load()
+    results: dict[int, Result] = {}
+
+    def finished(index: int, grade: Grade) -> None:
+        results[index] = rendered_safely(submissions[index], grade, limits, scheme)
+        if progress:
+            progress(len(results), len(submissions))
+
+    if jobs <= 1 or len(submissions) <= 1:
+        for index, submission in enumerate(submissions):
+            finished(index, judged_safely(submission, limits, attempt, scheme))
+        return [results[index] for index in range(len(submissions))]
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_signals)
     try:
-        pending = {pool.submit(grade_safely, submission, limits, attempt, scheme): index
+        pending = {pool.submit(judged_safely, submission, limits, attempt, scheme): index
                    for index, submission in enumerate(submissions)}
         while pending:
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             for future in done:
-                results[pending.pop(future)] = future.result()
-                if progress:
-                    progress(len(results), len(submissions))
+                finished(pending.pop(future), future.result())
     except BaseException:
         stop_everything(pool)
         raise
@@ -265,17 +290,30 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progre
     return [results[index] for index in range(len(submissions))]
 
 
-def stop_everything(pool: ThreadPoolExecutor, grace: float = 1.0) -> None:
-    """No new case starts, every child is killed, queued submissions are dropped; wait up to `grace`
-    seconds for the workers to notice."""
+def _worker_signals() -> None:
+    """In a worker: Ctrl-C is the main process's to handle (no tracebacks from workers); SIGTERM, which the
+    main process sends to stop, ends the worker's child at once and lets no new one start."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: engine.stop_all())
+
+
+def stop_everything(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
+    """No new submission starts, queued ones are dropped, every worker ends its child at once (SIGTERM);
+    a worker still there after `grace` seconds is killed (a child in bubblewrap dies with it)."""
+    workers = list(getattr(pool, "_processes", {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        try:
+            os.kill(worker.pid, signal.SIGTERM)
+        except (OSError, TypeError):
+            pass
     deadline = time.monotonic() + grace
-    while True:
-        engine.stop_all()  # kills every live child and lets no new one start
-        workers = [t for t in threading.enumerate() if t.name.startswith("lab09-grade") and t.is_alive()]
-        if not workers or time.monotonic() >= deadline:
-            return
-        time.sleep(0.02)
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.is_alive():
+            worker.kill()
+            worker.join(1.0)
+    engine.stop_all()
 
 
 def _progress_printer(stream=sys.stderr):
@@ -325,7 +363,9 @@ def main(argv=None) -> int:
     parser.add_argument("--metadata", type=Path, default=None, help="Gradescope's submission_metadata.json")
     parser.add_argument("--results", type=Path, default=Path("/autograder/results/results.json"))
     parser.add_argument("--out", type=Path, default=Path("grades"))
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1),
+                        help="submissions graded at once (default: twice the cores: a child spends most of its time "
+                             "starting up or waiting for its parent, so two per core keep every core busy)")
     parser.add_argument("--attempt", choices=ATTEMPTS, default=None, help="which attempt counts (latest)")
     parser.add_argument("--roster", type=Path, default=None, help="Canvas gradebook export or Moodle worksheet")
     parser.add_argument("--merge", action="store_true", help="replace only these students' rows in OUT")
@@ -438,9 +478,6 @@ def interrupted(progress, out: Path) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     opened = getattr(progress, "state", {}).get("open_line")
     print(("\n" if opened else "") + text("grade.interrupted", out=out), file=sys.stderr, flush=True)
-    if any(t.name.startswith("lab09-grade") and t.is_alive() for t in threading.enumerate()):
-        sys.stdout.flush()
-        os._exit(INTERRUPTED)  # a worker still stuck in a system call must not hold the exit
     return INTERRUPTED
 
 

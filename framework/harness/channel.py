@@ -1,29 +1,25 @@
-"""One child interpreter as the parent sees it: started in a sandbox, three pipes read by threads, a clock.
+"""One child interpreter as the parent sees it: started in a sandbox, three pipes, a clock.
 
 Requests go to the child's stdin, replies come from its stdout, and whatever the student's code prints
-arrives on its stderr.  Plain pipes and threads work the same on Linux, macOS and Windows.  Each pipe
-has a reader thread that never blocks the parent: replies are queued line by line (a line longer than
-the frame limit is no answer), printed output is kept up to a limit and counted beyond it.  The parent
-waits on the queue with a deadline, so a child that hangs costs exactly its time limit.
+arrives on its stderr (plain pipes: the same on Linux, macOS and Windows; `pipes.py` reads them).  The
+parent waits for a reply with a deadline, so a child that hangs costs exactly its time limit, and a reply
+counts only if it carries the nonce of its request.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import queue
 import re
 import signal
 import threading
 import time
 
-from framework.harness import replies, sandbox
+from framework.harness import pipes, replies, sandbox
+from framework.harness.untrusted import safe_text
 
-_CHUNK = 1 << 16
+_scan = json.decoder.JSONDecoder().scan_once  # replies are ASCII JSON lines: no decoding detours per line
 _DIRECT_WRITE = 4096  # a pipe holds at least this much on every system (Windows' default buffer is 4 KiB)
-_END = object()  # queued when the reply pipe closes
-MARK = b"\n\x00lab09-end "  # the child writes MARK + nonce + b"\x00\n" to the output pipe after each reply
-_MARK_TAIL = len(MARK) + 40
 
 _live: set = set()  # every child of this process that has not been closed
 _live_lock = threading.Lock()
@@ -79,16 +75,14 @@ class Child:
         with _live_lock:
             _live.add(self)
         proc = self.started.proc
-        self.replies: queue.Queue = queue.Queue()
-        self._output = bytearray()
-        self._dropped = 0
-        self._ended_nonces: set = set()
-        self._output_closed = False
+        if plan.portable:
+            self.pipes = pipes.ThreadPipes(proc.stdout, proc.stderr, limits.frame_bytes, limits.output_bytes)
+        else:
+            self.pipes = pipes.SelectPipes(proc.stdout.fileno(), proc.stderr.fileno(), limits.frame_bytes,
+                                           limits.output_bytes)
         self._markers_arrive = True  # until a marker fails to come (the student closed the pipe)
-        self._cond = threading.Condition()
         self._memory_exceeded = False
-        for target, stream in ((self._read_replies, proc.stdout), (self._read_output, proc.stderr)):
-            threading.Thread(target=target, args=(stream,), daemon=True).start()
+        self._released = False
 
     # --- sending -------------------------------------------------------------------------------
 
@@ -98,9 +92,8 @@ class Child:
         long input) goes through a thread, so a child that stops reading can never block the parent."""
         nonce = os.urandom(8).hex()
         data = json.dumps(dict(request, nonce=nonce), ensure_ascii=True).encode() + b"\n"
-        with self._cond:
-            self._output.clear()
-            self._dropped = 0
+        with self.pipes.lock:
+            self.pipes.printed.reset()
         if len(data) <= _DIRECT_WRITE:
             self._write(data)
         else:
@@ -124,116 +117,56 @@ class Child:
         if kind != "line":
             return kind, line
         try:
-            return "hello", replies.hello(json.loads(line))
+            return "hello", replies.hello(_parse(line))
         except (ValueError, RecursionError, MemoryError, replies.Invalid):
             return "died", {"invalid": "no hello"}
 
-    def receive(self, nonce: str, deadline: float) -> tuple[str, object]:
-        """("reply", the parsed reply) for the request `nonce`, or ("timeout", {}) / ("died", how).
-        Lines that are not replies (the student may write to any descriptor) are skipped."""
+    def receive(self, nonce: str, deadline: float, index: int | None = None) -> tuple[str, object]:
+        """("reply", the parsed reply) for the request `nonce` (for item `index` of a batch: that item's
+        result), or ("timeout", {}) / ("died", how).  Lines that are not replies (the student may write to
+        any descriptor) are skipped."""
         while True:
             kind, line = self._next_line(deadline)
             if kind != "line":
                 return kind, line
             try:
-                reply = json.loads(line)
+                reply = _parse(line)
             except (ValueError, RecursionError, MemoryError):
                 continue
-            if type(reply) is dict and reply.get("nonce") == nonce:
-                self._wait_for_marker(nonce, deadline)
+            if type(reply) is not dict or reply.get("nonce") != nonce:
+                continue
+            if reply.get("index") == index or (index is not None and "internal" in reply):
+                self._wait_for_marker(self.output_key(nonce, index), deadline)
                 return "reply", reply
 
+    @staticmethod
+    def output_key(nonce: str, index: int | None = None) -> str:
+        """The name of a call's marker: its request's nonce, and its place in a batch."""
+        return nonce if index is None else f"{nonce}.{index}"
+
     def _next_line(self, deadline: float):
-        remaining = deadline - time.monotonic()
-        try:
-            item = self.replies.get(timeout=max(0.0, remaining)) if remaining > 0 else self.replies.get_nowait()
-        except queue.Empty:
-            return "timeout", {}
-        if item is _END:
-            self.replies.put(_END)  # later readers see the end too
+        kind, line = self.pipes.next_line(deadline)
+        if kind == "end":
             return "died", self.exit_status()
-        return "line", item
+        return (kind, line) if kind == "line" else ("timeout", {})
 
-    def _read_replies(self, stream) -> None:
-        pending, skipping = b"", False
-        while True:
-            chunk = _read(stream)
-            if not chunk:
-                break
-            pending += chunk
-            while b"\n" in pending:
-                line, pending = pending.split(b"\n", 1)
-                if skipping:
-                    skipping = False
-                    continue
-                self.replies.put(line)
-            if len(pending) > self.limits.frame_bytes:  # no reply is this long: drop it to its end
-                pending, skipping = b"", True
-        self.replies.put(_END)
-
-    # --- printed output ---------------------------------------------------------------------------
-
-    def _read_output(self, stream) -> None:
-        window = b""
-        while True:
-            chunk = _read(stream)
-            if not chunk:
-                break
-            data = window + chunk
-            while True:
-                at = data.find(MARK)
-                end = data.find(b"\x00\n", at + len(MARK)) if at >= 0 else -1
-                if end < 0 or end - at > _MARK_TAIL:
-                    break
-                self._keep(data[:at])
-                with self._cond:
-                    self._ended_nonces.add(data[at + len(MARK):end].decode("ascii", "replace"))
-                    self._cond.notify_all()
-                data = data[end + 2:]
-            cut = len(data) - _MARK_TAIL
-            partial = data.find(MARK, max(0, cut))
-            if partial >= 0:
-                cut = partial
-            self._keep(data[:max(0, cut)])
-            window = data[max(0, cut):]
-        self._keep(window)
-        with self._cond:
-            self._output_closed = True
-            self._cond.notify_all()
-
-    def _keep(self, data: bytes) -> None:
-        if not data:
-            return
-        with self._cond:
-            room = max(0, self.limits.output_bytes - len(self._output))
-            self._output += data[:room]
-            self._dropped += max(0, len(data) - room)
-
-    def _wait_for_marker(self, nonce: str, deadline: float) -> None:
+    def _wait_for_marker(self, key: str, deadline: float) -> None:
         """Wait until the output of this call has arrived (the child marks its end), briefly."""
-        if not self._markers_arrive:
-            return
-        limit = min(deadline, time.monotonic() + 1.0)
-        with self._cond:
-            while nonce not in self._ended_nonces and not self._output_closed:
-                remaining = limit - time.monotonic()
-                if remaining <= 0:
-                    self._markers_arrive = False  # the student closed or redirected the pipe
-                    return
-                self._cond.wait(remaining)
-            self._ended_nonces.discard(nonce)
+        if self._markers_arrive and not self.pipes.wait_printed(lambda: key in self.pipes.printed.pieces,
+                                                               min(deadline, time.monotonic() + 1.0)):
+            self._markers_arrive = False  # the student closed or redirected the pipe: stop waiting for them
 
     def settle_output(self, seconds: float = 0.5) -> None:
         """After the child died: wait briefly until the output pipe is drained."""
-        limit = time.monotonic() + seconds
-        with self._cond:
-            while not self._output_closed and time.monotonic() < limit:
-                self._cond.wait(max(0.0, limit - time.monotonic()))
+        self.pipes.wait_printed(lambda: False, time.monotonic() + seconds)
 
-    def output_report(self) -> dict:
-        from framework.harness.untrusted import safe_text
-        with self._cond:
-            return {"text": safe_text(self._output.decode("utf-8", "replace")), "dropped": self._dropped}
+    def output_report(self, key: str | None = None) -> dict:
+        """What the call `key` printed (its marker arrived), or else what was printed since its request."""
+        with self.pipes.lock:
+            printed, dropped = self.pipes.printed.take(key)
+        if not printed:
+            return {"text": "", "dropped": dropped}
+        return {"text": safe_text(printed.decode("utf-8", "replace")), "dropped": dropped}
 
     # --- the end ---------------------------------------------------------------------------------
 
@@ -267,8 +200,8 @@ class Child:
             time.sleep(0.02)
 
     def close(self) -> None:
-        """End the child and everything it started, and remove its folder.  (The reader threads close
-        their own pipes when they reach the end, so no descriptor is closed under a reading thread.)"""
+        """End the child and everything it started, and remove its folder.  Any thread may call it (stop_all
+        does, even from a signal handler): a reader waiting on the pipes then sees their end."""
         with self._close_lock:
             if self.closed:
                 return
@@ -276,22 +209,32 @@ class Child:
         with _live_lock:
             _live.discard(self)
         self.started.end()
-        try:
-            self.started.proc.stdin.close()
-        except (OSError, ValueError):
-            pass
         sandbox.remove_workdir(self.workdir)
 
+    def release(self) -> None:
+        """Close the pipes, after `close`; only the thread that reads them calls this (a descriptor closed
+        under a waiting `select` could be reused for another file).  Portable reading threads close their
+        own pipes at the end."""
+        if self._released:
+            return
+        self._released = True
+        streams = [self.started.proc.stdin]
+        if isinstance(self.pipes, pipes.SelectPipes):
+            self.pipes.close()
+            streams += [self.started.proc.stdout, self.started.proc.stderr]
+        for stream in streams:
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
 
-def _read(stream) -> bytes:
-    """One chunk from a pipe, or b"" at its end (then the pipe is closed by the thread that read it)."""
+
+def _parse(line: bytes):
+    """One JSON line (anything else — a student's junk on the pipe — raises ValueError)."""
     try:
-        chunk = os.read(stream.fileno(), _CHUNK)
-    except (OSError, ValueError):
-        chunk = b""
-    if not chunk:
-        try:
-            stream.close()
-        except (OSError, ValueError):
-            pass
-    return chunk
+        value, end = _scan(line.decode("ascii"), 0)
+    except StopIteration as nothing:  # what the C scanner raises where no JSON value starts
+        raise ValueError("not JSON") from nothing
+    if line[end:].strip():
+        raise ValueError("trailing data")
+    return value

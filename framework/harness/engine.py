@@ -148,6 +148,7 @@ class StudentRun:
     def close(self):
         if self._child is not None:
             self._child.close()
+            self._child.release()
             self._child = None
         self._loading = None
 
@@ -196,21 +197,22 @@ class StudentRun:
             self.close()
             return self.start()
         if kind == "hello":
+            self._child.started.note_tree()
             self.level = sandbox.level_of(self._plan, hello, self._child.started.uid)
             if "RLIMIT_AS" not in hello["limits"] and not sandbox.IS_WINDOWS:
                 self._child.watch_memory()
             kind, reply = self._child.receive(nonce, deadline)
         else:
             reply = hello
-        self.load = self._load_outcome(kind, reply)
+        self.load = self._load_outcome(kind, reply, nonce)
         if not self.load.ok:
             self.close()
         return self.load
 
-    def _load_outcome(self, kind: str, reply) -> LoadOutcome:
+    def _load_outcome(self, kind: str, reply, nonce: str) -> LoadOutcome:
         if kind == "died":
             self._child.settle_output()
-        raw = self._child.output_report()
+        raw = self._child.output_report(nonce)
         sandbox_name = self.level.name if self.level else "none"
         if kind == "timeout":
             return LoadOutcome("timeout", {"seconds": self.limits.load_seconds}, output=raw, sandbox=sandbox_name)
@@ -240,8 +242,8 @@ class StudentRun:
         run.problem, run.detail = self._ready(case.function)
         if run.problem is None:
             deadline = self._deadline(self.limits.case_seconds)
-            for example in case.examples:
-                record, run.problem, run.detail = self._call(case.function, list(example.args), deadline)
+            for record, run.problem, run.detail in self.call_many(
+                    case.function, [list(example.args) for example in case.examples], deadline):
                 if record is None:
                     break
                 run.calls.append(record)
@@ -255,6 +257,29 @@ class StudentRun:
             return None, problem, detail
         return self._call(function, args, self._deadline(self.limits.case_seconds))
 
+    def call_many(self, function: str, arg_lists: list, deadline: float | None = None) -> list:
+        """Several calls in one request: the same results as `call` one by one — each its own printed output,
+        and its own time limit unless one shared `deadline` is given (a table case) — stopping after the first
+        that gives no record, in one round trip instead of many."""
+        if not arg_lists:
+            return []
+        problem, detail = self._ready(function)
+        if problem is not None:
+            return [(None, problem, detail)]
+        nonce = self._child.send({"op": "calls", "function": function, "args_list": [list(a) for a in arg_lists]})
+        results = []
+        shared = deadline
+        for index in range(len(arg_lists)):
+            deadline = shared if shared is not None else self._deadline(self.limits.case_seconds)
+            kind, reply = self._child.receive(nonce, deadline, index)
+            if kind == "reply" and "internal" not in reply:
+                reply = reply.get("result")
+            results.append(self._answered(kind, reply, deadline, Child.output_key(nonce, index)))
+            if results[-1][0] is None:
+                return results
+        self._child.receive(nonce, self._deadline(self.limits.case_seconds))  # the batch's closing line
+        return results
+
     def _ready(self, function: str) -> tuple[str | None, dict]:
         """A loaded child that has `function`, or why there is none."""
         if self._budget_ends is not None and time.monotonic() >= self._budget_ends:
@@ -267,8 +292,12 @@ class StudentRun:
         return None, {}
 
     def _call(self, function: str, args: list, deadline: float) -> tuple[CallRecord | None, str | None, dict]:
-        kind, reply = self._child.receive(self._child.send({"op": "call", "function": function, "args": args}),
-                                          deadline)
+        nonce = self._child.send({"op": "call", "function": function, "args": args})
+        kind, reply = self._child.receive(nonce, deadline)
+        return self._answered(kind, reply, deadline, nonce)
+
+    def _answered(self, kind: str, reply, deadline: float, key: str) -> tuple[CallRecord | None, str | None, dict]:
+        """One call's record from what came back for it, or its problem (then the child is closed)."""
         checked, problem = None, None
         if kind == "reply":
             try:
@@ -277,7 +306,7 @@ class StudentRun:
                 kind, reply = "invalid", {"invalid": str(invalid)}
         if checked is not None and "internal" not in checked:
             return CallRecord(returned=checked.get("returned"), raised=checked.get("raised"),
-                              args_after=checked["args_after"], output=self._child.output_report(),
+                              args_after=checked["args_after"], output=self._child.output_report(key),
                               seconds=checked["seconds"]), None, {}
         if kind == "died":
             self._child.settle_output()

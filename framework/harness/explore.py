@@ -20,6 +20,7 @@ from framework.harness.engine import CaseRun, StudentRun
 from framework.harness.judge import Verdict, judge
 
 SHRINK_CALLS = 60  # calls spent at most on shrinking one failure
+BATCH = 32  # drawn inputs screened in one request
 STOPPED = {"timeout", "crashed", "no_answer", "load_failed", "missing_function"}  # no value came back: stop there
 
 
@@ -59,15 +60,23 @@ def specimens(check: Drawn, seed: int, count: int | None = None):
 
 
 def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRINK_CALLS) -> Verdict:
-    """The verdict of `check` on `inputs` (from `specimens`): a pass, or the smallest failure found."""
+    """The verdict of `check` on `inputs` (from `specimens`): a pass, or the smallest failure found.  Inputs
+    go to the child BATCH at a time, one request each (each call keeps its own limit and printed output)."""
     started = time.monotonic()
     found, tried = None, 0
-    for specimen in inputs:
-        tried += 1
-        attempt = _attempt(student, check, specimen)
-        if not attempt.verdict.passed:
-            found = attempt
+    inputs = iter(inputs)
+    while found is None:
+        chunk = [specimen for _, specimen in zip(range(BATCH), inputs)]
+        if not chunk:
             break
+        examples = [check.demand(specimen) for specimen in chunk]
+        results = student.call_many(check.case.function, [list(example.args) for example in examples])
+        for specimen, example, (record, problem, detail) in zip(chunk, examples, results):
+            tried += 1
+            attempt = _judged(check, specimen, example, record, problem, detail, student)
+            if not attempt.verdict.passed:
+                found = attempt
+                break
     if found is None:
         return Verdict(check.case, True, seconds=time.monotonic() - started)
     found = _shrink(student, check, found, shrink_calls)
@@ -80,8 +89,12 @@ def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRIN
 
 
 def _attempt(student: StudentRun, check: Drawn, specimen) -> Attempt:
+    """One drawn input tried in a call of its own (shrinking tries one candidate at a time)."""
     example = check.demand(specimen)
-    record, problem, detail = student.call(check.case.function, list(example.args))
+    return _judged(check, specimen, example, *student.call(check.case.function, list(example.args)), student)
+
+
+def _judged(check: Drawn, specimen, example, record, problem, detail, student: StudentRun) -> Attempt:
     run = CaseRun(calls=[record] if record is not None else [], problem=problem, detail=detail,
                   seconds=record.seconds if record is not None else 0.0)
     return Attempt(specimen, judge(replace(check.case, examples=(example,)), run, student.load), run)

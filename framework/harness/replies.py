@@ -142,3 +142,4 @@ def call(reply, limits) -> dict:
     seconds = reply.get("seconds")
     checked["seconds"] = float(seconds) if type(seconds) in (int, float) and 0 <= seconds < 1e6 else 0.0
     return checked
+

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -312,6 +313,55 @@ def reap_orphans(child_pid: int, child_started: int | None) -> int:
     return ended
 
 
+def _descendants(pid: int) -> list[tuple[int, int]]:
+    """(pid, start time) of every process below `pid`, from /proc/<pid>/task/<tid>/children."""
+    found, pending = [], [pid]
+    while pending and len(found) < 10_000:
+        current = pending.pop()
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children", "rb") as handle:
+                    for child in handle.read().split():
+                        stat = _stat(int(child))
+                        if stat:
+                            found.append((int(child), stat[2]))
+                            pending.append(int(child))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def _wait_gone(processes: list[tuple[int, int]], seconds: float = 5.0) -> None:
+    """Wait (briefly) until none of these processes exists any more (a reused pid does not count)."""
+    deadline = time.monotonic() + seconds
+    for pid, started in processes:
+        while time.monotonic() < deadline:
+            stat = _stat(pid)
+            if stat is None or stat[2] != started or _state(pid) == "Z":
+                break
+            time.sleep(0.002)
+
+
+def _collect(processes: list[tuple[int, int]]) -> None:
+    """Reap those of `processes` that became our children (orphans come back to a subreaper) and ended."""
+    me = os.getpid()
+    for pid, started in processes:
+        stat = _stat(pid)
+        if stat and stat[0] == me and stat[2] == started:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0].decode()
+    except (OSError, IndexError):
+        return ""
+
+
 # --- starting a child ----------------------------------------------------------------------------
 
 @dataclass
@@ -325,12 +375,20 @@ class Started:
     started_at: int | None = None  # start time from /proc, to recognise its orphans
     job: object = None
     ended: bool = field(default=False)
+    tree: list = field(default_factory=list)  # (pid, start time) of the sandbox's own processes, once known
+
+    def note_tree(self) -> None:
+        """Remember the processes bubblewrap started (its inner process, the interpreter): if they outlive
+        the outer one they come back to us, and `end` must wait for them and collect them."""
+        if self.plan.bwrap and IS_LINUX:
+            self.tree = _descendants(self.proc.pid)
 
     def end(self) -> None:
         """Kill the child and whatever it started; collect its exit status.  Safe to call twice."""
         if self.ended:
             return
         self.ended = True
+        sandboxed = self.tree + (_descendants(self.proc.pid) if self.plan.bwrap and IS_LINUX else [])
         if self.plan.portable:
             _end_portable(self)
         else:
@@ -345,11 +403,12 @@ class Started:
         self.proc.wait()
         with _spawn_lock:
             _ours.discard(self.proc.pid)
+        _wait_gone(sandboxed)  # the kernel ends a pid namespace with its first process, a moment later
+        _collect(sandboxed)  # bubblewrap's inner process, orphaned when the outer one died, came back to us
         if not self.plan.bwrap:  # in bubblewrap's pid namespace nothing outlives the sandbox's first process
             if self.uid is not None:
                 kill_everything_of(self.uid)
-            if not self.plan.portable:
-                reap_orphans(self.proc.pid, self.started_at)
+            reap_orphans(self.proc.pid, self.started_at)
         if self.uid is not None:
             _give_back_uid(self.uid)
 
@@ -460,10 +519,10 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
             options["cwd"] = "/"
         else:
             options["cwd"] = workdir
+        _become_reaper()
         if plan.portable:
             options.update(_portable_options())
         else:
-            _become_reaper()
             options["start_new_session"] = True
         with _spawn_lock:
             proc = subprocess.Popen(command, **options)

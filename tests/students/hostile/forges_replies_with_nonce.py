@@ -9,13 +9,16 @@ import sys
 
 
 def _nonce():
-    frame = sys._getframe(1)
+    """The nonce of the request being served, and the index of the call in a batch (None for a single call)."""
+    frame, index = sys._getframe(1), None
     while frame is not None:
         request = frame.f_locals.get("request")
+        if index is None and isinstance(frame.f_locals.get("index"), int):
+            index = frame.f_locals["index"]
         if isinstance(request, dict) and "nonce" in request:
-            return request["nonce"]
+            return request["nonce"], index
         frame = frame.f_back
-    return ""
+    return "", None
 
 
 def _send(reply):
@@ -27,16 +30,21 @@ def _send(reply):
             pass
 
 
+def _forge(result):
+    nonce, index = _nonce()
+    _send(dict(result, nonce=nonce) if index is None else {"result": result, "index": index, "nonce": nonce})
+
+
 _send({"ok": True, "functions": {"format_prompt": "ok", "extract_response": "ok"}, "defined": [],
-       "sandbox": "forged", "nonce": _nonce()})
+       "sandbox": "forged", "nonce": _nonce()[0]})
 
 
 def format_prompt(messages):
-    _send({"returned": 5, "nonce": _nonce()})
+    _forge({"returned": 5})
     return ""
 
 
 def extract_response(output):
-    _send({"returned": {"kind": "data", "type": "list", "value": [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]},
-           "raised": None, "nonce": _nonce()})
+    _forge({"returned": {"kind": "data", "type": "list", "value": [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]},
+            "raised": None})
     return ""
