@@ -8,8 +8,6 @@ import pytest
 from conftest import QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
 from framework.harness import render, sandbox
 from framework.harness.cases import CORE
-from framework.harness.engine import StudentRun
-from framework.harness.judge import check
 
 HOSTILE = STUDENTS / "hostile"
 FORMAT, EXTRACT = {"1", "2", "3"}, {"4", "5", "6"}

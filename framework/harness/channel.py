@@ -15,7 +15,7 @@ import signal
 import threading
 import time
 
-from framework.harness import pipes, replies, sandbox
+from framework.harness import pipes, reaper, replies, sandbox
 from framework.harness.untrusted import safe_text
 
 _scan = json.decoder.JSONDecoder().scan_once  # replies are ASCII JSON lines: no decoding detours per line
@@ -193,7 +193,7 @@ class Child:
         limit = self.limits.memory_bytes
         proc = self.started.proc
         while proc.poll() is None and not self.closed:
-            if sandbox.resident_bytes(proc.pid) > limit:
+            if reaper.resident_bytes(proc.pid) > limit:
                 self._memory_exceeded = True
                 self.started.end()
                 return

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from framework.harness import generators
-from framework.harness.cases import Case, Example
+from framework.harness.cases import Case
 from framework.harness.engine import CaseRun, StudentRun
 from framework.harness.judge import Verdict, judge
 
