@@ -370,7 +370,8 @@ def main(argv=None) -> int:
     parser.add_argument("--roster", type=Path, default=None, help="Canvas gradebook export or Moodle worksheet")
     parser.add_argument("--merge", action="store_true", help="replace only these students' rows in OUT")
     parser.add_argument("--title", default=None, help="the assignment's title (Lab09)")
-    parser.add_argument("--unsafe", action="store_true", help="grade as root even with no sandbox at all")
+    parser.add_argument("--unsafe", action="store_true", default=os.environ.get("LAB_UNSAFE") == "1",
+                        help="grade as root even with no sandbox at all (also LAB_UNSAFE=1)")
     parser.add_argument("--config", type=Path, default=None, help="the grading scheme (tools/grading.ini)")
     parser.add_argument("--submission-seconds", type=float, default=Limits.submission_seconds,
                         help="wall-clock limit for one student, all cases together")
