@@ -18,11 +18,14 @@ if sys.version_info[0] < 3:  # Python 2 cannot read the rest of the lab
     sys.exit(2)
 
 LAB = os.path.dirname(os.path.abspath(__file__))
-if sys.prefix != sys.base_prefix and not sys.flags.dont_write_bytecode:
+if sys.prefix != sys.base_prefix and os.path.abspath(sys.prefix).startswith(os.path.join(LAB, "")):
     # In the lab's venv the harness's bytecode is kept in the venv: `make clean` (which removes __pycache__)
     # does not make the next run compile the harness again, and no __pycache__ appears beside student.py.
+    # This holds under PYTHONDONTWRITEBYTECODE too: that setting keeps bytecode out of source folders, and
+    # this keeps it in the venv only (without it every run compiled about 20 modules, some 60 ms).
     # Programs this one starts (watch, chat, make check) inherit the setting.
     sys.pycache_prefix = os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(sys.prefix, "pycache"))
+    sys.dont_write_bytecode = False
 PYTEST_TARGETS = {"test": [], "test-full": ["--full"], "challenge": ["--challenge"]}
 TARGETS = ("test", "test-full", "challenge", "watch", "chat", "clean", "help", "run")
 OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_python", "--venv": "venv",

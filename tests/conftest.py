@@ -37,7 +37,8 @@ def unavailable(tool: str, reason: str) -> None:
 def clean_env(**overrides) -> dict:
     """The environment of a student's shell: no make nesting, Chinese unless told otherwise."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT")}
+           if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT",
+                        "PYTHONPYCACHEPREFIX")}  # bytecode of a lab copied to a temp dir stays there
     env.update(overrides)
     return env
 

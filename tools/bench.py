@@ -104,7 +104,7 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=300)
     parser.add_argument("make_args", nargs="*", help="extra make arguments, e.g. PYTHON=...")
     args = parser.parse_args()
-    for variable in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
+    for variable in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "PYTHONPYCACHEPREFIX"):  # as from a student's shell
         os.environ.pop(variable, None)
     make = ["make", "--no-print-directory", *args.make_args]
     python = os.path.abspath(args.python) if os.sep in args.python else args.python
