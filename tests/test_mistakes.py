@@ -81,6 +81,7 @@ MISTAKES = {
     "no_return_without_boundary": ({"5"}, "5", "hint.none_returned"),
     "strip_newlines_only": ({"4", "5"}, "4", "hint.not_trimmed"),
     "lstrip_only": ({"4", "5", "6"}, "4", "hint.trim_one_side"),
+    "collapses_whitespace": ({"4", "5"}, "4", "hint.whitespace_only_reply"),
     "find_loop_never_advances": ({"5", "6"}, "5", "hint.timeout"),
     # the file does not load
     "missing_colon": ({"1", "2", "3", "4", "5", "6"}, "1", "hint.syntax_error"),

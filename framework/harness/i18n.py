@@ -284,6 +284,10 @@ CATALOGUE = {
     "hint.whitespace_only": ("只差空白字符 (空格、换行)，逐字符对照期望值 (TASK.md 1.5.2 规则 F1)",
                              "only whitespace differs (spaces, newlines); compare character by character "
                              "(TASK.en.md 1.5.2, rule F1)"),
+    "hint.whitespace_only_reply": ("只差空白字符: 回复中间的换行和空格原样保留，只用不带参数的 strip() 去掉首尾空白 "
+                                   "(TASK.md 1.5.3 规则 E4)",
+                                   "only whitespace differs: keep the line breaks and spaces inside the reply, and "
+                                   "trim only its ends with strip() and no argument (TASK.en.md 1.5.3, rule E4)"),
     "hint.system_as_user": ("system 消息要用 <|system|> 标签，不是 <|user|> (TASK.md 1.5.2 规则 F2)",
                             "a system message takes <|system|>, not <|user|> (TASK.en.md 1.5.2, rule F2)"),
     "hint.role_mapping": ("有的消息用错了标签: system→<|system|>，user→<|user|>，assistant→<|assistant|> "

@@ -306,8 +306,11 @@ def _removed_not_cut(expected: str, actual: str, given):
     return "hint.removed_not_cut" if after.startswith(BOUNDARIES) else None
 
 
-def _whitespace(expected: str, actual: str, _given):
-    return "hint.whitespace_only" if actual.split() == expected.split() else None
+def _whitespace(expected: str, actual: str, given):
+    """Only whitespace differs: in a prompt (F1's layout) or in a reply (E3's cut, E4's trim)."""
+    if actual.split() != expected.split():
+        return None
+    return "hint.whitespace_only_reply" if isinstance(given, str) else "hint.whitespace_only"
 
 
 _SLIPS = (_empty, _end_tags, _crlf, _blank_lines, _lines, _tag_spelling, _tag_text_left, _strip_before_cut, _trim,
