@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUB, STUDENTS
-from framework.harness import generators, properties
+from framework.harness import generators, properties, render
 from framework.harness.cases import ALL_CASES
 from framework.harness.engine import StudentRun
 from framework.harness.explore import SHRINK_CALLS, explore, specimens
@@ -96,6 +96,8 @@ def test_a_failure_is_shrunk_to_the_smallest_input_and_shown_like_a_table_case()
     [messages] = verdict.case.examples[0].args
     assert not verdict.passed and verdict.problem == "wrong_value" and verdict.hint == "hint.content_verbatim"
     assert len(messages) == 1 and len(messages[0]["content"]) == 1 and messages[0]["content"].isspace()
+    assert verdict.facts["drawn"]["shrunk"] == "minimal"
+    assert "化简后仍然出错的最小输入" in "\n".join(render.failure_lines(verdict, "strips_content.py"))
     again = explore(StudentRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK),
                     generated.GENERATED[0], inputs["g1"])
     assert again.case.examples == verdict.case.examples  # deterministic, shrinking included
@@ -107,6 +109,8 @@ def test_a_hang_costs_one_case_limit_and_ends_the_check():
         verdict = explore(student, p3, specimens(p3, 1))
         assert student.calls == 1
     assert verdict.problem == "timeout" and verdict.facts["drawn"]["tried"] == 1
+    shown = "\n".join(render.failure_lines(verdict, "loop_in_call.py"))
+    assert verdict.facts["drawn"]["shrunk"] == "stopped" and "不再化简" in shown and "最小输入" not in shown
 
 
 @pytest.mark.parametrize("name, problem", [("os_exit_in_call", "crashed"), ("misspelt_function", "missing_function")])

@@ -11,9 +11,10 @@ import re
 
 import pytest
 
-from conftest import ROOT, SOLUTION, STUB, STUDENTS, failing, judged
+from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, failing, judged
 from framework.harness import render
-from framework.harness.cases import ALL_CASES, CHALLENGE, CORE, REWRITE
+from framework.harness.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
+from framework.harness.engine import StudentRun
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)
 MISTAKES = {
@@ -83,10 +84,12 @@ MISTAKES = {
     "lstrip_only": ({"4", "5", "6"}, "4", "hint.trim_one_side"),
     "collapses_whitespace": ({"4", "5"}, "4", "hint.whitespace_only_reply"),
     "find_loop_never_advances": ({"5", "6"}, "5", "hint.timeout"),
+    "index_never_advances": ({"1", "2", "3"}, "1", "hint.timeout_prompt"),
     # the file does not load
     "missing_colon": ({"1", "2", "3", "4", "5", "6"}, "1", "hint.syntax_error"),
     "saved_as_gbk": ({"1", "2", "3", "4", "5", "6"}, "1", "hint.not_utf8"),
     "chat_loop_at_top_level": ({"1", "2", "3", "4", "5", "6"}, "1", "hint.load_reads_input"),
+    "imports_tags_beside_it": ({"1", "2", "3", "4", "5", "6"}, "1", "hint.import_tags"),
 }
 
 # Slips in the shape of the result: every case they fail names them, not only the first.
@@ -105,7 +108,7 @@ COMMON_MISTAKES = {
     8: ("first_not_last", "split_first_part", "regex_first_match"),
     9: ("no_cut_end", "no_cut_system", "no_cut_user", "first_type_user_first", "first_type_end_first"),
     10: ("no_trim", "rstrip_only", "lstrip_only"),
-    11: ("find_loop_never_advances",),
+    11: ("find_loop_never_advances", "index_never_advances"),
 }
 
 
@@ -159,7 +162,7 @@ ENTRIES = [(folder, name) for folder, (table, _) in TABLES.items() for name in s
 def test_the_benchmark_class_leaves_out_exactly_the_wrong_files_that_hang():
     from tools.bench import HANGING
     hang = {name for folder in ("wrong", "wrong_full") for name, (_, _, hint) in TABLES[folder][0].items()
-            if hint == "hint.timeout"}
+            if hint in ("hint.timeout", "hint.timeout_prompt")}
     assert set(HANGING) == hang
 
 
@@ -231,6 +234,17 @@ def test_the_first_hint_a_student_reads_cites_the_rule_the_mistake_breaks(folder
 def test_a_slip_in_the_shape_of_the_result_is_named_in_every_case_it_fails(name):
     verdicts = verdicts_of("wrong", name)
     assert {verdict.hint for verdict in verdicts.values() if not verdict.passed} == {MISTAKES[name][2]}
+
+
+def test_a_reply_left_with_end_tag_is_named_in_every_check_it_fails_not_the_prompts_end_tag_slip():
+    """A reply not cut at <|end|> gets E3's hint in the extended and property checks too (once it got
+    F1's hint about <|end|> in a prompt, and the class report ranked that as the class's top mistake)."""
+    from framework.harness import properties
+    cases = [case for case in EXTENDED + properties.PROPERTY_CASES if case.function == "extract_response"]
+    with StudentRun(STUDENTS / "wrong" / "no_cut_end.py", display="no_cut_end.py", limits=QUICK) as student:
+        verdicts = {case.id: properties.run(student, case) for case in cases}
+    assert {case_id for case_id, verdict in verdicts.items() if not verdict.passed} == {"x7", "x9", "p3"}
+    assert {verdict.hint for verdict in verdicts.values() if not verdict.passed} == {"hint.no_cut_end"}
 
 
 def test_empty_reply_is_called_not_implemented_only_where_that_is_plausible():

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STUDENTS = ROOT / "tests" / "students"
 LAB_GOAL = 1.5
 GRADE_SECONDS_GOAL, SPEEDUP_GOAL, DRAWN_FACTOR_GOAL = 15.0, 5.0, 2.0
-HANGING = ("find_loop_never_advances",)  # wrong submissions that loop forever (tests/test_mistakes.py checks)
+HANGING = ("find_loop_never_advances", "index_never_advances")  # wrong submissions that loop forever (tests/test_mistakes.py checks)
 CRASHING = ("syntax_error", "exit_at_import", "os_exit_in_call", "missing_module", "recursion", "keyboard_interrupt")
 
 

@@ -79,11 +79,11 @@ def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRIN
                 break
     if found is None:
         return Verdict(check.case, True, seconds=time.monotonic() - started)
-    found = _shrink(student, check, found, shrink_calls)
+    found, shrunk = _shrink(student, check, found, shrink_calls)
     example = found.verdict.case.examples[0]
     shown = replace(example, mistakes=check.mistakes(found.specimen, example))
     verdict = judge(replace(check.case, examples=(shown,)), found.run, student.load)
-    verdict.facts["drawn"] = {"tried": tried}
+    verdict.facts["drawn"] = {"tried": tried, "shrunk": shrunk}
     verdict.seconds = time.monotonic() - started
     return verdict
 
@@ -100,11 +100,14 @@ def _judged(check: Drawn, specimen, example, record, problem, detail, student: S
     return Attempt(specimen, judge(replace(check.case, examples=(example,)), run, student.load), run)
 
 
-def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> Attempt:
+def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> tuple[Attempt, str]:
     """Greedy: take the first smaller input that still fails, again and again, within `calls` calls.
-    A failure without a value (a hang, a crash) is never shrunk further: each try could cost the limit."""
+    A failure without a value (a hang, a crash) is never shrunk further: each try could cost the limit.
+    Also says how it ended: "minimal" (nothing smaller fails), "budget" (out of calls) or "stopped"."""
     tried: set = set()
-    while calls > 0 and found.verdict.problem not in STOPPED:
+    while found.verdict.problem not in STOPPED:
+        if calls == 0:
+            return found, "budget"
         for candidate in generators.smaller(found.specimen):
             key = repr(candidate)
             if key in tried or not check.valid(candidate):
@@ -116,7 +119,7 @@ def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> At
                 found = attempt
                 break
             if calls == 0:
-                return found
+                return found, "budget"
         else:
-            return found  # nothing smaller fails: a local minimum
-    return found
+            return found, "minimal"  # nothing smaller fails: a local minimum
+    return found, "stopped"

@@ -361,6 +361,10 @@ CATALOGUE = {
     "hint.timeout": ("可能是死循环: 循环里查找的起点 (find 的第二个参数) 有没有向前移动？(TASK.md 常见错误 11)",
                      "probably an endless loop: does the search start (find's second argument) move forward? "
                      "(TASK.en.md, common mistake 11)"),
+    "hint.timeout_prompt": ("可能是死循环: 循环的下标有没有加一 (i += 1)？遍历消息用 for message in messages 最稳妥 "
+                            "(TASK.md 常见错误 11)",
+                            "probably an endless loop: does the index move on (i += 1)? Looping with "
+                            "for message in messages is safest (TASK.en.md, common mistake 11)"),
     "hint.crashed": ("不要调用 os._exit() / exit()，也不要结束进程；函数用 return 返回结果",
                      "do not call os._exit() / exit() or end the process; return the result"),
     "hint.crashed_signal": ("进程崩溃通常来自无限递归 (调高了递归上限?) 或 C 扩展的错误",
@@ -375,6 +379,10 @@ CATALOGUE = {
                           "(TASK.md 常见错误 1)",
                           "fix that line (indentation, a missing colon or bracket); python framework/student.py "
                           "checks it (TASK.en.md, common mistake 1)"),
+    "hint.import_tags": ("标签从框架导入: from framework.tags import ...，不是 from tags import ... "
+                         "(测试从实验根目录加载你的文件) (TASK.md 1.5.1)",
+                         "import the tags from the framework: from framework.tags import ..., not from tags import "
+                         "... (the tests load your file from the lab's root) (TASK.en.md 1.5.1)"),
     "hint.import_error": ("文件加载时就出错了: 检查顶层代码和 import (本实验只用标准库) (TASK.md 常见错误 1)",
                           "the file fails while loading: check top-level code and imports (standard library only) "
                           "(TASK.en.md, common mistake 1)"),
@@ -402,8 +410,13 @@ CATALOGUE = {
     "summary.pointer": ("评分还会检查更多: 运行 make test-full (扩展检查、性质检查)；评分时还有为你随机生成的输入 (TASK.md 1.5.4)",
                         "The grade checks more: run make test-full (extended and property checks); grading also "
                         "draws inputs for you (TASK.en.md 1.5.4)"),
-    "drawn.shrunk": ("(第 {tried} 个随机输入出错；上面是化简后仍然出错的最小输入)",
-                     "(random input {tried} failed; shown above shrunk to the smallest input that still fails)"),
+    "drawn.minimal": ("(第 {tried} 个随机输入出错；上面是化简后仍然出错的最小输入)",
+                      "(random input {tried} failed; shown above shrunk to the smallest input that still fails)"),
+    "drawn.budget": ("(第 {tried} 个随机输入出错；上面是化简到次数上限时仍然出错的输入)",
+                     "(random input {tried} failed; shown above shrunk as far as the allowed tries went)"),
+    "drawn.stopped": ("(第 {tried} 个随机输入出错；没有返回或进程结束了，所以不再化简: 每试一次都可能要等满时限)",
+                      "(random input {tried} failed; with no answer, or the process gone, it is not shrunk: each "
+                      "try could take the whole time limit)"),
     "case.p1.label": ("随机历史: 每条消息一个标签行和原样的内容，最后是生成标签",
                       "random histories: a tag line and the verbatim content per message, then the generation line"),
     "case.p2.label": ("随机历史中任意位置的未知角色: 抛出 ValueError 并写出角色名",

@@ -41,7 +41,7 @@ def judge(case: Case, run: CaseRun, load: LoadOutcome) -> Verdict:
         return Verdict(case, True, seconds=run.seconds)
     index = len(run.calls) if len(run.calls) < len(case.examples) else None
     facts = dict(run.detail, load=load)
-    return Verdict(case, False, run.problem or "no_answer", index, _problem_hint(run, load), facts, run.seconds)
+    return Verdict(case, False, run.problem or "no_answer", index, _problem_hint(case, run, load), facts, run.seconds)
 
 
 def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answered: list) -> Verdict | None:
@@ -178,10 +178,13 @@ def _empty(expected: str, actual: str, given):
     return "hint.empty_reply" if ASSISTANT_TAG in given else "hint.empty_when_no_tag"
 
 
-def _end_tags(expected: str, actual: str, _given):
-    """<|end|> after every message, on the content line (Phi-3's template) or on a line of its own."""
+def _end_tags(expected: str, actual: str, given):
+    """A prompt: <|end|> after every message, on the content line (Phi-3's template) or on a line of its own.
+    A reply: <|end|> and what follows left in, not cut there."""
     if END_TAG in expected or END_TAG not in actual:
         return None
+    if isinstance(given, str):  # extract_response
+        return "hint.no_cut_end" if actual.split(END_TAG)[0].strip() == expected else None
     return "hint.end_tag_in_prompt" if expected in (actual.replace(END_TAG + "\n", ""), actual.replace(END_TAG, "")) \
         else None
 
@@ -343,10 +346,12 @@ def exception_hint(raised: dict, function: str = "") -> str:
         return "hint.role_key_missing" if role in ("system", "user", "assistant") else "hint.message_keys"
     if function == "extract_response" and kind == "IndexError":
         return "hint.split_index"  # output.split(tag)[1] with no tag in the output
+    if kind == "ModuleNotFoundError" and message in ("No module named 'tags'", "No module named 'student'"):
+        return "hint.import_tags"  # from tags import ...: runs beside tags.py, not in the tests
     return _EXCEPTION_HINTS.get(kind, "hint.raised")
 
 
-def _problem_hint(run: CaseRun, load: LoadOutcome) -> str:
+def _problem_hint(case: Case, run: CaseRun, load: LoadOutcome) -> str:
     if run.problem == "load_failed":
         if load.status == "import_error" and load.detail.get("type") == "EOFError":
             return "hint.load_reads_input"  # input() at the top level, e.g. a chat loop
@@ -361,8 +366,9 @@ def _problem_hint(run: CaseRun, load: LoadOutcome) -> str:
         if "raised" in run.detail:
             return "hint.broken_child"
         return "hint.crashed_signal" if run.detail.get("signal") else "hint.crashed"
-    return {"timeout": "hint.timeout", "missing_function": "hint.missing_function",
-            "memory": "hint.memory"}.get(run.problem, "hint.crashed")
+    if run.problem == "timeout":  # the loop a student writes differs: over the messages, or a search
+        return "hint.timeout_prompt" if case.function == "format_prompt" else "hint.timeout"
+    return {"missing_function": "hint.missing_function", "memory": "hint.memory"}.get(run.problem, "hint.crashed")
 
 
 def check(student: StudentRun, case: Case) -> Verdict:

@@ -165,8 +165,9 @@ def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False)
     else:
         if verdict.example is not None:
             rows += _call_rows(case, verdict.example)
-        if "drawn" in facts:  # a property or generated check: the smallest failing input found
-            rows.append((None, text("drawn.shrunk", tried=facts["drawn"]["tried"])))
+        if "drawn" in facts:  # a property or generated check: the failing input, and how far it was shrunk
+            drawn = facts["drawn"]
+            rows.append((None, text(f"drawn.{drawn.get('shrunk', 'minimal')}", tried=drawn["tried"])))
         rows += _PROBLEM_ROWS[verdict.problem](facts, file)
         rows += _printed_rows(facts.get("output"))
     rows.append(("field.hint", hint_text(verdict)))

@@ -1,0 +1,17 @@
+"""Wrong: imports the tags as `from tags import ...`, which runs beside tags.py but not in the tests.
+
+Breaks: 1.5.1
+"""
+from tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+
+
+def format_prompt(messages):
+    tags = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
+    return "".join(tags[m["role"]] + "\n" + m["content"] + "\n" for m in messages) + ASSISTANT_TAG + "\n"
+
+
+def extract_response(output):
+    start = output.rfind(ASSISTANT_TAG)
+    reply = output if start < 0 else output[start + len(ASSISTANT_TAG):]
+    cuts = [i for i in (reply.find(t) for t in (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG)) if i >= 0]
+    return reply[:min(cuts, default=len(reply))].strip()
