@@ -14,6 +14,7 @@ run, judge, render) sits behind one barrier: whatever goes wrong there becomes t
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import signal
@@ -287,7 +288,21 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progre
         stop_everything(pool)
         raise
     pool.shutdown()
+    stop_resource_tracker()
     return [results[index] for index in range(len(submissions))]
+
+
+def stop_resource_tracker() -> None:
+    """End the helper process multiprocessing starts beside the workers (its resource tracker) and wait for
+    it, so grading returns with nothing it started still running (on its own the helper ends a moment
+    after this process, and a busy machine makes that moment long).  The next pool starts a new one."""
+    from multiprocessing import resource_tracker
+    stop = getattr(getattr(resource_tracker, "_resource_tracker", None), "_stop", None)  # CPython 3.8+
+    if stop is not None:
+        try:
+            stop()
+        except (OSError, RuntimeError, ChildProcessError):
+            pass
 
 
 def _worker_signals() -> None:
@@ -301,6 +316,7 @@ def stop_everything(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
     """No new submission starts, queued ones are dropped, every worker ends its child at once (SIGTERM);
     a worker still there after `grace` seconds is killed (a child in bubblewrap dies with it)."""
     workers = list(getattr(pool, "_processes", {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # holds the pool's queues until it ends
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         try:
@@ -312,8 +328,13 @@ def stop_everything(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
         worker.join(max(0.0, deadline - time.monotonic()))
         if worker.is_alive():
             worker.kill()
-            worker.join(1.0)
+            worker.join(10.0)  # a killed process ends; a busy machine may take a moment
     engine.stop_all()
+    if manager is not None:
+        manager.join(10.0)  # it sees the workers gone and closes the queues
+    del manager, workers
+    gc.collect()  # the queues' semaphores are released while the resource tracker still runs
+    stop_resource_tracker()
 
 
 def _progress_printer(stream=sys.stderr):
