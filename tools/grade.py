@@ -297,6 +297,7 @@ def stop_resource_tracker() -> None:
     it, so grading returns with nothing it started still running (on its own the helper ends a moment
     after this process, and a busy machine makes that moment long).  The next pool starts a new one."""
     from multiprocessing import resource_tracker
+    gc.collect()  # the pool's queues release their semaphores while the tracker still runs to hear it
     stop = getattr(getattr(resource_tracker, "_resource_tracker", None), "_stop", None)  # CPython 3.8+
     if stop is not None:
         try:
@@ -333,7 +334,6 @@ def stop_everything(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
     if manager is not None:
         manager.join(10.0)  # it sees the workers gone and closes the queues
     del manager, workers
-    gc.collect()  # the queues' semaphores are released while the resource tracker still runs
     stop_resource_tracker()
 
 
