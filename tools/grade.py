@@ -1,6 +1,6 @@
 """Grades a class: every submission in its own sandboxed child, judged by the lab's case table.
 
-    python -m tools.grade SUBMISSIONS [--out grades] [--jobs N] [--attempt latest|best] [--roster CSV]
+    python -m tools.grade SUBMISSIONS [--out grades] [--jobs N] [--roster CSV] [--attempt latest|best]
                           [--merge] [--title Lab09] [--unsafe] [--config INI]           (make grade)
     python -m tools.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
@@ -39,6 +39,12 @@ ATTEMPTS = ("latest", "best")
 NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine failed, not the student
 MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
+MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
+    ("OUT", "grades", "--out"), ("JOBS", "n", "--jobs"), ("ROSTER", "gradebook.csv", "--roster"),
+    ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", "Lab09", "--title"),
+    ("UNSAFE", "1", "--unsafe"), ("CONFIG", "tools/grading.ini", "--config"),
+)
+MAKE_USAGE = "make grade SUBMISSIONS=dir " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
 
 
 @dataclass
@@ -356,13 +362,16 @@ def refuse_unsafe(level, unsafe: bool) -> str | None:
 # --- the command -------------------------------------------------------------------------------
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.grade", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.grade", description=__doc__.split("\n")[0],
+        epilog=f"From make: {MAKE_USAGE} (" + ", ".join(f"{name}= is {option}" for name, _, option in MAKE_OPTIONS)
+        + "; SUBMISSIONS= is the folder).")
     parser.add_argument("submissions", type=Path, nargs="?", help="folder with the class's submissions")
     parser.add_argument("--gradescope", action="store_true", help="grade one Gradescope submission")
     parser.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
     parser.add_argument("--metadata", type=Path, default=None, help="Gradescope's submission_metadata.json")
     parser.add_argument("--results", type=Path, default=Path("/autograder/results/results.json"))
-    parser.add_argument("--out", type=Path, default=Path("grades"))
+    parser.add_argument("--out", type=Path, default=Path("grades"), help="the output folder (grades)")
     parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1),
                         help="submissions graded at once (default: twice the cores: a child spends most of its time "
                              "starting up or waiting for its parent, so two per core keep every core busy)")
@@ -387,7 +396,7 @@ def main(argv=None) -> int:
     if args.gradescope:
         return gradescope(args, limits, course, level)
     if args.submissions is None or not args.submissions.is_dir():
-        parser.error("SUBMISSIONS must be a folder (make grade SUBMISSIONS=dir)")
+        parser.error(f"SUBMISSIONS must be a folder: {MAKE_USAGE}")
     refusal = refuse_unsafe(level, args.unsafe)
     if refusal:
         print(refusal, file=sys.stderr)
