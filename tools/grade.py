@@ -76,7 +76,9 @@ class Grade:
 
     @property
     def gradable(self) -> bool:
-        """Whether the student's code ran: pass rates and scores are over these only."""
+        """Whether the submission is graded: a file the grader judged, a syntax error or a timeout included (with
+        the points it earned); not an entry with no code to test, nor one the grader or the machine failed on.
+        Pass rates and score figures are over these only (tools/reports.gradable)."""
         return self.status not in UNGRADABLE + NOT_THEIR_DOING
 
     def verdict(self, case) -> Verdict | None:
