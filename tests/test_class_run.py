@@ -295,6 +295,18 @@ def test_the_status_line_and_the_score_line_count_the_same_submissions(language,
     assert "score (N graded submissions)" in readme and "已评分的 N 份提交" in readme
 
 
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_after_a_merge_the_first_line_says_how_many_were_graded_and_how_many_written(language, monkeypatch):
+    monkeypatch.setenv("LAB_LANG", language)
+    records = class_records()
+    first = reports.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True), merged=1).splitlines()[0]
+    assert first == {"zh": "Lab09: 评分 1 份 (合并后共 7 份)，用时 0.1 秒 (1 个并行)",
+                     "en": "Lab09: graded 1 (merged: 7 in all) in 0.1 s (1 at a time)"}[language]
+    whole = reports.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True)).splitlines()[0]
+    assert whole == {"zh": "Lab09: 7 份提交评分完成，用时 0.1 秒 (4 个并行)",
+                     "en": "Lab09: graded 7 submissions in 0.1 s (4 at a time)"}[language]
+
+
 # --- regrades --------------------------------------------------------------------------------------
 
 def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_path):
@@ -316,6 +328,8 @@ def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_pa
 
     merged = make("grade", f"SUBMISSIONS={fixed}", f"OUT={out}", "MERGE=1")
     assert merged.returncode == 0, merged.stderr
+    assert merged.stdout.startswith("Lab09: 评分 1 份 (合并后共 3 份)，用时 ")  # graded 1, wrote 3 rows
+    assert "评分中 1/1" in merged.stderr
     old = next(r for r in json.loads(before["grades.json"])["students"] if r["student"] == "bob")["score"]
     assert f"bob: {old} → {MAX_SCORE}" in merged.stdout
     after = snapshot(out)

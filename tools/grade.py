@@ -425,18 +425,22 @@ def main(argv=None) -> int:
         extra += ["", text("roster.written", path=args.out / run.gradebook)]
     if run.unmatched:
         extra.append(text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched)))
-    print(reports.terminal_summary(run.records, time.monotonic() - started, args.jobs, args.out, level, extra))
+    print(reports.terminal_summary(run.records, time.monotonic() - started, args.jobs, args.out, level, extra,
+                                   merged=run.graded if run.merged else None))
     return 0
 
 
 @dataclass
 class ClassRun:
-    """What one `make grade` produced: the records written, submissions missing from the roster, merge lines."""
+    """What one `make grade` produced: the records written, submissions missing from the roster, merge lines,
+    how many submissions this run graded and whether it merged them into earlier results (MERGE=1)."""
 
     records: list
     unmatched: list
     changes: list
     gradebook: str | None = None  # canvas.csv or moodle.csv, when a roster was given
+    graded: int = 0  # submissions graded by this run (fewer than the records after a merge)
+    merged: bool = False
 
 
 def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, course: Course | None = None,
@@ -457,7 +461,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     files, unmatched = class_files(records, limits, course, level, gradebook)
     outputs.commit(out, files, {"feedback": feedback})
     written = next((name for name in ("canvas.csv", "moodle.csv") if name in files), None)
-    return ClassRun(records, unmatched, changes, written)
+    return ClassRun(records, unmatched, changes, written, len(results), previous is not None)
 
 
 def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str]]:

@@ -197,12 +197,17 @@ def common_mistakes(records, examples: int = 3) -> list[dict]:
 
 # --- the terminal ------------------------------------------------------------------------------
 
-def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = ()) -> str:
+def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = (),
+                     merged: int | None = None) -> str:
+    """What `make grade` prints at the end.  `merged`: how many of `records` this run graded, when it merged
+    them into earlier results (MERGE=1); every figure below the first line is over all of `records`."""
     graded = gradable(records)
     total = len(graded) or 1
     scores = [document["score"] for document in graded] or [0]
+    graded_now = len(records) if merged is None else merged
+    timing = {"count": len(records), "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
     rest = text("report.scores_rest", count=len(records) - len(graded)) if len(graded) < len(records) else ""
-    lines = [text("report.done", count=len(records), seconds=seconds, jobs=jobs),
+    lines = [text("report.done", **timing) if merged is None else text("report.done_merged", graded=merged, **timing),
              text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in status_counts(records)),
              text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores), top=top_score(records),
                   count=len(graded), rest=rest),

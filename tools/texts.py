@@ -103,7 +103,9 @@ register({
                      "need a hand"),
     # --- the terminal summary -----------------------------------------------------------------
     "report.done": ("Lab09: {count} 份提交评分完成，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
-                    "Lab09: graded {count} submissions in {seconds:.1f} s ({jobs} jobs)"),
+                    "Lab09: graded {count} submissions in {seconds:.1f} s ({jobs} at a time)"),
+    "report.done_merged": ("Lab09: 评分 {graded} 份 (合并后共 {count} 份)，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
+                           "Lab09: graded {graded} (merged: {count} in all) in {seconds:.1f} s ({jobs} at a time)"),
     "report.statuses": ("状态:", "status:"),
     "report.scores": ("分数 (已评分的 {count} 份提交{rest}): 平均 {mean:.1f}，中位数 {median:g} (满分 {top})",
                       "score ({count} graded submissions{rest}): mean {mean:.1f}, median {median:g} (out of {top})"),
