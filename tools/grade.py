@@ -458,22 +458,25 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     changes: list[str] = []
     if previous is not None:
         records, feedback, changes = regrade.merge(previous, records, feedback, out)
-    files, unmatched = class_files(records, limits, course, level, gradebook)
+    files, unmatched, records = class_files(records, limits, course, level, gradebook)
     outputs.commit(out, files, {"feedback": feedback})
     written = next((name for name in ("canvas.csv", "moodle.csv") if name in files), None)
     return ClassRun(records, unmatched, changes, written, len(results), previous is not None)
 
 
-def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str]]:
-    """Every class output, rendered in memory: name -> bytes, and the submissions missing from the roster."""
-    unmatched, note = [], ""
-    files = {"grades.csv": reports.grades_csv(records), "grades.json": reports.grades_json(records, limits, course, level)}
+def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str], list]:
+    """Every class output, rendered in memory: name -> bytes, the submissions missing from the roster, and the
+    records as written (with a roster, each student's name is the roster's, where it has one for the id)."""
+    unmatched, note, files = [], "", {}
     if gradebook is not None:
         name, content, unmatched = roster.export(gradebook, records, course)
         files[name] = content
         note = text("roster.about", file=name)
+        records = roster.named(gradebook, records)
+    files["grades.csv"] = reports.grades_csv(records)
+    files["grades.json"] = reports.grades_json(records, limits, course, level)
     files["report.html"] = report_page.page(records, course, level, unmatched, note)
-    return {name: content.encode("utf-8") for name, content in files.items()}, unmatched
+    return {name: content.encode("utf-8") for name, content in files.items()}, unmatched, records
 
 
 def _terminate_like_ctrl_c() -> list:
