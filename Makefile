@@ -29,7 +29,7 @@ chat:
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades
 grade:
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir [OUT=grades] [JOBS=n] [ROSTER=csv] [ATTEMPT=latest|best] [MERGE=1]" >&2; exit 2; }
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] [UNSAFE=1] [CONFIG=tools/grading.ini]" >&2; exit 2; }
 	$(LAB) run -m tools.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS)) \
 	  $(if $(ROSTER),--roster "$(ROSTER)") $(if $(ATTEMPT),--attempt $(ATTEMPT)) $(if $(MERGE),--merge) \
 	  $(if $(TITLE),--title "$(TITLE)") $(if $(UNSAFE),--unsafe) $(if $(CONFIG),--config "$(CONFIG)")
@@ -45,4 +45,9 @@ check:
 
 bench:
 	$(LAB) run -m tools.bench $(PART) $(if $(filter --python%,$(OPTIONS)),PYTHON="$(PYTHON)")
+else
+# The student handout (make dist) has no tools/: the instructors' targets say so in one line instead of
+# make's "Nothing to be done".
+grade dist gradescope check bench:
+	@echo "make $@: 评分等老师用的目标不在学生发放包里 (可用的目标见 make help) / grading and the other instructors' targets are not part of the student handout (make help lists the ones it has)" >&2; exit 2
 endif

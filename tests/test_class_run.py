@@ -18,7 +18,7 @@ from conftest import QUICK, ROOT, SOLUTION, STUDENTS, clean_env, make
 from framework.harness.i18n import text
 from framework.harness.sandbox import Level
 from framework.harness.sandbox import level as sandbox_level
-from tools import config, grade, outputs, reports
+from tools import config, grade, outputs, report_page, reports
 from tools.grade import grade_folder
 
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (tools/grading.ini)
@@ -210,6 +210,11 @@ def test_ctrl_c_stops_every_child_keeps_the_previous_outputs_and_exits_130(tmp_p
             grader.kill()
     assert grader.returncode == 130
     assert stderr.strip().splitlines()[-1].startswith("已中断") and "Traceback" not in stderr and stdout == ""
+    # multiprocessing's resource tracker, a child too, ends on its own when the grader's end of its pipe closes:
+    # it may still be on its way out here.  A child left running (a sleeper sleeps 600 s) would still be there.
+    deadline = time.monotonic() + 10
+    while [pid for pid in children if alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not [pid for pid in children if alive(pid)]
     assert snapshot(out) == before
 
@@ -247,6 +252,61 @@ def test_below_full_strength_warns_and_as_root_without_any_sandbox_refuses(tmp_p
     assert (tmp_path / "unsafe" / "grades.csv").exists()
 
 
+# --- the figures and their words ------------------------------------------------------------------
+
+# The tester's class: three ran to the end, two timed out, one has a syntax error; and a .docx, not graded.
+STATUSES = {"s1": "ok", "s2": "ok", "s3": "ok", "s4": "timeout", "s5": "timeout", "s6": "syntax_error",
+            "s7": "no_student_py"}
+WORDS = {  # what each language says about that class, in the terminal and in report.html
+    "zh": {"status": "状态: 全部运行完 3 · 超时 2 · 语法错误 1 · 没有 student.py 1",
+           "scores": "分数 (已评分的 6 份提交；另 1 份没有评分): 平均 20.0",
+           "overview": "7 份提交，其中 6 份已评分", "rates": "只统计已评分的 6 份提交 (共 7 份)",
+           "tag": "全部运行完 3", "never": ("能运行", "已运行")},
+    "en": {"status": "status: ran to the end 3 · timed out 2 · syntax error 1 · no student.py 1",
+           "scores": "score (6 graded submissions; 1 not graded): mean 20.0",
+           "overview": "7 submissions, 6 of them graded", "rates": "Over the 6 graded submissions (of 7)",
+           "tag": "ran to the end 3", "never": ("that ran", "ran 3", "them ran")},
+}
+
+
+def class_records() -> list[dict]:
+    """Records of that class as the grader counts them: `gradable` is the grader's own rule (Grade.gradable)."""
+    return [{"student": student, "name": "", "status": status, "gradable": grade.Grade(student, "", status).gradable,
+             "score": 40 if status == "ok" else 0, "max_score": MAX_SCORE, "cases": {}, "notes": [], "why": ""}
+            for student, status in STATUSES.items()]
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_status_line_and_the_score_line_count_the_same_submissions(language, monkeypatch):
+    monkeypatch.setenv("LAB_LANG", language)
+    records = class_records()
+    assert len(reports.gradable(records)) == 6  # a syntax error and the timeouts get a score; the .docx does not
+    words = WORDS[language]
+    lines = reports.terminal_summary(records, 1.0, 4, "out", Level("bwrap", full=True)).splitlines()
+    assert lines[1] == words["status"]
+    assert lines[2].startswith(words["scores"])
+    page = report_page.page(records, grade.course_settings(), Level("bwrap", full=True))
+    assert words["overview"] in page and words["rates"] in page and words["tag"] in page
+    for wrong in words["never"]:
+        assert wrong not in "\n".join(lines) and wrong not in page, wrong
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")  # README names the figures the same way
+    for key in ("label.ok",):
+        assert text(key, language="en") in readme and text(key, language="zh") in readme
+    assert "score (N graded submissions)" in readme and "已评分的 N 份提交" in readme
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_after_a_merge_the_first_line_says_how_many_were_graded_and_how_many_written(language, monkeypatch):
+    monkeypatch.setenv("LAB_LANG", language)
+    records = class_records()
+    first = reports.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True), merged=1).splitlines()[0]
+    assert first == {"zh": "Lab09: 评分 1 份 (合并后共 7 份)，用时 0.1 秒 (1 个并行)",
+                     "en": "Lab09: graded 1 (merged: 7 in all) in 0.1 s (1 at a time)"}[language]
+    whole = reports.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True)).splitlines()[0]
+    assert whole == {"zh": "Lab09: 7 份提交评分完成，用时 0.1 秒 (4 个并行)",
+                     "en": "Lab09: graded 7 submissions in 0.1 s (4 at a time)"}[language]
+
+
 # --- regrades --------------------------------------------------------------------------------------
 
 def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_path):
@@ -268,6 +328,8 @@ def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_pa
 
     merged = make("grade", f"SUBMISSIONS={fixed}", f"OUT={out}", "MERGE=1")
     assert merged.returncode == 0, merged.stderr
+    assert merged.stdout.startswith("Lab09: 评分 1 份 (合并后共 3 份)，用时 ")  # graded 1, wrote 3 rows
+    assert "评分中 1/1" in merged.stderr
     old = next(r for r in json.loads(before["grades.json"])["students"] if r["student"] == "bob")["score"]
     assert f"bob: {old} → {MAX_SCORE}" in merged.stdout
     after = snapshot(out)

@@ -270,6 +270,27 @@ def test_grade_without_submissions_says_how():
     assert result.returncode != 0 and "SUBMISSIONS=" in result.stderr
 
 
+def test_every_way_of_asking_lists_every_option_readme_documents():
+    from tools.grade import MAKE_OPTIONS, MAKE_USAGE  # make grade's variables, in one place
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    synopsis = readme.split("## Grading a class", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    assert " ".join(synopsis.split()) == MAKE_USAGE  # README's synopsis is the grader's own
+    documented = re.findall(r"\[([A-Z]+)=", MAKE_USAGE)
+    assert documented == [name for name, _, _ in MAKE_OPTIONS] and len(documented) == 8
+    recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\ngrade:", 1)[1].split("\n\n", 1)[0]
+    passed_on = set(re.findall(r"\$\(([A-Z]+)\)", recipe)) - {"LAB", "SUBMISSIONS"}
+    assert sorted(passed_on) == sorted(documented)  # every variable the recipe hands to the grader
+    usage = make("grade").stderr
+    assert f"usage: {MAKE_USAGE}" in usage
+    grader = subprocess.run([sys.executable, "-m", "tools.grade", "--help"], cwd=ROOT, env=clean_env(),
+                            capture_output=True, text=True, timeout=60).stdout
+    assert all(f"--{option.lstrip('-')}" in grader for _, _, option in MAKE_OPTIONS)
+    assert MAKE_USAGE in " ".join(grader.split())
+    assert all(f"{name}= is {option}" in " ".join(grader.split()) for name, _, option in MAKE_OPTIONS)
+    helped = next(line for line in make("help").stdout.splitlines() if line.startswith("make grade"))
+    assert all(f"[{name}=" in helped for name in documented), helped
+
+
 def test_gradescope_results_follow_its_schema(tmp_path):
     submission = tmp_path / "submission"
     submission.mkdir()

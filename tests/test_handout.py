@@ -57,6 +57,14 @@ def test_the_handout_works_alone_and_holds_no_reference_implementation(tmp_path)
     assert without_make.returncode != 0 and without_make.stdout == transcript("stub")
     help_text = lab_make(lab, "help").stdout
     assert "make chat" in help_text and "make grade" not in help_text and "make check" not in help_text
+    for target in ("grade", "dist", "gradescope", "check", "bench"):  # one line says so, not make's shrug
+        asked = lab_make(lab, target, "SUBMISSIONS=.")
+        said = [line for line in asked.stderr.splitlines() if not line.startswith("make: ***")]
+        assert asked.returncode != 0 and "Nothing to be done" not in asked.stdout + asked.stderr, target
+        assert said == [f"make {target}: 评分等老师用的目标不在学生发放包里 (可用的目标见 make help) / grading and the "
+                        "other instructors' targets are not part of the student handout (make help lists the ones "
+                        "it has)"] and asked.stdout == "", (target, asked.stderr)
+    assert not (lab / "dist").exists() and not (lab / "grades").exists()
     assert lab_make(lab, "challenge").stdout.count("[FAIL]") == len(OPTIONAL)
     assert not any(SCHEME.secret in text for text in texts)  # the seed of the generated checks stays home
     # the property checks run from the handout alone: no reference solution, no grader, no extra package

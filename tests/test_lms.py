@@ -235,6 +235,15 @@ def test_a_canvas_gradebook_export_becomes_an_importable_canvas_csv(tmp_path):
     assert "10099" in result.stdout and "名单里找不到的提交 (1): 10099" in result.stdout
     assert f"已按名单写好 {tmp_path / 'out' / 'canvas.csv'}" in result.stdout
     assert "10099" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8").split('id=unmatched')[1]
+    # the roster names its students: its names, not the file names' slugs, in every output
+    names = {row["student"]: row["name"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv",
+                                                                        encoding="utf-8"))}
+    assert names == {"10001": "Zhang, Wei", "10002": "Li, Si", "10003": "Wang, Fang", "10004": "Zhao, Lei",
+                     "10005": "Chen, Jing", "10006": "Liu, Yang", "10099": "stranger"}  # 10099: no row, its slug
+    document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
+    assert {record["student"]: record["name"] for record in document["students"]} == names
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8").split("id=students")[1]
+    assert "<td>Zhang, Wei</td>" in page and "<td>zhangwei</td>" not in page
 
 
 MOODLE_WORKSHEET = (
@@ -260,6 +269,13 @@ def test_a_moodle_worksheet_gets_its_grade_column_filled(tmp_path, header):
     roster.write_text(worksheet, encoding="utf-8")
     run = grade_folder(folder, tmp_path / "out", LIMITS, roster_path=roster)
     assert run.unmatched == []
+    names = {row["student"]: row["name"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv",
+                                                                        encoding="utf-8"))}
+    assert names == {"1234567": "Zhang Wei", "1234569": "'=HYPERLINK(1)"}  # the worksheet's, not "Someone"
+    if header == "en":  # the roster's names change nothing from one run to the next
+        grade_folder(folder, tmp_path / "again", LIMITS, roster_path=roster)
+        assert all((tmp_path / "out" / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
+                   for name in ("grades.csv", "grades.json", "report.html", "moodle.csv"))
     rows = list(csv.reader(open(tmp_path / "out" / "moodle.csv", encoding="utf-8")))
     assert rows[0] == next(csv.reader(io.StringIO(worksheet)))
     grade = rows[0].index("Grade" if header == "en" else "成绩")

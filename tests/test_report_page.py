@@ -133,7 +133,7 @@ def test_printable_and_in_one_language(pages, tmp_path):
     assert png.read_bytes().startswith(b"\x89PNG") and png.stat().st_size > 10_000
 
 
-def test_pass_rates_count_only_the_submissions_that_ran(pages):
+def test_pass_rates_count_every_graded_submission_a_syntax_error_included(pages):
     _, page = pages["en"]
     rates = probe(page, "Array.from(document.querySelectorAll('#rates td.num')).map(c => c.textContent)")
     assert len(rates) == len(GRADED) and all(rate.endswith("/6)") for rate in rates)  # 7 entries; a .docx is no code

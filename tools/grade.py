@@ -1,6 +1,6 @@
 """Grades a class: every submission in its own sandboxed child, judged by the lab's case table.
 
-    python -m tools.grade SUBMISSIONS [--out grades] [--jobs N] [--attempt latest|best] [--roster CSV]
+    python -m tools.grade SUBMISSIONS [--out grades] [--jobs N] [--roster CSV] [--attempt latest|best]
                           [--merge] [--title Lab09] [--unsafe] [--config INI]           (make grade)
     python -m tools.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
@@ -40,6 +40,12 @@ ATTEMPTS = ("latest", "best")
 NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine failed, not the student
 MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
+MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
+    ("OUT", "grades", "--out"), ("JOBS", "n", "--jobs"), ("ROSTER", "gradebook.csv", "--roster"),
+    ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", "Lab09", "--title"),
+    ("UNSAFE", "1", "--unsafe"), ("CONFIG", "tools/grading.ini", "--config"),
+)
+MAKE_USAGE = "make grade SUBMISSIONS=dir " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
 
 
 @dataclass
@@ -71,7 +77,9 @@ class Grade:
 
     @property
     def gradable(self) -> bool:
-        """Whether the student's code ran: pass rates and scores are over these only."""
+        """Whether the submission is graded: a file the grader judged, a syntax error or a timeout included (with
+        the points it earned); not an entry with no code to test, nor one the grader or the machine failed on.
+        Pass rates and score figures are over these only (tools/reports.gradable)."""
         return self.status not in UNGRADABLE + NOT_THEIR_DOING
 
     def verdict(self, case) -> Verdict | None:
@@ -377,13 +385,16 @@ def refuse_unsafe(level, unsafe: bool) -> str | None:
 # --- the command -------------------------------------------------------------------------------
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.grade", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.grade", description=__doc__.split("\n")[0],
+        epilog=f"From make: {MAKE_USAGE} (" + ", ".join(f"{name}= is {option}" for name, _, option in MAKE_OPTIONS)
+        + "; SUBMISSIONS= is the folder).")
     parser.add_argument("submissions", type=Path, nargs="?", help="folder with the class's submissions")
     parser.add_argument("--gradescope", action="store_true", help="grade one Gradescope submission")
     parser.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
     parser.add_argument("--metadata", type=Path, default=None, help="Gradescope's submission_metadata.json")
     parser.add_argument("--results", type=Path, default=Path("/autograder/results/results.json"))
-    parser.add_argument("--out", type=Path, default=Path("grades"))
+    parser.add_argument("--out", type=Path, default=Path("grades"), help="the output folder (grades)")
     parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1),
                         help="submissions graded at once (default: twice the cores: a child spends most of its time "
                              "starting up or waiting for its parent, so two per core keep every core busy)")
@@ -408,7 +419,7 @@ def main(argv=None) -> int:
     if args.gradescope:
         return gradescope(args, limits, course, level)
     if args.submissions is None or not args.submissions.is_dir():
-        parser.error("SUBMISSIONS must be a folder (make grade SUBMISSIONS=dir)")
+        parser.error(f"SUBMISSIONS must be a folder: {MAKE_USAGE}")
     refusal = refuse_unsafe(level, args.unsafe)
     if refusal:
         print(refusal, file=sys.stderr)
@@ -435,18 +446,22 @@ def main(argv=None) -> int:
         extra += ["", text("roster.written", path=args.out / run.gradebook)]
     if run.unmatched:
         extra.append(text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched)))
-    print(reports.terminal_summary(run.records, time.monotonic() - started, args.jobs, args.out, level, extra))
+    print(reports.terminal_summary(run.records, time.monotonic() - started, args.jobs, args.out, level, extra,
+                                   merged=run.graded if run.merged else None))
     return 0
 
 
 @dataclass
 class ClassRun:
-    """What one `make grade` produced: the records written, submissions missing from the roster, merge lines."""
+    """What one `make grade` produced: the records written, submissions missing from the roster, merge lines,
+    how many submissions this run graded and whether it merged them into earlier results (MERGE=1)."""
 
     records: list
     unmatched: list
     changes: list
     gradebook: str | None = None  # canvas.csv or moodle.csv, when a roster was given
+    graded: int = 0  # submissions graded by this run (fewer than the records after a merge)
+    merged: bool = False
 
 
 def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, course: Course | None = None,
@@ -464,22 +479,25 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     changes: list[str] = []
     if previous is not None:
         records, feedback, changes = regrade.merge(previous, records, feedback, out)
-    files, unmatched = class_files(records, limits, course, level, gradebook)
+    files, unmatched, records = class_files(records, limits, course, level, gradebook)
     outputs.commit(out, files, {"feedback": feedback})
     written = next((name for name in ("canvas.csv", "moodle.csv") if name in files), None)
-    return ClassRun(records, unmatched, changes, written)
+    return ClassRun(records, unmatched, changes, written, len(results), previous is not None)
 
 
-def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str]]:
-    """Every class output, rendered in memory: name -> bytes, and the submissions missing from the roster."""
-    unmatched, note = [], ""
-    files = {"grades.csv": reports.grades_csv(records), "grades.json": reports.grades_json(records, limits, course, level)}
+def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str], list]:
+    """Every class output, rendered in memory: name -> bytes, the submissions missing from the roster, and the
+    records as written (with a roster, each student's name is the roster's, where it has one for the id)."""
+    unmatched, note, files = [], "", {}
     if gradebook is not None:
         name, content, unmatched = roster.export(gradebook, records, course)
         files[name] = content
         note = text("roster.about", file=name)
+        records = roster.named(gradebook, records)
+    files["grades.csv"] = reports.grades_csv(records)
+    files["grades.json"] = reports.grades_json(records, limits, course, level)
     files["report.html"] = report_page.page(records, course, level, unmatched, note)
-    return {name: content.encode("utf-8") for name, content in files.items()}, unmatched
+    return {name: content.encode("utf-8") for name, content in files.items()}, unmatched, records
 
 
 def _terminate_like_ctrl_c() -> list:

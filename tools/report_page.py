@@ -2,10 +2,10 @@
 
 Sections: the sandbox the run had, the common mistakes (each hint the judge gave: how many students,
 which cases, example ids, so a lecturer sees which misconception to address next class), pass rates and
-scores over the submissions that ran, what could not be graded and why, the decisions taken about
-students' files, submissions missing from the roster, and every student in a table sortable by any
-column.  Readable on a phone (the tables scroll sideways, nothing else does) and printable.  Its only
-script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
+scores over the graded submissions (syntax errors and timeouts included), what was not graded and why, the
+decisions taken about students' files, submissions missing from the roster, and every student in a table
+sortable by any column.  Readable on a phone (the tables scroll sideways, nothing else does) and printable.
+Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
 """
 
 from __future__ import annotations
@@ -79,18 +79,18 @@ def script_hash(script: str = SORT_SCRIPT) -> str:
 def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
     """The whole report for these records."""
     e = html.escape
-    ran = reports.gradable(records)
+    graded = reports.gradable(records)
     mistakes = reports.common_mistakes(records)
     refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}
     title = text("report.title", title=course.title)
     sections = [
         f"<h1>{e(title)}</h1>",
-        f"<p>{e(text('report.overview', count=len(records), ran=len(ran), top=reports.top_score(records)))} "
+        f"<p>{e(text('report.overview', count=len(records), graded=len(graded), top=reports.top_score(records)))} "
         + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">{e(reports.status_label(s))} {n}</span>"
                    for s, n in reports.status_counts(records)) + "</p>",
         _sandbox(level),
         _mistakes(mistakes),
-        _rates(records, ran),
+        _rates(records, graded),
         _histogram(records),
         _not_graded(records),
         _notes(records),
@@ -133,15 +133,15 @@ def _mistakes(mistakes) -> str:
             f"</tbody></table></div>")
 
 
-def _rates(records, ran) -> str:
+def _rates(records, graded) -> str:
     e = html.escape
-    total = len(ran) or 1
+    total = len(graded) or 1
     rows = "".join(
         f"<tr><th>{e(case.column)}</th><td>{e(text(case.label_key))}</td>"
         f"<td class=bar><div style=\"width:{100 * count / total:.1f}%\"></div></td>"
-        f"<td class=num>{100 * count / total:.0f}% ({count}/{len(ran)})</td></tr>"
+        f"<td class=num>{100 * count / total:.0f}% ({count}/{len(graded)})</td></tr>"
         for case, count in reports.pass_rates(records))
-    return (f"<h2>{e(text('report.rates'))}</h2><p>{e(text('report.rates_about', ran=len(ran), count=len(records)))}</p>"
+    return (f"<h2>{e(text('report.rates'))}</h2><p>{e(text('report.rates_about', graded=len(graded), count=len(records)))}</p>"
             f"<div class=scroll><table class=rates id=rates><tbody>{rows}</tbody></table></div>")
 
 

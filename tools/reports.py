@@ -128,7 +128,9 @@ def sandbox_json(level) -> dict:
 # --- class figures ---------------------------------------------------------------------------
 
 def gradable(records) -> list[dict]:
-    """The records of submissions that ran: pass rates and scores are over these only."""
+    """The records of the graded submissions: every file the grader could judge, a syntax error or a timeout
+    included (with the points it earned).  Pass rates and score figures are over these only; left out are the
+    entries with no code to test (tools/submissions.UNGRADABLE) and those the grader or the machine failed on."""
     return [document for document in records if document.get("gradable")]
 
 
@@ -138,8 +140,8 @@ def passed(document: dict, case) -> bool:
 
 def pass_rates(records):
     """(case, passed count) for every case over the gradable records, in table order."""
-    ran = gradable(records)
-    return [(case, sum(passed(document, case) for document in ran)) for case in GRADED]
+    graded = gradable(records)
+    return [(case, sum(passed(document, case) for document in graded)) for case in GRADED]
 
 
 def top_score(records) -> int:
@@ -156,10 +158,14 @@ def histogram(records, bins: int = 10):
 
 
 def status_counts(records) -> list[tuple[str, int]]:
+    """(status, how many): `ok` first, then the other graded statuses, then those not graded, so the counts
+    before the first status not graded add up to the graded submissions the figures are over."""
     counts: dict[str, int] = {}
+    graded: dict[str, bool] = {}
     for document in records:
         counts[document["status"]] = counts.get(document["status"], 0) + 1
-    return sorted(counts.items(), key=lambda item: (item[0] != "ok", -item[1], item[0]))
+        graded[document["status"]] = bool(document.get("gradable"))
+    return sorted(counts.items(), key=lambda item: (item[0] != "ok", not graded[item[0]], -item[1], item[0]))
 
 
 def status_label(status: str) -> str:
@@ -191,19 +197,25 @@ def common_mistakes(records, examples: int = 3) -> list[dict]:
 
 # --- the terminal ------------------------------------------------------------------------------
 
-def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = ()) -> str:
-    ran = gradable(records)
-    total = len(ran) or 1
-    scores = [document["score"] for document in ran] or [0]
-    lines = [text("report.done", count=len(records), seconds=seconds, jobs=jobs),
+def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = (),
+                     merged: int | None = None) -> str:
+    """What `make grade` prints at the end.  `merged`: how many of `records` this run graded, when it merged
+    them into earlier results (MERGE=1); every figure below the first line is over all of `records`."""
+    graded = gradable(records)
+    total = len(graded) or 1
+    scores = [document["score"] for document in graded] or [0]
+    graded_now = len(records) if merged is None else merged
+    timing = {"count": len(records), "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
+    rest = text("report.scores_rest", count=len(records) - len(graded)) if len(graded) < len(records) else ""
+    lines = [text("report.done", **timing) if merged is None else text("report.done_merged", graded=merged, **timing),
              text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in status_counts(records)),
              text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores), top=top_score(records),
-                  count=len(ran)),
+                  count=len(graded), rest=rest),
              sandbox_line(level), ""]
     for case, count in pass_rates(records):
         filled = round(BAR * count / total)
         lines.append(f"{case.column:>4} {'█' * filled}{'░' * (BAR - filled)} {100 * count / total:5.1f}%"
-                     f"  {count}/{len(ran)}  {text(case.label_key)}")
+                     f"  {count}/{len(graded)}  {text(case.label_key)}")
     mistakes = common_mistakes(records)[:5]
     if mistakes:
         lines += ["", text("report.mistakes_top")]

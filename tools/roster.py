@@ -10,7 +10,8 @@ then SIS Login ID; so do we.  Moodle (View all submissions → Download grading 
 `Maximum Grade`, ..., `Last modified (grade)` (the headers are in the site's language).  moodle.csv is the
 worksheet with the Grade cells filled in.  Points are scaled to the assignment's maximum where the
 gradebook states one; students without a submission are left blank, and so is a submission the grader
-itself (or the machine) failed on; submissions that match no row are listed.
+itself (or the machine) failed on; submissions that match no row are listed.  A matched student's name in
+grades.csv, grades.json and report.html is the roster's (`named`), not the one the file names carry.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from framework.harness.i18n import text
+from framework.harness.untrusted import safe_text
 from tools.reports import cell
 
 CANVAS_INFO = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
 CANVAS_OUT = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 MOODLE_ID = {"identifier", "识别码", "标识符", "identificador", "identifiant", "id"}
 MOODLE_GRADE = {"grade", "成绩", "分数", "评分", "calificación", "note", "bewertung"}
+MOODLE_NAME = {"full name", "全名", "姓名", "nombre completo", "nom complet", "vollständiger name"}
 MOODLE_MAX = {"maximum grade", "最高成绩", "满分", "最高分", "calificación máxima", "note maximale", "bestwertung"}
 PARTICIPANT = re.compile(r"^\D*?(\d+)\s*$")
 MAX_ROWS = 20000
@@ -94,6 +97,56 @@ def export(roster: Roster, records: list[dict], course) -> tuple[str, str, list[
     return _moodle(roster, records)
 
 
+def named(roster: Roster, records: list[dict]) -> list[dict]:
+    """The records with the name the roster gives their student (Canvas's `Student`, Moodle's full name),
+    matched as the gradebook export matches them; a record no row matches, or whose row names nobody,
+    keeps the name the submission carried."""
+    column = _name_column(roster)
+    if column is None:
+        return list(records)
+    matched, _ = _match(records, roster.rows, _keys(roster))
+    names = {}
+    for index, record in matched.items():
+        name = safe_text(roster.rows[index][column].strip(), 120, False).strip()
+        if name:
+            names[str(record["student"])] = name
+    return [{**record, "name": names[str(record["student"])]} if str(record["student"]) in names else record
+            for record in records]
+
+
+def _name_column(roster: Roster) -> int | None:
+    """Where the roster names its students: Canvas's `Student`; Moodle's `Full name` (in a language we know,
+    else the column after the identifier, where Moodle puts it)."""
+    if roster.kind == "canvas":
+        return roster.header.index("Student") if "Student" in roster.header else None
+    identifier = _moodle_columns(roster.header, roster.rows)[0]
+    lowered = [name.strip().lower() for name in roster.header]
+    known = next((i for i, name in enumerate(lowered) if name in MOODLE_NAME), None)
+    if known is not None:
+        return known
+    return 1 if identifier != 1 and len(roster.header) > 1 else None
+
+
+def _keys(roster: Roster):
+    """A roster row's keys for matching a record's id: what the LMS imports students by."""
+    if roster.kind == "canvas":
+        where = {name: roster.header.index(name) for name in CANVAS_INFO if name in roster.header}
+
+        def canvas_keys(row):
+            return [row[where[name]].strip() for name in ("ID", "SIS User ID", "SIS Login ID", "Student")
+                    if name in where]
+        return canvas_keys
+    identifier = _moodle_columns(roster.header, roster.rows)[0]
+    emails = [i for i, name in enumerate(roster.header) if roster.rows and all(
+        "@" in row[i] or not row[i].strip() for row in roster.rows) and any("@" in row[i] for row in roster.rows)]
+
+    def moodle_keys(row):
+        found = PARTICIPANT.match(row[identifier].strip())
+        return [found.group(1) if found else "", row[identifier].strip(), *[row[i].strip() for i in emails],
+                row[1].strip() if len(row) > 1 and identifier != 1 else ""]
+    return moodle_keys
+
+
 def _points(record: dict, maximum: float | None) -> str:
     """A record's score as the gradebook's points: blank for a grader error, scaled to `maximum` if known."""
     if record.get("status") in ("grader_error", "system_error"):  # not the student's doing: left to you
@@ -138,11 +191,7 @@ def _canvas(roster: Roster, records: list[dict], course) -> tuple[str, str, list
     column = _canvas_assignment(roster.header, course.title)
     title = roster.header[column] if column is not None else course.title
     maximum = _number(roster.points_row[column]) if column is not None and roster.points_row else None
-
-    def keys(row):
-        return [row[where[name]].strip() for name in ("ID", "SIS User ID", "SIS Login ID", "Student") if name in where]
-
-    matched, unmatched = _match(records, roster.rows, keys)
+    matched, unmatched = _match(records, roster.rows, _keys(roster))
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow([*CANVAS_OUT, title])
@@ -164,16 +213,8 @@ def _canvas_assignment(header: list, title: str) -> int | None:
 
 
 def _moodle(roster: Roster, records: list[dict]) -> tuple[str, str, list[str]]:
-    identifier, grade, maximum_column = _moodle_columns(roster.header, roster.rows)
-    emails = [i for i, name in enumerate(roster.header) if roster.rows and all(
-        "@" in row[i] or not row[i].strip() for row in roster.rows) and any("@" in row[i] for row in roster.rows)]
-
-    def keys(row):
-        found = PARTICIPANT.match(row[identifier].strip())
-        return [found.group(1) if found else "", row[identifier].strip(), *[row[i].strip() for i in emails],
-                row[1].strip() if len(row) > 1 and identifier != 1 else ""]
-
-    matched, unmatched = _match(records, roster.rows, keys)
+    _, grade, maximum_column = _moodle_columns(roster.header, roster.rows)
+    matched, unmatched = _match(records, roster.rows, _keys(roster))
     stream = io.StringIO()
     if roster.bom:
         stream.write("\ufeff")
