@@ -236,15 +236,18 @@ def test_a_slip_in_the_shape_of_the_result_is_named_in_every_case_it_fails(name)
     assert {verdict.hint for verdict in verdicts.values() if not verdict.passed} == {MISTAKES[name][2]}
 
 
-def test_a_reply_left_with_end_tag_is_named_in_every_check_it_fails_not_the_prompts_end_tag_slip():
-    """A reply not cut at <|end|> gets E3's hint in the extended and property checks too (once it got
-    F1's hint about <|end|> in a prompt, and the class report ranked that as the class's top mistake)."""
+@pytest.mark.parametrize("name, fails", [("no_cut_user", {"6", "p3"}), ("no_cut_system", {"6", "p3"}),
+                                         ("no_cut_end", {"6", "x7", "x9", "p3"})])
+def test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails(name, fails):
+    """A reply not cut at a boundary gets E3's hint for that tag in the extended and property checks too (a
+    reply left with <|end|> once got F1's hint about <|end|> in a prompt, which the class report then
+    ranked as the class's top mistake)."""
     from framework.harness import properties
-    cases = [case for case in EXTENDED + properties.PROPERTY_CASES if case.function == "extract_response"]
-    with StudentRun(STUDENTS / "wrong" / "no_cut_end.py", display="no_cut_end.py", limits=QUICK) as student:
+    cases = [case for case in CORE + EXTENDED + properties.PROPERTY_CASES if case.function == "extract_response"]
+    with StudentRun(STUDENTS / "wrong" / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
         verdicts = {case.id: properties.run(student, case) for case in cases}
-    assert {case_id for case_id, verdict in verdicts.items() if not verdict.passed} == {"x7", "x9", "p3"}
-    assert {verdict.hint for verdict in verdicts.values() if not verdict.passed} == {"hint.no_cut_end"}
+    assert {case_id for case_id, verdict in verdicts.items() if not verdict.passed} == fails
+    assert {verdict.hint for verdict in verdicts.values() if not verdict.passed} == {MISTAKES[name][2]}
 
 
 def test_empty_reply_is_called_not_implemented_only_where_that_is_plausible():

@@ -179,14 +179,26 @@ def _empty(expected: str, actual: str, given):
 
 
 def _end_tags(expected: str, actual: str, given):
-    """A prompt: <|end|> after every message, on the content line (Phi-3's template) or on a line of its own.
-    A reply: <|end|> and what follows left in, not cut there."""
-    if END_TAG in expected or END_TAG not in actual:
+    """A prompt: <|end|> after every message, on the content line (Phi-3's template) or on a line of its own."""
+    if isinstance(given, str) or END_TAG in expected or END_TAG not in actual:
         return None
-    if isinstance(given, str):  # extract_response
-        return "hint.no_cut_end" if actual.split(END_TAG)[0].strip() == expected else None
     return "hint.end_tag_in_prompt" if expected in (actual.replace(END_TAG + "\n", ""), actual.replace(END_TAG, "")) \
         else None
+
+
+_NOT_CUT = {USER_TAG: "hint.no_cut_user", SYSTEM_TAG: "hint.no_cut_system", END_TAG: "hint.no_cut_end"}
+
+
+def _not_cut(expected: str, actual: str, given):
+    """A reply: the first boundary in it, and what follows, left in; cut there it is the answer (rule E3).
+    (A reply taken after the last <|assistant|> holds none; one that does is another slip, e.g. a fallback.)"""
+    if not isinstance(given, str) or ASSISTANT_TAG not in given or ASSISTANT_TAG in actual:
+        return None
+    found = [(actual.find(tag), tag) for tag in _NOT_CUT if tag in actual and tag not in expected]
+    if not found:
+        return None
+    at, tag = min(found)
+    return _NOT_CUT[tag] if actual[:at].strip() == expected else None
 
 
 def _crlf(expected: str, actual: str, _given):
@@ -316,7 +328,7 @@ def _whitespace(expected: str, actual: str, given):
     return "hint.whitespace_only_reply" if isinstance(given, str) else "hint.whitespace_only"
 
 
-_SLIPS = (_empty, _end_tags, _crlf, _blank_lines, _lines, _tag_spelling, _tag_text_left, _strip_before_cut, _trim,
+_SLIPS = (_empty, _end_tags, _not_cut, _crlf, _blank_lines, _lines, _tag_spelling, _tag_text_left, _strip_before_cut, _trim,
           _cut_at_newline, _removed_not_cut, _whitespace)
 
 ROLE_TAGS = (SYSTEM_TAG, USER_TAG, ASSISTANT_TAG)

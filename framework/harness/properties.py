@@ -33,12 +33,10 @@ def format_mistakes(history, example: Example) -> dict:
 
 
 def reply_mistakes(specimen, example: Example) -> dict:
-    """Outputs of the slips a reply can show: no cut at the boundary, a trim of ASCII spaces only, a fallback."""
-    _, _, reply, tail = specimen
+    """Outputs of the slips a reply can show: a trim of ASCII spaces only, a cut at tag-like text, a fallback
+    (no cut at the boundary is the judge's own slip, named for every reply)."""
+    _, _, reply, _ = specimen
     known = {reply.strip(ASCII_SPACE): "hint.x7", TAG_LIKE.split(reply)[0].strip(): "hint.x10"}
-    if tail:
-        known[(reply + "".join(tail)).strip()] = {g.USER_TAG: "hint.no_cut_user", g.SYSTEM_TAG: "hint.no_cut_system",
-                                                  g.END_TAG: "hint.no_cut_end"}[tail[0]]
     if not reply.strip():
         known[g.reply_output(specimen).strip()] = "hint.x9"
     known.pop(example.expected, None)
