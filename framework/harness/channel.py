@@ -75,11 +75,8 @@ class Child:
         with _live_lock:
             _live.add(self)
         proc = self.started.proc
-        if plan.portable:
-            self.pipes = pipes.ThreadPipes(proc.stdout, proc.stderr, limits.frame_bytes, limits.output_bytes)
-        else:
-            self.pipes = pipes.SelectPipes(proc.stdout.fileno(), proc.stderr.fileno(), limits.frame_bytes,
-                                           limits.output_bytes)
+        layer = pipes.ThreadPipes if plan.portable else pipes.SelectPipes
+        self.pipes = layer(proc.stdout, proc.stderr, limits.frame_bytes, limits.output_bytes)
         self._markers_arrive = True  # until a marker fails to come (the student closed the pipe)
         self._memory_exceeded = False
         self._released = False
@@ -218,15 +215,11 @@ class Child:
         if self._released:
             return
         self._released = True
-        streams = [self.started.proc.stdin]
-        if isinstance(self.pipes, pipes.SelectPipes):
-            self.pipes.close()
-            streams += [self.started.proc.stdout, self.started.proc.stderr]
-        for stream in streams:
-            try:
-                stream.close()
-            except (OSError, ValueError):
-                pass
+        self.pipes.close()
+        try:
+            self.started.proc.stdin.close()
+        except (OSError, ValueError):
+            pass
 
 
 def _parse(line: bytes):

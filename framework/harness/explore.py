@@ -21,7 +21,6 @@ from framework.harness.judge import Verdict, judge
 
 SHRINK_CALLS = 60  # calls spent at most on shrinking one failure
 BATCH = 32  # drawn inputs screened in one request
-STOPPED = {"timeout", "crashed", "no_answer", "load_failed", "missing_function"}  # no value came back: stop there
 
 
 @dataclass(frozen=True)
@@ -105,7 +104,7 @@ def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> tu
     A failure without a value (a hang, a crash) is never shrunk further: each try could cost the limit.
     Also says how it ended: "minimal" (nothing smaller fails), "budget" (out of calls) or "stopped"."""
     tried: set = set()
-    while found.verdict.problem not in STOPPED:
+    while found.run.calls:  # a value came back (with none, a hang or a crash, stop there)
         if calls == 0:
             return found, "budget"
         for candidate in generators.smaller(found.specimen):

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import random
 
-from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+from framework.harness.cases import GENERATION_LINE
+from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 ROLES = ("system", "user", "assistant")
 ROLE_TAG = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
-TAGS = (SYSTEM_TAG, USER_TAG, ASSISTANT_TAG, END_TAG)
+TAGS = tuple(ALL_TAGS.values())
 CUTS = (USER_TAG, SYSTEM_TAG, END_TAG)  # what can end a reply (an <|assistant|> would start a new one, E2)
-GENERATION_LINE = ASSISTANT_TAG + "\n"
 MAX_SIZE = 12  # the largest size asked of a draw: up to 24 messages, contents up to 12 pieces
 
 WORDS = ("hi", "ok", "a", "Hello, world.", "token", "2+2=4", "你好", "天气", "中文也一样吗？", "“引号”", "😀",

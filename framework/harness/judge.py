@@ -268,7 +268,7 @@ def _lines(expected: str, actual: str, _given):
     return None
 
 
-_TAG_LIKE = re.compile(r"<\|[^<>|\n]{0,20}\|>")
+_TAG_LIKE = re.compile(r"<\|[^<>|\n]{0,20}\|>")  # a tag as a student might misspell it: short, on one line
 
 
 def _tag_spelling(expected: str, actual: str, _given):
@@ -328,11 +328,11 @@ def _whitespace(expected: str, actual: str, given):
     return "hint.whitespace_only_reply" if isinstance(given, str) else "hint.whitespace_only"
 
 
-_SLIPS = (_empty, _end_tags, _not_cut, _crlf, _blank_lines, _lines, _tag_spelling, _tag_text_left, _strip_before_cut, _trim,
-          _cut_at_newline, _removed_not_cut, _whitespace)
+_SLIPS = (_empty, _end_tags, _not_cut, _crlf, _blank_lines, _lines, _tag_spelling, _tag_text_left, _strip_before_cut,
+          _trim, _cut_at_newline, _removed_not_cut, _whitespace)
 
 ROLE_TAGS = (SYSTEM_TAG, USER_TAG, ASSISTANT_TAG)
-BOUNDARIES = (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG, END_TAG)
+BOUNDARIES = tuple(ALL_TAGS.values())  # every tag ends a reply (rule E3)
 
 _EXCEPTION_HINTS = {
     "SystemExit": "hint.raised_exit",

@@ -116,7 +116,9 @@ def read(fd: int) -> bytes:
 class SelectPipes:
     """POSIX: the caller's thread reads both pipes when it waits."""
 
-    def __init__(self, replies_fd: int, output_fd: int, frame_bytes: int, output_bytes: int):
+    def __init__(self, replies_stream, output_stream, frame_bytes: int, output_bytes: int):
+        self.streams = (replies_stream, output_stream)
+        replies_fd, output_fd = replies_stream.fileno(), output_stream.fileno()
         self.lines, self.printed = Lines(frame_bytes), Printed(output_bytes)
         self.ready = collections.deque()
         self.reply_open = True
@@ -178,7 +180,13 @@ class SelectPipes:
             self.selector.unregister(fd)
 
     def close(self) -> None:
+        """Only from the thread that reads (a descriptor closed under a waiting select could be reused)."""
         self.selector.close()
+        for stream in self.streams:
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
 
 
 class ThreadPipes:

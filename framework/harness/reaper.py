@@ -43,17 +43,17 @@ def become_reaper() -> None:
         _reaper_on = False
 
 
-def process_stat(pid: int) -> tuple[int, int, int] | None:
-    """(parent pid, session id, start time) of a process, from /proc."""
+def process_stat(pid: int) -> tuple[int, int, int, str] | None:
+    """(parent pid, session id, start time, state such as "R" or "Z") of a process, from /proc."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             fields = handle.read().rsplit(b")", 1)[1].split()
-        return int(fields[1]), int(fields[3]), int(fields[19])
+        return int(fields[1]), int(fields[3]), int(fields[19]), fields[0].decode()
     except (OSError, IndexError, ValueError):
         return None
 
 
-def _orphans(child_pid: int, child_started: int) -> list[int]:
+def _orphans(child_started: int) -> list[int]:
     """Processes reparented to us that a child left behind: started after it, outside our own session (a
     child runs in a session of its own, and whatever detached made another), and not started by us."""
     me, my_session = os.getpid(), os.getsid(0)
@@ -72,14 +72,14 @@ def _orphans(child_pid: int, child_started: int) -> list[int]:
     return found
 
 
-def reap_orphans(child_pid: int, child_started: int | None) -> int:
+def reap_orphans(child_started: int | None) -> int:
     """Kill and collect everything a child left behind (their own children come back to us in turn)."""
     if not _reaper_on or child_started is None:
         return 0
     ended = 0
     for _ in range(50):
         with spawn_lock:  # no child of ours is being forked (and not yet known) while we look
-            orphans = _orphans(child_pid, child_started)
+            orphans = _orphans(child_started)
             for pid in orphans:
                 try:
                     os.kill(pid, signal.SIGKILL)
@@ -120,7 +120,7 @@ def wait_gone(processes: list[tuple[int, int]], seconds: float = 5.0) -> None:
     for pid, started in processes:
         while time.monotonic() < deadline:
             stat = process_stat(pid)
-            if stat is None or stat[2] != started or _state(pid) == "Z":
+            if stat is None or stat[2] != started or stat[3] == "Z":
                 break
             time.sleep(0.002)
 
@@ -137,29 +137,14 @@ def collect(processes: list[tuple[int, int]]) -> None:
                 pass
 
 
-def _state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[0].decode()
-    except (OSError, IndexError):
-        return ""
-
-
 def resident_bytes(pid: int) -> int:
     """Resident memory of a process and all its descendants (Linux /proc, macOS libproc); 0 if unknown."""
     if IS_LINUX:
-        total, pending, seen = 0, [pid], set()
-        page = os.sysconf("SC_PAGE_SIZE")
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
+        total, page = 0, os.sysconf("SC_PAGE_SIZE")
+        for current in [pid] + [child for child, _ in descendants(pid)]:
             try:
                 with open(f"/proc/{current}/statm", "rb") as handle:
                     total += int(handle.read().split()[1]) * page
-                with open(f"/proc/{current}/task/{current}/children", "rb") as handle:
-                    pending.extend(int(child) for child in handle.read().split())
             except (OSError, ValueError, IndexError):
                 continue
         return total

@@ -276,7 +276,7 @@ class Started:
         if not self.plan.bwrap:  # in bubblewrap's pid namespace nothing outlives the sandbox's first process
             if self.uid is not None:
                 reaper.kill_everything_of(self.uid)
-            reaper.reap_orphans(self.proc.pid, self.started_at)
+            reaper.reap_orphans(self.started_at)
         if self.uid is not None:
             _give_back_uid(self.uid)
 
@@ -399,7 +399,8 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
         if uid is not None:
             _give_back_uid(uid)
         raise
-    started = Started(proc, plan, workdir, uid, reaper.process_stat(proc.pid)[2] if IS_LINUX and reaper.process_stat(proc.pid) else None)
+    stat = reaper.process_stat(proc.pid) if IS_LINUX else None
+    started = Started(proc, plan, workdir, uid, stat[2] if stat else None)
     if plan.portable:
         started.job = _contain_portable(proc, settings["limits"].get("memory_bytes"))
     return started
