@@ -25,6 +25,28 @@ if os.environ.get("LAB_SANDBOX", "").strip().lower() == "none" and hasattr(os, "
     os.environ["LAB_UNSAFE"] = "1"
 SOLUTION = ROOT / "solutions" / "student.py"
 QUICK = Limits(case_seconds=0.5, load_seconds=5.0)  # hostile files time out sooner in tests
+CLASS_LIMITS = Limits(case_seconds=0.5, load_seconds=5.0, submission_seconds=60.0)  # a class graded in a test
+
+
+@pytest.fixture(params=("posix", "portable"))
+def engine(request, monkeypatch):
+    """Run the test with each process layer of the engine (portable: plain pipes and Popen.kill, as on
+    Windows; LAB_ENGINE=portable)."""
+    if request.param == "portable":
+        monkeypatch.setenv("LAB_ENGINE", "portable")
+    else:
+        monkeypatch.delenv("LAB_ENGINE", raising=False)
+    return request.param
+
+
+def process_table() -> dict:
+    """pid -> (parent pid, session, start time, state) of every process, as the reaper reads /proc."""
+    from framework.harness.reaper import process_stat
+    table = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (stat := process_stat(int(entry))):
+            table[int(entry)] = stat
+    return table
 
 
 def unavailable(tool: str, reason: str) -> None:

@@ -9,13 +9,13 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, STUDENTS, clean_env, make
+from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table
 from framework.harness.i18n import text
+from framework.harness.reaper import process_stat
 from framework.harness.sandbox import Level
 from framework.harness.sandbox import level as sandbox_level
 from tools import config, grade, outputs, report_page, reports
@@ -23,7 +23,6 @@ from tools.grade import grade_folder
 
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (tools/grading.ini)
 
-LIMITS = replace(QUICK, load_seconds=5.0, submission_seconds=60.0)
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 SLEEPER = "import time\n\n\ndef format_prompt(messages):\n    time.sleep(600)\n\n\ndef extract_response(output):\n" \
           "    time.sleep(600)\n"
@@ -57,7 +56,7 @@ def test_entries_that_would_collide_keep_distinct_ids_and_no_cell_is_a_formula(t
                 bundle.write(source, "student.py")
         else:
             shutil.copy(source, folder / name)
-    run = grade_folder(folder, tmp_path / "out", LIMITS, jobs=2)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2)
     ids = [record["student"] for record in run.records]
     assert len(ids) == len(set(i.casefold() for i in ids)) == 8
     assert {"X.py", "X.py.py", "X.zip", "X.zip.py"} <= set(ids)
@@ -84,7 +83,7 @@ def test_an_output_folder_inside_the_submissions_is_never_graded(tmp_path):
         assert result.returncode == 0, result.stderr
     assert [row["student"] for row in csv.DictReader(open(out / "grades.csv"))] == ["alice", "bob"]
     shutil.copytree(out, folder / "old-results")  # a copy under another name is recognised too
-    run = grade_folder(folder, tmp_path / "elsewhere", LIMITS)
+    run = grade_folder(folder, tmp_path / "elsewhere", CLASS_LIMITS)
     assert [record["student"] for record in run.records] == ["alice", "bob"]
 
 
@@ -100,7 +99,7 @@ def test_a_failure_while_rendering_one_submission_becomes_its_status_and_the_cla
         return real(result, limits)
 
     monkeypatch.setattr(reports, "record", failing)
-    run = grade_folder(folder, tmp_path / "out", LIMITS, jobs=2)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2)
     records = {record["student"]: record for record in run.records}
     assert records["victim"]["status"] == "grader_error" and records["victim"]["score"] == 0
     assert records["alice"]["score"] == records["zoe"]["score"] == MAX_SCORE
@@ -116,7 +115,7 @@ def test_a_failure_while_rendering_one_submission_becomes_its_status_and_the_cla
 def test_class_outputs_are_written_all_or_none(tmp_path, monkeypatch):
     folder = honest_class(tmp_path / "class")
     out = tmp_path / "out"
-    grade_folder(folder, out, LIMITS)
+    grade_folder(folder, out, CLASS_LIMITS)
     before = snapshot(out)
     shutil.copy(STUDENTS / "wrong" / "no_trim.py", folder / "bob.py")
 
@@ -128,7 +127,7 @@ def test_class_outputs_are_written_all_or_none(tmp_path, monkeypatch):
     real_create = outputs._create
     monkeypatch.setattr(outputs, "_create", full_disk)
     with pytest.raises(OSError):
-        grade_folder(folder, out, LIMITS)
+        grade_folder(folder, out, CLASS_LIMITS)
     assert snapshot(out) == before and sorted(p.name for p in out.iterdir()) == sorted(
         ["feedback", "grades.csv", "grades.json", "report.html"])
     monkeypatch.setattr(outputs, "_create", real_create)
@@ -143,10 +142,10 @@ def test_class_outputs_are_written_all_or_none(tmp_path, monkeypatch):
 
     monkeypatch.setattr(outputs.os, "replace", failing_third_rename)
     with pytest.raises(OSError):
-        grade_folder(folder, out, LIMITS)
+        grade_folder(folder, out, CLASS_LIMITS)
     monkeypatch.setattr(outputs.os, "replace", real_replace)
     assert snapshot(out) == before
-    grade_folder(folder, out, LIMITS)
+    grade_folder(folder, out, CLASS_LIMITS)
     assert snapshot(out) != before and not [p for p in out.iterdir() if p.name.startswith(".")]
 
 
@@ -154,7 +153,7 @@ def test_outputs_follow_the_users_umask(tmp_path):
     folder = honest_class(tmp_path / "class")
     previous = os.umask(0o027)
     try:
-        grade_folder(folder, tmp_path / "out", LIMITS)
+        grade_folder(folder, tmp_path / "out", CLASS_LIMITS)
     finally:
         os.umask(previous)
     modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "out").rglob("*")}
@@ -165,24 +164,12 @@ def test_outputs_follow_the_users_umask(tmp_path):
 # --- Ctrl-C ----------------------------------------------------------------------------------------
 
 def children_of(pid: int) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                fields = Path(f"/proc/{name}/stat").read_bytes().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if int(fields[1]) == pid and fields[0] != b"Z":
-                found.append(int(name))
-    return found
+    return [child for child, (parent, _, _, state) in process_table().items() if parent == pid and state != "Z"]
 
 
 def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != b"Z"
+    stat = process_stat(pid)
+    return stat is not None and stat[3] != "Z"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
@@ -341,7 +328,7 @@ def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_pa
 def test_merge_refuses_a_grades_json_it_could_not_have_written(tmp_path):
     folder = honest_class(tmp_path / "class", ("alice", "bob"))
     out = tmp_path / "out"
-    grade_folder(folder, out, LIMITS)
+    grade_folder(folder, out, CLASS_LIMITS)
     document = json.loads((out / "grades.json").read_text(encoding="utf-8"))
     document["students"][0]["student"] = "../../escape"
     (out / "grades.json").write_text(json.dumps(document), encoding="utf-8")

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged
+from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table
 from framework.harness import channel, replies, sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
@@ -170,21 +170,13 @@ def test_a_batch_stops_at_the_call_that_gives_no_record_and_says_why(write_stude
 
 
 def _zombies_of_this_process() -> set:
-    me, found = str(os.getpid()), set()
-    for entry in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                state, parent = handle.read().rsplit(")", 1)[1].split()[:2]
-        except (OSError, ValueError):
-            continue
-        if state == "Z" and parent == me:
-            found.add(entry)
-    return found
+    me = os.getpid()
+    return {pid for pid, (parent, _, _, state) in process_table().items() if parent == me and state == "Z"}
 
 
 @pytest.mark.skipif(not sandbox.IS_LINUX, reason="orphans come back to a subreaper on Linux only")
 @pytest.mark.parametrize("name", ["os_exit_in_call", "loop_in_call", "leaves_a_process_behind"])
-def test_closing_children_leaves_no_zombie_behind(name, engine_layer):
+def test_closing_children_leaves_no_zombie_behind(name, engine):
     """Orphans come back to the grader (a subreaper), bubblewrap's inner process among them: each is collected,
     whether the child was killed, ended by itself or left a process behind."""
     before = _zombies_of_this_process()
@@ -192,7 +184,3 @@ def test_closing_children_leaves_no_zombie_behind(name, engine_layer):
     assert _zombies_of_this_process() - before == set()
 
 
-@pytest.fixture(params=["posix", "portable"])
-def engine_layer(request, monkeypatch):
-    monkeypatch.setenv("LAB_ENGINE", request.param if request.param == "portable" else "")
-    return request.param

@@ -9,19 +9,17 @@ import subprocess
 import sys
 import tarfile
 import zipfile
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
+from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
 from tools import config
 from tools.grade import course_settings, grade_folder
 from tools.submissions import discover
 
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (tools/grading.ini)
 
-LIMITS = replace(QUICK, load_seconds=5.0, submission_seconds=60.0)
 WRONG = STUDENTS / "wrong"
 HELPER_USER = "from helper import format_prompt, extract_response  # the work is in helper.py\n"
 
@@ -63,7 +61,7 @@ def canvas_export(folder: Path) -> Path:
 @pytest.fixture(scope="module")
 def canvas(tmp_path_factory):
     root = tmp_path_factory.mktemp("canvas")
-    run = grade_folder(canvas_export(root / "submissions"), root / "out", LIMITS, jobs=2)
+    run = grade_folder(canvas_export(root / "submissions"), root / "out", CLASS_LIMITS, jobs=2)
     return root, {record["student"]: record for record in run.records}
 
 
@@ -96,8 +94,8 @@ def test_the_best_attempt_counts_when_asked(tmp_path):
     folder.mkdir()
     (folder / "zhangwei_10001_50001_student.py").write_bytes(SOLUTION.read_bytes())
     (folder / "zhangwei_10001_50002_student-1.py").write_bytes((WRONG / "no_trim.py").read_bytes())
-    latest = grade_folder(folder, tmp_path / "latest", LIMITS).records[0]
-    best = grade_folder(folder, tmp_path / "best", LIMITS, course=course_settings(attempt="best")).records[0]
+    latest = grade_folder(folder, tmp_path / "latest", CLASS_LIMITS).records[0]
+    best = grade_folder(folder, tmp_path / "best", CLASS_LIMITS, course=course_settings(attempt="best")).records[0]
     assert (latest["attempt"], best["attempt"]) == (2, 1) and latest["score"] < best["score"] == MAX_SCORE
     assert latest["attempts"] == best["attempts"] == 2
 
@@ -114,7 +112,7 @@ def test_a_moodle_export_ignores_online_text_and_keys_by_participant_id(tmp_path
     li.mkdir()
     zip_of(li / "lab.zip", {"lab/framework/student.py": (WRONG / "no_cut_end.py").read_bytes()})
     (folder / "Wang Fang_1234569_assignsubmission_file_student.py").write_bytes(SOLUTION.read_bytes())  # flat
-    records = {r["student"]: r for r in grade_folder(folder, tmp_path / "out", LIMITS, jobs=2).records}
+    records = {r["student"]: r for r in grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2).records}
     assert sorted(records) == ["1234567", "1234568", "1234569"]
     assert records["1234567"]["name"] == "Zhang Wei" and records["1234567"]["score"] == MAX_SCORE
     assert records["1234568"]["score"] < MAX_SCORE and records["1234568"]["status"] == "ok"
@@ -131,7 +129,7 @@ def test_a_blackboard_export_names_students_from_its_receipts(tmp_path):
     for stem in (first, second):
         (folder / f"{stem}.txt").write_text("Name: Zhang Wei (zw123)\nAssignment: Lab 09\n", encoding="utf-8")
     (folder / "Lab 09_ls_9_attempt_2024-03-01-11-00-00_student.py").write_bytes(SOLUTION.read_bytes())
-    records = {r["student"]: r for r in grade_folder(folder, tmp_path / "out", LIMITS, jobs=2).records}
+    records = {r["student"]: r for r in grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2).records}
     assert sorted(records) == ["ls_9", "zw123"]
     assert records["zw123"]["name"] == "Zhang Wei" and records["zw123"]["attempt"] == 2
     assert records["zw123"]["score"] == MAX_SCORE
@@ -267,13 +265,13 @@ def test_a_moodle_worksheet_gets_its_grade_column_filled(tmp_path, header):
             ",Grade,", ",成绩,").replace("Participant ", "参与者")
     roster = tmp_path / "worksheet.csv"
     roster.write_text(worksheet, encoding="utf-8")
-    run = grade_folder(folder, tmp_path / "out", LIMITS, roster_path=roster)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, roster_path=roster)
     assert run.unmatched == []
     names = {row["student"]: row["name"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv",
                                                                         encoding="utf-8"))}
     assert names == {"1234567": "Zhang Wei", "1234569": "'=HYPERLINK(1)"}  # the worksheet's, not "Someone"
     if header == "en":  # the roster's names change nothing from one run to the next
-        grade_folder(folder, tmp_path / "again", LIMITS, roster_path=roster)
+        grade_folder(folder, tmp_path / "again", CLASS_LIMITS, roster_path=roster)
         assert all((tmp_path / "out" / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
                    for name in ("grades.csv", "grades.json", "report.html", "moodle.csv"))
     rows = list(csv.reader(open(tmp_path / "out" / "moodle.csv", encoding="utf-8")))

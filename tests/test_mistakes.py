@@ -11,10 +11,11 @@ import re
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, failing, judged
+from conftest import QUICK, SOLUTION, STUB, STUDENTS, failing, judged
 from framework.harness import render
 from framework.harness.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
 from framework.harness.engine import StudentRun
+from test_task_md import TASK, common_mistakes
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)
 MISTAKES = {
@@ -214,8 +215,7 @@ CATALOGUE = [("wrong", path.stem) for path in sorted((STUDENTS / "wrong").glob("
 
 def test_the_catalogue_holds_at_least_40_mistakes_in_the_six_and_every_common_mistake_of_task_md():
     assert len(list((STUDENTS / "wrong").glob("*.py"))) >= 40
-    task = (ROOT / "TASK.md").read_text(encoding="utf-8").split("## 常见错误与排查顺序")[1].split("\n## ")[0]
-    assert sorted(COMMON_MISTAKES) == [int(n) for n in re.findall(r"^(\d+)\. ", task, re.M)]
+    assert sorted(COMMON_MISTAKES) == common_mistakes(TASK)
     assert {name for names in COMMON_MISTAKES.values() for name in names} <= set(MISTAKES)
 
 

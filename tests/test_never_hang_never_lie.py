@@ -48,19 +48,6 @@ BEHAVIOUR = {
 }
 
 
-ENGINES = ("posix", "portable")  # portable: plain pipes and Popen.kill, as on Windows (LAB_ENGINE=portable)
-
-
-@pytest.fixture(params=ENGINES)
-def engine(request, monkeypatch):
-    """Run the test with each process layer of the engine."""
-    if request.param == "portable":
-        monkeypatch.setenv("LAB_ENGINE", "portable")
-    else:
-        monkeypatch.delenv("LAB_ENGINE", raising=False)
-    return request.param
-
-
 def test_every_hostile_file_is_in_the_table():
     assert {p.stem for p in HOSTILE.glob("*.py")} == set(BEHAVIOUR)
 

@@ -5,19 +5,17 @@ import json
 import os
 import re
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from browser import chromium, dump_dom, probe, screenshot
-from conftest import QUICK, SOLUTION, STUDENTS, unavailable
+from conftest import CLASS_LIMITS, SOLUTION, STUDENTS, unavailable
 from framework.harness.i18n import text
 from tools import reports
 from tools.config import GRADED
 from tools.grade import grade_folder
 
-LIMITS = replace(QUICK, load_seconds=5.0, submission_seconds=60.0)
 CJK = re.compile("[\u4e00-\u9fff]")
 CLASS = {"ana": SOLUTION, "ben": STUDENTS / "wrong" / "no_trim.py", "cai": STUDENTS / "wrong" / "no_trim.py",
          "dan": STUDENTS / "wrong" / "first_not_last.py", "eve": STUDENTS / "wrong" / "rstrip_only.py",
@@ -39,7 +37,7 @@ def pages(tmp_path_factory):
         saved = os.environ.get("LAB_LANG")
         os.environ["LAB_LANG"] = language
         try:
-            grade_folder(folder, root / language, LIMITS, jobs=2)
+            grade_folder(folder, root / language, CLASS_LIMITS, jobs=2)
         finally:
             os.environ.pop("LAB_LANG") if saved is None else os.environ.__setitem__("LAB_LANG", saved)
         page = root / language / "report.html"

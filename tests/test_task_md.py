@@ -30,18 +30,18 @@ def _numbered(sheet: str) -> tuple:
     return (re.findall(r"^### (1\.5\.\d+)", sheet, re.M), sorted(set(re.findall(r"^- \*\*([EFRT]\d)\*\*", sheet, re.M))))
 
 
-def _common_mistakes(sheet: str, heading: str) -> set:
-    """The item numbers of a sheet's common-mistakes section."""
+def common_mistakes(sheet: str, heading: str = "## 常见错误与排查顺序") -> list:
+    """The item numbers of a sheet's common-mistakes section, in order."""
     section = sheet.split(heading)[1].split("\n## ")[0]
-    return set(re.findall(r"^(\d+)\. ", section, re.M))
+    return [int(number) for number in re.findall(r"^(\d+)\. ", section, re.M)]
 
 
 def test_every_place_a_hint_points_to_exists():
     tasks, rules = (set(found) for found in _numbered(TASK))
     assert {"F1", "F2", "F3", "F4", "E1", "E2", "E3", "E4", "T1", "T2", "T3", "T4", "T5",
             "R1", "R2", "R3", "R4", "R5", "R6", "R7"} <= rules
-    mistakes = _common_mistakes(TASK, "## 常见错误与排查顺序")
-    assert mistakes == _common_mistakes(TASK_EN, "## Common mistakes")
+    mistakes = {str(number) for number in common_mistakes(TASK)}
+    assert common_mistakes(TASK) == common_mistakes(TASK_EN, "## Common mistakes")
     for zh, en in CATALOGUE.values():
         for sentence, sheet in ((zh, "TASK.md"), (en, "TASK.en.md")):
             assert set(re.findall(rf"{re.escape(sheet)} (1\.5\.\d+)", sentence)) <= tasks, sentence
