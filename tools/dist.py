@@ -27,6 +27,7 @@ import zipfile
 from pathlib import Path
 
 from framework.harness.i18n import text
+from tools import outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
@@ -125,8 +126,7 @@ def handout(python: str = sys.executable) -> Path:
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    _write(DIST / f"{NAME}.tar.gz", _tar_gz(files, stamp))
-    _write(DIST / f"{NAME}.zip", _zip(files, stamp))
+    outputs.commit(DIST, {f"{NAME}.tar.gz": _tar_gz(files, stamp), f"{NAME}.zip": _zip(files, stamp)}, {})
     return DIST / f"{NAME}.tar.gz"
 
 
@@ -171,15 +171,6 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
-
-
-def _write(path: Path, content: bytes) -> None:
-    """Write `path` whole under a temporary name, then rename it (mode 0666 minus the umask)."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-    with os.fdopen(fd, "wb") as stream:
-        stream.write(content)
-    os.replace(temporary, path)
 
 
 def _tar_gz(files: dict, stamp: int) -> bytes:
@@ -228,7 +219,6 @@ def gradescope_settings(environ=os.environ) -> str:
 
 
 def gradescope() -> Path:
-    DIST.mkdir(exist_ok=True)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         for name, source in sorted(gradescope_files().items()):
@@ -239,9 +229,8 @@ def gradescope() -> Path:
             if name == "run_autograder":
                 content = content.replace(b"# LAB_SETTINGS", gradescope_settings().encode("utf-8"))
             bundle.writestr(info, content)
-    archive = DIST / "gradescope-autograder.zip"
-    _write(archive, buffer.getvalue())
-    return archive
+    outputs.commit(DIST, {"gradescope-autograder.zip": buffer.getvalue()}, {})
+    return DIST / "gradescope-autograder.zip"
 
 
 def main(argv=None) -> int:
