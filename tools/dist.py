@@ -75,14 +75,19 @@ def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
                     files[member.name] = (tar.extractfile(member).read(), 0o755 if member.mode & 0o111 else 0o644)
         stamp = int(_git("log", "-1", "--format=%ct", "HEAD").stdout.strip() or FALLBACK_TIME)
     else:
-        for relative in [Path(name) for name in HANDOUT_TOP] + [p.relative_to(ROOT) for tree in HANDOUT_TREES
-                                                                for p in sorted((ROOT / tree).rglob("*"))]:
+        top = [Path(name) for name in HANDOUT_TOP if (ROOT / name).is_file()]
+        for relative in top + [path for tree in HANDOUT_TREES for path in _tree(tree)]:
             path = ROOT / relative
-            if path.is_file() and "__pycache__" not in relative.parts:
-                files[relative.as_posix()] = (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
+            files[relative.as_posix()] = (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
         stamp = int(os.environ.get("SOURCE_DATE_EPOCH", FALLBACK_TIME))
     files["pytest.ini"] = (HANDOUT_PYTEST_INI.encode("utf-8"), 0o644)
     return dict(sorted(files.items())), max(stamp, FALLBACK_TIME)
+
+
+def _tree(folder: str) -> list[Path]:
+    """The files under the lab's `folder`, relative to the lab, sorted; bytecode caches left out."""
+    found = [path.relative_to(ROOT) for path in sorted((ROOT / folder).rglob("*"))]
+    return [path for path in found if (ROOT / path).is_file() and "__pycache__" not in path.parts]
 
 
 def uncommitted_changes() -> list[str]:
@@ -94,10 +99,7 @@ def uncommitted_changes() -> list[str]:
 
 def gradescope_files() -> dict[str, Path]:
     """Name in the bundle -> file of the lab."""
-    def tree(folder: str) -> list[Path]:
-        return [p.relative_to(ROOT) for p in sorted((ROOT / folder).rglob("*"))
-                if p.is_file() and "__pycache__" not in p.parts]
-    files = {p.as_posix(): ROOT / p for p in tree("framework") + tree("tools")
+    files = {p.as_posix(): ROOT / p for p in _tree("framework") + _tree("tools")
              if p.as_posix() != "framework/student.py" and "gradescope" not in p.parts}
     files.update({name: ROOT / "tools" / "gradescope" / name for name in ("setup.sh", "run_autograder")})
     files["solutions/student.py"] = ROOT / "solutions" / "student.py"
