@@ -19,8 +19,8 @@ import pytest
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
 from framework.harness import render, sandbox
 from framework.harness.cases import CORE
-from tools import config
-from tools.grade import grade_folder, grade_submission
+from tools import config, reports
+from tools.grade import course_settings, grade_folder, grade_submission
 from tools.submissions import Submission
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)
@@ -300,9 +300,10 @@ def test_gradescope_results_follow_its_schema(tmp_path):
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
     document = json.loads(results.read_text(encoding="utf-8"))
     assert set(document) >= {"score", "tests"} and len(document["tests"]) == len(GRADED)
+    course = course_settings(environ=clean_env(), scheme=SCHEME)  # the course the run above graded for
     for test, case in zip(document["tests"], GRADED):
         assert set(test) >= {"name", "score", "max_score", "status", "output", "visibility"}
-        assert test["status"] in ("passed", "failed") and test["visibility"] == SCHEME.visibility_of(case)
+        assert test["status"] in ("passed", "failed") and test["visibility"] == reports.visibility(course, case)
         assert test["score"] == (test["max_score"] if test["status"] == "passed" else 0)
         assert test["output_format"] == "text"  # preformatted: the caret stays under the difference
     assert document["score"] == sum(t["score"] for t in document["tests"]) < MAX_SCORE

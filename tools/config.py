@@ -55,19 +55,12 @@ class Scheme:
     def max_score(self) -> int:
         return sum(self.weights.values())
 
-    def group(self, case) -> str:
-        return next(name for name, cases in GROUPS.items() if any(c.id == case.id for c in cases))
-
     def points(self, case) -> int:
         """The points `case` is worth: its group's points shared equally, the remainder to the first ones."""
-        name = self.group(case)
+        name = GROUP_OF_SUITE[case.suite]
         ids = [c.id for c in GROUPS[name]]
         base, extra = divmod(self.weights[name], len(ids))
         return base + (1 if ids.index(case.id) < extra else 0)
-
-    def visibility_of(self, case) -> str:
-        """Gradescope's visibility for the test of `case`."""
-        return self.generated_visibility if self.group(case) == "generated" else self.visibility
 
 
 def load(path: Path | None = None) -> Scheme:

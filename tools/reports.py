@@ -110,7 +110,7 @@ def grades_csv(records) -> str:
 def grades_json(records, limits, course, level) -> str:
     scheme = course.scheme
     cases = [{"column": c.column, "label": text(c.label_key), "weight": c.weight, "suite": c.suite,
-              "group": scheme.group(c)} for c in scheme.cases]
+              "group": GROUP_OF_SUITE[c.suite]} for c in scheme.cases]
     document = {"lab": "Lab09", "title": course.title, "max_score": scheme.max_score, "cases": cases,
                 "scheme": {"weights": scheme.weights, "generated_count": scheme.generated_count},  # not the secret
                 "sandbox": sandbox_json(level),
@@ -244,8 +244,8 @@ def gradescope_results(grade, course, facts: dict) -> dict:
         tests.append({"name": f"[TEST {case.id}] {text(case.label_key)}", "number": case.column,
                       "score": case.weight if ok else 0, "max_score": case.weight,
                       "status": "passed" if ok else "failed", "output": output, "output_format": "text",
-                      "visibility": _visibility(course, case)})
-    shown = [v for v in grade.verdicts if _visibility(course, v.case) == "visible"]
+                      "visibility": visibility(course, case)})
+    shown = [v for v in grade.verdicts if visibility(course, v.case) == "visible"]
     if len(shown) < len(grade.verdicts):
         grade = replace(grade, feedback=render.course_report(shown, "student.py"))
     lines = []
@@ -264,7 +264,7 @@ def gradescope_results(grade, course, facts: dict) -> dict:
                            "files": list(grade.files), "sandbox": grade.sandbox}}
 
 
-def _visibility(course, case) -> str:
+def visibility(course, case) -> str:
     """Generated checks follow the scheme's own setting; every other test the course's visibility."""
     return course.scheme.generated_visibility if case.suite == "generated" else course.visibility
 
