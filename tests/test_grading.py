@@ -136,7 +136,7 @@ def test_scores_are_honest(graded):
     _, grades, _ = graded
     assert grades["control_a"].score == grades["zipped"].score == MAX_SCORE
     # forging, patching and stealing earn exactly what their honest return values earn: the stub's score
-    stub = grade_submission(Submission("stub", "student.py", source=STUB.read_bytes()), LIMITS).score
+    stub = grade_submission(Submission("stub", "student.py", source=STUB.read_bytes()), LIMITS, SCHEME).score
     assert stub == 0
     for student in ATTACKERS + ("two_files", "broken", "empty", "gbk", "hostile_syntax_error",
                                 "hostile_exit_at_import", "hostile_loop_at_import"):
@@ -168,7 +168,7 @@ def test_nothing_of_a_submission_outlives_grading_or_escapes_into_the_outputs(gr
 
 def test_hostile_neighbours_change_no_other_verdict(graded):
     _, grades, _ = graded
-    alone = grade_submission(Submission("alone", "student.py", source=SOLUTION.read_bytes()), LIMITS)
+    alone = grade_submission(Submission("alone", "student.py", source=SOLUTION.read_bytes()), LIMITS, SCHEME)
     assert [v["passed"] for v in grades["control_a"].verdicts] == [v.passed for v in alone.verdicts]
     control_b = [v["passed"] for v in grades["control_b"].verdicts]
     assert control_b.count(False) >= 1 and not grades["control_b"].passed(CORE[4])

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from framework.harness import engine, properties, render, sandbox
 from framework.harness.engine import Limits, LoadOutcome, StudentRun
-from framework.harness.i18n import current_language, text
+from framework.harness.i18n import text
 from framework.harness.judge import Verdict
 from framework.harness.untrusted import safe_text
 from tools import config, generated, outputs, regrade, report_page, reports, roster
@@ -93,14 +93,13 @@ class Grade:
 
 @dataclass(frozen=True)
 class Course:
-    """What the course decides: the assignment's title, the language, Gradescope visibility, which attempt
-    counts, and the grading scheme.  One place reads them (`course_settings`), fed by tools/grading.ini."""
+    """What the course decides: the assignment's title, Gradescope visibility, which attempt counts, and the
+    grading scheme.  One place reads them (`course_settings`), fed by tools/grading.ini."""
 
-    title: str = "Lab09"
-    language: str = "zh"
-    visibility: str = "visible"
-    attempt: str = "latest"
-    scheme: Scheme = field(default_factory=config.load)
+    title: str
+    visibility: str
+    attempt: str
+    scheme: Scheme
 
 
 VISIBILITIES = config.VISIBILITIES
@@ -108,25 +107,23 @@ VISIBILITIES = config.VISIBILITIES
 
 def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
                     scheme: Scheme | None = None) -> Course:
-    """The course's settings: options given, else the environment (LAB_LANG, LAB_ATTEMPT, LAB_VISIBILITY),
-    else the grading scheme (tools/grading.ini, or `scheme`)."""
+    """The course's settings: options given, else the environment (LAB_ATTEMPT, LAB_VISIBILITY), else the
+    grading scheme (tools/grading.ini, or `scheme`).  The language is LAB_LANG's (main sets it from the scheme)."""
     scheme = scheme or config.load()
     chosen = attempt or environ.get("LAB_ATTEMPT", "").strip().lower() or "latest"
     visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
-    return Course(title=title or scheme.title, language=current_language(),
+    return Course(title=title or scheme.title,
                   visibility=visibility if visibility in VISIBILITIES else scheme.visibility,
                   attempt=chosen if chosen in ATTEMPTS else "latest", scheme=scheme)
 
 
 # --- one submission ------------------------------------------------------------------------------
 
-def grade_submission(submission: Submission, limits: Limits, scheme: Scheme | None = None,
-                     attempt: str = "latest") -> Grade:
+def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, attempt: str = "latest") -> Grade:
     """Run every case on the attempt that counts (or explain why nothing can run) and write its feedback:
     the table cases and property checks as `make test-full` runs them, then the checks on inputs drawn for
-    this student.  Points come from the grading scheme (default: tools/grading.ini)."""
+    this student.  Points come from the grading scheme."""
     started = time.monotonic()
-    scheme = scheme or config.load()
     drawn = (submission.student, scheme.secret, scheme.generated_count) if scheme.weights["generated"] else None
     base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
                  layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
@@ -195,11 +192,9 @@ class Result:
     feedback: str
 
 
-def grade_safely(submission: Submission, limits: Limits, attempt: str = "latest",
-                 scheme: Scheme | None = None) -> Result:
+def grade_safely(submission: Submission, limits: Limits, scheme: Scheme, attempt: str = "latest") -> Result:
     """The barrier around one submission: read, run, judge, render.  Anything that goes wrong in there
     becomes this submission's status `grader_error`, naming the entry and the cause."""
-    scheme = scheme or config.load()
     return rendered_safely(submission, judged_safely(submission, limits, attempt, scheme), limits, scheme)
 
 
@@ -265,13 +260,12 @@ def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> 
 
 # --- a class -----------------------------------------------------------------------------------
 
-def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progress=None,
-                attempt: str = "latest", scheme: Scheme | None = None) -> list[Result]:
+def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme: Scheme, progress=None,
+                attempt: str = "latest") -> list[Result]:
     """Grade every submission, `jobs` at a time, each run and judged in a worker process (judging hundreds
     of calls is Python work that threads of one process could not share); this process renders.  A hung
     case costs only its own time limit.  On Ctrl-C every worker ends its child at once and
     KeyboardInterrupt goes on up."""
-    scheme = scheme or config.load()
     results: dict[int, Result] = {}
 
     def finished(index: int, grade: Grade) -> None:
@@ -473,7 +467,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     submissions = discover(folder, skip=(out,))
     gradebook = roster.load(roster_path) if roster_path else None
     previous = regrade.previous(out, [s.student for s in submissions], merge)
-    results = grade_class(submissions, jobs, limits, progress, course.attempt, course.scheme)
+    results = grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt)
     records = [result.record for result in results]
     feedback = {reports.feedback_name(r.record["student"]): r.feedback.encode("utf-8") for r in results}
     changes: list[str] = []
@@ -531,7 +525,7 @@ def gradescope(args, limits: Limits, course: Course, level) -> int:
         results = {"score": 0, "output": refusal, "output_format": "text", "visibility": course.visibility,
                    "stdout_visibility": "hidden", "tests": []}
     else:
-        result = grade_safely(submission, limits, scheme=course.scheme)
+        result = grade_safely(submission, limits, course.scheme)
         grade = replace(result.grade, late=facts.get("late", result.grade.late))
         results = reports.gradescope_results(grade, course, facts)
     args.results.parent.mkdir(parents=True, exist_ok=True)
