@@ -484,10 +484,11 @@ def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, by
     records as written (with a roster, each student's name is the roster's, where it has one for the id)."""
     unmatched, note, files = [], "", {}
     if gradebook is not None:
-        name, content, unmatched = roster.export(gradebook, records, course)
+        matched, unmatched = roster.match(gradebook, records)
+        name, content = roster.export(gradebook, matched, course)
         files[name] = content
         note = text("roster.about", file=name)
-        records = roster.named(gradebook, records)
+        records = roster.named(gradebook, records, matched)
     files["grades.csv"] = reports.grades_csv(records)
     files["grades.json"] = reports.grades_json(records, limits, course, level)
     files["report.html"] = report_page.page(records, course, level, unmatched, note)
