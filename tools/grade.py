@@ -33,11 +33,10 @@ from framework.harness.judge import Verdict
 from framework.harness.untrusted import safe_text
 from tools import config, generated, outputs, regrade, report_page, reports, roster
 from tools.config import Scheme
-from tools.submissions import UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
+from tools.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
 FILE = "student.py"  # how every student's file is named in feedback
 ATTEMPTS = ("latest", "best")
-NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine failed, not the student
 MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same

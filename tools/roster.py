@@ -25,6 +25,7 @@ from pathlib import Path
 from framework.harness.i18n import text
 from framework.harness.untrusted import safe_text
 from tools.reports import cell
+from tools.submissions import NOT_THEIR_DOING
 
 CANVAS_INFO = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
 CANVAS_OUT = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -150,7 +151,7 @@ def _keys(roster: Roster):
 
 def _points(record: dict, maximum: float | None) -> str:
     """A record's score as the gradebook's points: blank for a grader error, scaled to `maximum` if known."""
-    if record.get("status") in ("grader_error", "system_error"):  # not the student's doing: left to you
+    if record.get("status") in NOT_THEIR_DOING:  # the grader or the machine failed: left to you
         return ""
     top = record.get("max_score") or 100  # full marks of the grading scheme the record was graded with
     value = record["score"] * (maximum if maximum else top) / top

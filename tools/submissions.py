@@ -29,6 +29,7 @@ BACKUP = re.compile(r"(?i)backup|\bbak\b|^old\b|^old[-_ ]|copy|archive|previous|
 MAX_HELPERS = 20
 MAX_FOUND = 8  # files named when saying what a submission holds
 UNGRADABLE = ("no_student_py", "several_student_py", "bad_archive", "unsupported", "unreadable", "too_many_files")
+NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine failed, not the student
 
 
 @dataclass(frozen=True)
