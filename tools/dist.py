@@ -28,6 +28,7 @@ from pathlib import Path
 
 from framework.harness.i18n import text
 from tools import outputs
+from tools.config import ATTEMPTS, LANGUAGES, VISIBILITIES
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
@@ -211,9 +212,7 @@ def gradescope_settings(environ=os.environ) -> str:
     """The course's settings for run_autograder, from the environment `make gradescope` ran in
     (LAB_LANG=en for English feedback, LAB_VISIBILITY, LAB_ATTEMPT=best)."""
     lines = []
-    for name, allowed in (("LAB_LANG", ("zh", "en")), ("LAB_VISIBILITY", ("visible", "hidden", "after_due_date",
-                                                                          "after_published")),
-                          ("LAB_ATTEMPT", ("latest", "best"))):
+    for name, allowed in (("LAB_LANG", LANGUAGES), ("LAB_VISIBILITY", VISIBILITIES), ("LAB_ATTEMPT", ATTEMPTS)):
         value = environ.get(name, "").strip().lower()
         if value in allowed:
             lines.append(f"export {name}={value}")

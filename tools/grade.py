@@ -32,11 +32,10 @@ from framework.harness.i18n import text
 from framework.harness.judge import Verdict
 from framework.harness.untrusted import safe_text
 from tools import config, generated, outputs, regrade, report_page, reports, roster
-from tools.config import Scheme
+from tools.config import ATTEMPTS, VISIBILITIES, Scheme
 from tools.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
 FILE = "student.py"  # how every student's file is named in feedback
-ATTEMPTS = ("latest", "best")
 MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
@@ -99,9 +98,6 @@ class Course:
     visibility: str
     attempt: str
     scheme: Scheme
-
-
-VISIBILITIES = config.VISIBILITIES
 
 
 def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
