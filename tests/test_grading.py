@@ -311,6 +311,19 @@ def test_gradescope_results_follow_its_schema(tmp_path):
     assert failed["status"] == "failed" and "<|end|>" in failed["output"]
 
 
+def test_gradescope_says_why_nothing_ran_as_grades_json_does(tmp_path):
+    submission = tmp_path / "class" / "submission"
+    submission.mkdir(parents=True)  # nothing in it: no student.py, and nothing else found either
+    results = tmp_path / "results.json"
+    subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+                    "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
+    outputs = {test["output"] for test in json.loads(results.read_text(encoding="utf-8"))["tests"]}
+    subprocess.run([sys.executable, "-m", "tools.grade", str(tmp_path / "class"), "--out", str(tmp_path / "out")],
+                   cwd=ROOT, check=True, env=clean_env(), capture_output=True)
+    [record] = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["students"]
+    assert record["status"] == "no_student_py" and outputs == {record["why"]} and record["why"].endswith(": —")
+
+
 def test_gradescope_bundle_has_its_entry_points_and_no_solution():
     assert make("gradescope").returncode == 0
     with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:

@@ -125,9 +125,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
                  notes=submission.notes, found=submission.found, max_score=scheme.max_score,
                  inputs=generated.fingerprint(*drawn) if drawn else "")
     if not submission.gradable:
-        feedback = "\n".join([text(f"status.{submission.status}", found=", ".join(submission.found) or "—"), "",
-                              *render.summary_lines([(case, False) for case in scheme.cases])]) + "\n"
-        return replace(base, feedback=feedback)
+        return replace(base, feedback=_not_run(base, scheme))
     chosen = list(enumerate(submission.attempts, 1))
     chosen = chosen[-MAX_BEST:] if attempt == "best" else chosen[-1:]
     best = None
@@ -233,9 +231,13 @@ def _rendered(grade: Grade, limits: Limits) -> Result:
 
 
 def _why(grade: Grade) -> str:
-    if grade.gradable:
-        return ""
-    return text(f"status.{grade.status}", found=", ".join(grade.found) or "—", entry=grade.entry, cause=grade.cause)
+    return "" if grade.gradable else reports.why_text(grade)
+
+
+def _not_run(grade: Grade, scheme: Scheme) -> str:
+    """The feedback of a submission nothing ran for: why, then the summary with every case failed."""
+    summary = render.summary_lines([(case, False) for case in scheme.cases])
+    return "\n".join([reports.why_text(grade), "", *summary]) + "\n"
 
 
 def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> Grade:
@@ -246,11 +248,9 @@ def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> 
         cause = type(exc).__name__
     cause = safe_text(cause, limit=300, keep_newlines=False)
     entry = safe_text(submission.entry, limit=300, keep_newlines=False)
-    feedback = "\n".join([text("status.grader_error", entry=entry, cause=cause, found=""), "",
-                          *render.summary_lines([(case, False) for case in scheme.cases])]) + "\n"
-    return Grade(submission.student, entry, "grader_error", feedback=feedback, name=submission.name,
-                 layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
-                 cause=cause, max_score=scheme.max_score)
+    failed = Grade(submission.student, entry, "grader_error", name=submission.name, layout=submission.layout,
+                   late=submission.late, attempts=len(submission.attempts), cause=cause, max_score=scheme.max_score)
+    return replace(failed, feedback=_not_run(failed, scheme))
 
 
 # --- a class -----------------------------------------------------------------------------------

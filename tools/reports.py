@@ -60,6 +60,12 @@ def feedback_text(grade) -> str:
     return "\n".join(notes) + "\n\n" + grade.feedback
 
 
+def why_text(grade) -> str:
+    """Why a submission could not run, in the reader's words: what it holds ("—" when nothing), or the entry
+    and the cause the grader failed on."""
+    return text(f"status.{grade.status}", found=", ".join(grade.found) or "—", entry=grade.entry, cause=grade.cause)
+
+
 def feedback_name(student: str) -> str:
     """The student's file in feedback/ (ids are already safe file names: tools/submissions.safe_id)."""
     return f"{student}.txt"
@@ -238,9 +244,7 @@ def gradescope_results(grade, course, facts: dict) -> dict:
     tests = []
     for case in course.scheme.cases:
         verdict, ok = grade.verdict(case), grade.passed(case)
-        output = ("" if ok else render.explanation(verdict, "student.py") if verdict is not None
-                  else text(f"status.{grade.status}", found=", ".join(grade.found), entry=grade.entry,
-                            cause=grade.cause))
+        output = "" if ok else render.explanation(verdict, "student.py") if verdict is not None else why_text(grade)
         tests.append({"name": f"[TEST {case.id}] {text(case.label_key)}", "number": case.column,
                       "score": case.weight if ok else 0, "max_score": case.weight,
                       "status": "passed" if ok else "failed", "output": output, "output_format": "text",
