@@ -71,7 +71,7 @@ class Grade:
 
     @property
     def score(self) -> int:
-        return sum(v.case.weight for v in self.verdicts if v.passed)
+        return points(self.verdicts)
 
     @property
     def gradable(self) -> bool:
@@ -87,6 +87,11 @@ class Grade:
     def passed(self, case) -> bool:
         verdict = self.verdict(case)
         return verdict is not None and verdict.passed
+
+
+def points(verdicts) -> int:
+    """The points `verdicts` earned: the weight of each case passed."""
+    return sum(v.case.weight for v in verdicts if v.passed)
 
 
 @dataclass(frozen=True)
@@ -131,7 +136,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     best = None
     for number, candidate in chosen:
         graded = _run(candidate, limits, scheme, drawn)
-        score = sum(v.case.weight for v in graded[0] if v.passed)
+        score = points(graded[0])
         if best is None or score >= best[0]:
             best = (score, number, candidate, graded)
     _, number, candidate, (verdicts, load) = best
