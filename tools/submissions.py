@@ -327,11 +327,19 @@ def _listing(pool: _Pool) -> tuple:
     """What the submission holds, briefly: visible files first, then what was skipped and why."""
     shown = [member.path + (f" ({member.skipped})" if member.skipped else "")
              for member, _ in pool.files if searched(member.path)]
-    return tuple(shown[:MAX_FOUND] + ([f"… +{len(shown) - MAX_FOUND}"] if len(shown) > MAX_FOUND else []))
+    first, more = _cut(shown)
+    return tuple(first + [more] if more else first)
 
 
 def _names(paths: list) -> str:
-    return ", ".join(paths[:MAX_FOUND]) + (f" … +{len(paths) - MAX_FOUND}" if len(paths) > MAX_FOUND else "")
+    first, more = _cut(paths)
+    return ", ".join(first) + (f" {more}" if more else "")
+
+
+def _cut(items: list) -> tuple[list, str]:
+    """The first MAX_FOUND items, and "… +N" for the N left out ("" when none are)."""
+    left = len(items) - MAX_FOUND
+    return items[:MAX_FOUND], f"… +{left}" if left > 0 else ""
 
 
 # --- ids ----------------------------------------------------------------------------------------
