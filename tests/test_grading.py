@@ -19,8 +19,8 @@ import pytest
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
 from framework.harness import render, sandbox
 from framework.harness.cases import CORE
-from tools import config
-from tools.grade import grade_folder, grade_submission
+from tools import config, reports
+from tools.grade import course_settings, grade_folder, grade_submission
 from tools.submissions import Submission
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)
@@ -136,7 +136,7 @@ def test_scores_are_honest(graded):
     _, grades, _ = graded
     assert grades["control_a"].score == grades["zipped"].score == MAX_SCORE
     # forging, patching and stealing earn exactly what their honest return values earn: the stub's score
-    stub = grade_submission(Submission("stub", "student.py", source=STUB.read_bytes()), LIMITS).score
+    stub = grade_submission(Submission("stub", "student.py", source=STUB.read_bytes()), LIMITS, SCHEME).score
     assert stub == 0
     for student in ATTACKERS + ("two_files", "broken", "empty", "gbk", "hostile_syntax_error",
                                 "hostile_exit_at_import", "hostile_loop_at_import"):
@@ -168,7 +168,7 @@ def test_nothing_of_a_submission_outlives_grading_or_escapes_into_the_outputs(gr
 
 def test_hostile_neighbours_change_no_other_verdict(graded):
     _, grades, _ = graded
-    alone = grade_submission(Submission("alone", "student.py", source=SOLUTION.read_bytes()), LIMITS)
+    alone = grade_submission(Submission("alone", "student.py", source=SOLUTION.read_bytes()), LIMITS, SCHEME)
     assert [v["passed"] for v in grades["control_a"].verdicts] == [v.passed for v in alone.verdicts]
     control_b = [v["passed"] for v in grades["control_b"].verdicts]
     assert control_b.count(False) >= 1 and not grades["control_b"].passed(CORE[4])
@@ -300,14 +300,28 @@ def test_gradescope_results_follow_its_schema(tmp_path):
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
     document = json.loads(results.read_text(encoding="utf-8"))
     assert set(document) >= {"score", "tests"} and len(document["tests"]) == len(GRADED)
+    course = course_settings(environ=clean_env(), scheme=SCHEME)  # the course the run above graded for
     for test, case in zip(document["tests"], GRADED):
         assert set(test) >= {"name", "score", "max_score", "status", "output", "visibility"}
-        assert test["status"] in ("passed", "failed") and test["visibility"] == SCHEME.visibility_of(case)
+        assert test["status"] in ("passed", "failed") and test["visibility"] == reports.visibility(course, case)
         assert test["score"] == (test["max_score"] if test["status"] == "passed" else 0)
         assert test["output_format"] == "text"  # preformatted: the caret stays under the difference
     assert document["score"] == sum(t["score"] for t in document["tests"]) < MAX_SCORE
     failed = next(t for t in document["tests"] if t["number"] == "t6")
     assert failed["status"] == "failed" and "<|end|>" in failed["output"]
+
+
+def test_gradescope_says_why_nothing_ran_as_grades_json_does(tmp_path):
+    submission = tmp_path / "class" / "submission"
+    submission.mkdir(parents=True)  # nothing in it: no student.py, and nothing else found either
+    results = tmp_path / "results.json"
+    subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+                    "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
+    outputs = {test["output"] for test in json.loads(results.read_text(encoding="utf-8"))["tests"]}
+    subprocess.run([sys.executable, "-m", "tools.grade", str(tmp_path / "class"), "--out", str(tmp_path / "out")],
+                   cwd=ROOT, check=True, env=clean_env(), capture_output=True)
+    [record] = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["students"]
+    assert record["status"] == "no_student_py" and outputs == {record["why"]} and record["why"].endswith(": —")
 
 
 def test_gradescope_bundle_has_its_entry_points_and_no_solution():

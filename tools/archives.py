@@ -92,9 +92,8 @@ class _Budget:
             raise ArchiveError("too_large")
 
 
-def read_archive(path: Path, budget: _Budget | None = None, prefix: str = "") -> list[Member]:
+def read_archive(path: Path, budget: _Budget, prefix: str = "") -> list[Member]:
     """The members of the archive at `path` (a .zip, .tar.gz, .tgz or .tar)."""
-    budget = budget or _Budget()
     suffix = archive_suffix(path.name)
     try:
         if suffix == ".zip":
@@ -190,11 +189,9 @@ def _read_tar(path: Path, budget: _Budget, prefix: str, compressed: bool) -> lis
     return members
 
 
-def read_folder(folder: Path, budget: _Budget | None = None, skip: tuple = ()) -> list[Member]:
+def read_folder(folder: Path, budget: _Budget) -> list[Member]:
     """The files under `folder` (links listed, never followed); archives among them are opened, one level."""
-    budget = budget or _Budget()
     members: list[Member] = []
-    skip_paths = {os.path.realpath(p) for p in skip}
     for top, dirs, files in os.walk(folder, followlinks=False):
         relative = Path(top).relative_to(folder)
         depth = len(relative.parts)
@@ -204,8 +201,7 @@ def read_folder(folder: Path, budget: _Budget | None = None, skip: tuple = ()) -
             if os.path.islink(full):
                 budget.count_member()
                 members.append(Member(_join(relative, name), skipped="link"))
-            elif depth < MAX_DEPTH and searched(_join(relative, name) + "/") \
-                    and os.path.realpath(full) not in skip_paths:
+            elif depth < MAX_DEPTH and searched(_join(relative, name) + "/"):
                 kept.append(name)
         dirs[:] = kept
         for name in sorted(files):

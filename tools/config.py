@@ -21,6 +21,8 @@ GROUPS = {"six": CORE, "extended": EXTENDED, "properties": PROPERTY_CASES, "gene
 GRADED = tuple(case for cases in GROUPS.values() for case in cases)  # every graded case, group by group
 GROUP_OF_SUITE = {"core": "six", "extended": "extended", "properties": "properties", "generated": "generated"}
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
+LANGUAGES = ("zh", "en")
+ATTEMPTS = ("latest", "best")  # which attempt counts (--attempt, LAB_ATTEMPT)
 DEFAULTS = {
     "weights": {"six": "30", "extended": "20", "properties": "20", "generated": "30"},
     "generated": {"count": "120", "secret": "lab09-3f8e1c52a9d04b7e"},
@@ -55,19 +57,12 @@ class Scheme:
     def max_score(self) -> int:
         return sum(self.weights.values())
 
-    def group(self, case) -> str:
-        return next(name for name, cases in GROUPS.items() if any(c.id == case.id for c in cases))
-
     def points(self, case) -> int:
         """The points `case` is worth: its group's points shared equally, the remainder to the first ones."""
-        name = self.group(case)
+        name = GROUP_OF_SUITE[case.suite]
         ids = [c.id for c in GROUPS[name]]
         base, extra = divmod(self.weights[name], len(ids))
         return base + (1 if ids.index(case.id) < extra else 0)
-
-    def visibility_of(self, case) -> str:
-        """Gradescope's visibility for the test of `case`."""
-        return self.generated_visibility if self.group(case) == "generated" else self.visibility
 
 
 def load(path: Path | None = None) -> Scheme:
@@ -98,8 +93,8 @@ def _scheme(parser: configparser.ConfigParser, where: str) -> Scheme:
     weights = {name: _number(parser, "weights", name, where) for name in GROUPS}
     language = parser["course"]["language"].strip()
     visibilities = [parser["gradescope"][key].strip() for key in ("visibility", "generated_visibility")]
-    if language not in ("zh", "en"):
-        raise ConfigError(f"{where}: [course] language must be zh or en, not {language!r}")
+    if language not in LANGUAGES:
+        raise ConfigError(f"{where}: [course] language must be {' or '.join(LANGUAGES)}, not {language!r}")
     if any(value not in VISIBILITIES for value in visibilities):
         raise ConfigError(f"{where}: [gradescope] visibility must be one of {', '.join(VISIBILITIES)}")
     if not parser["generated"]["secret"].strip():

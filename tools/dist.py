@@ -27,6 +27,8 @@ import zipfile
 from pathlib import Path
 
 from framework.harness.i18n import text
+from tools import outputs
+from tools.config import ATTEMPTS, LANGUAGES, VISIBILITIES
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
@@ -74,14 +76,19 @@ def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
                     files[member.name] = (tar.extractfile(member).read(), 0o755 if member.mode & 0o111 else 0o644)
         stamp = int(_git("log", "-1", "--format=%ct", "HEAD").stdout.strip() or FALLBACK_TIME)
     else:
-        for relative in [Path(name) for name in HANDOUT_TOP] + [p.relative_to(ROOT) for tree in HANDOUT_TREES
-                                                                for p in sorted((ROOT / tree).rglob("*"))]:
+        top = [Path(name) for name in HANDOUT_TOP if (ROOT / name).is_file()]
+        for relative in top + [path for tree in HANDOUT_TREES for path in _tree(tree)]:
             path = ROOT / relative
-            if path.is_file() and "__pycache__" not in relative.parts:
-                files[relative.as_posix()] = (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
+            files[relative.as_posix()] = (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
         stamp = int(os.environ.get("SOURCE_DATE_EPOCH", FALLBACK_TIME))
     files["pytest.ini"] = (HANDOUT_PYTEST_INI.encode("utf-8"), 0o644)
     return dict(sorted(files.items())), max(stamp, FALLBACK_TIME)
+
+
+def _tree(folder: str) -> list[Path]:
+    """The files under the lab's `folder`, relative to the lab, sorted; bytecode caches left out."""
+    found = [path.relative_to(ROOT) for path in sorted((ROOT / folder).rglob("*"))]
+    return [path for path in found if (ROOT / path).is_file() and "__pycache__" not in path.parts]
 
 
 def uncommitted_changes() -> list[str]:
@@ -93,10 +100,7 @@ def uncommitted_changes() -> list[str]:
 
 def gradescope_files() -> dict[str, Path]:
     """Name in the bundle -> file of the lab."""
-    def tree(folder: str) -> list[Path]:
-        return [p.relative_to(ROOT) for p in sorted((ROOT / folder).rglob("*"))
-                if p.is_file() and "__pycache__" not in p.parts]
-    files = {p.as_posix(): ROOT / p for p in tree("framework") + tree("tools")
+    files = {p.as_posix(): ROOT / p for p in _tree("framework") + _tree("tools")
              if p.as_posix() != "framework/student.py" and "gradescope" not in p.parts}
     files.update({name: ROOT / "tools" / "gradescope" / name for name in ("setup.sh", "run_autograder")})
     files["solutions/student.py"] = ROOT / "solutions" / "student.py"
@@ -125,8 +129,7 @@ def handout(python: str = sys.executable) -> Path:
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    _write(DIST / f"{NAME}.tar.gz", _tar_gz(files, stamp))
-    _write(DIST / f"{NAME}.zip", _zip(files, stamp))
+    outputs.commit(DIST, {f"{NAME}.tar.gz": _tar_gz(files, stamp), f"{NAME}.zip": _zip(files, stamp)}, {})
     return DIST / f"{NAME}.tar.gz"
 
 
@@ -173,15 +176,6 @@ def _umask() -> int:
     return mask
 
 
-def _write(path: Path, content: bytes) -> None:
-    """Write `path` whole under a temporary name, then rename it (mode 0666 minus the umask)."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-    with os.fdopen(fd, "wb") as stream:
-        stream.write(content)
-    os.replace(temporary, path)
-
-
 def _tar_gz(files: dict, stamp: int) -> bytes:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
@@ -218,9 +212,7 @@ def gradescope_settings(environ=os.environ) -> str:
     """The course's settings for run_autograder, from the environment `make gradescope` ran in
     (LAB_LANG=en for English feedback, LAB_VISIBILITY, LAB_ATTEMPT=best)."""
     lines = []
-    for name, allowed in (("LAB_LANG", ("zh", "en")), ("LAB_VISIBILITY", ("visible", "hidden", "after_due_date",
-                                                                          "after_published")),
-                          ("LAB_ATTEMPT", ("latest", "best"))):
+    for name, allowed in (("LAB_LANG", LANGUAGES), ("LAB_VISIBILITY", VISIBILITIES), ("LAB_ATTEMPT", ATTEMPTS)):
         value = environ.get(name, "").strip().lower()
         if value in allowed:
             lines.append(f"export {name}={value}")
@@ -228,7 +220,6 @@ def gradescope_settings(environ=os.environ) -> str:
 
 
 def gradescope() -> Path:
-    DIST.mkdir(exist_ok=True)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         for name, source in sorted(gradescope_files().items()):
@@ -239,9 +230,8 @@ def gradescope() -> Path:
             if name == "run_autograder":
                 content = content.replace(b"# LAB_SETTINGS", gradescope_settings().encode("utf-8"))
             bundle.writestr(info, content)
-    archive = DIST / "gradescope-autograder.zip"
-    _write(archive, buffer.getvalue())
-    return archive
+    outputs.commit(DIST, {"gradescope-autograder.zip": buffer.getvalue()}, {})
+    return DIST / "gradescope-autograder.zip"
 
 
 def main(argv=None) -> int:

@@ -28,16 +28,14 @@ from pathlib import Path
 
 from framework.harness import engine, properties, render, sandbox
 from framework.harness.engine import Limits, LoadOutcome, StudentRun
-from framework.harness.i18n import current_language, text
+from framework.harness.i18n import text
 from framework.harness.judge import Verdict
 from framework.harness.untrusted import safe_text
 from tools import config, generated, outputs, regrade, report_page, reports, roster
-from tools.config import Scheme
-from tools.submissions import UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
+from tools.config import ATTEMPTS, VISIBILITIES, Scheme
+from tools.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
 FILE = "student.py"  # how every student's file is named in feedback
-ATTEMPTS = ("latest", "best")
-NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine failed, not the student
 MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
@@ -73,7 +71,7 @@ class Grade:
 
     @property
     def score(self) -> int:
-        return sum(v.case.weight for v in self.verdicts if v.passed)
+        return points(self.verdicts)
 
     @property
     def gradable(self) -> bool:
@@ -91,57 +89,54 @@ class Grade:
         return verdict is not None and verdict.passed
 
 
+def points(verdicts) -> int:
+    """The points `verdicts` earned: the weight of each case passed."""
+    return sum(v.case.weight for v in verdicts if v.passed)
+
+
 @dataclass(frozen=True)
 class Course:
-    """What the course decides: the assignment's title, the language, Gradescope visibility, which attempt
-    counts, and the grading scheme.  One place reads them (`course_settings`), fed by tools/grading.ini."""
+    """What the course decides: the assignment's title, Gradescope visibility, which attempt counts, and the
+    grading scheme.  One place reads them (`course_settings`), fed by tools/grading.ini."""
 
-    title: str = "Lab09"
-    language: str = "zh"
-    visibility: str = "visible"
-    attempt: str = "latest"
-    scheme: Scheme = field(default_factory=config.load)
-
-
-VISIBILITIES = config.VISIBILITIES
+    title: str
+    visibility: str
+    attempt: str
+    scheme: Scheme
 
 
 def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
                     scheme: Scheme | None = None) -> Course:
-    """The course's settings: options given, else the environment (LAB_LANG, LAB_ATTEMPT, LAB_VISIBILITY),
-    else the grading scheme (tools/grading.ini, or `scheme`)."""
+    """The course's settings: options given, else the environment (LAB_ATTEMPT, LAB_VISIBILITY), else the
+    grading scheme (tools/grading.ini, or `scheme`).  The language is LAB_LANG's (main sets it from the scheme)."""
     scheme = scheme or config.load()
     chosen = attempt or environ.get("LAB_ATTEMPT", "").strip().lower() or "latest"
     visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
-    return Course(title=title or scheme.title, language=current_language(),
+    return Course(title=title or scheme.title,
                   visibility=visibility if visibility in VISIBILITIES else scheme.visibility,
                   attempt=chosen if chosen in ATTEMPTS else "latest", scheme=scheme)
 
 
 # --- one submission ------------------------------------------------------------------------------
 
-def grade_submission(submission: Submission, limits: Limits, scheme: Scheme | None = None,
-                     attempt: str = "latest") -> Grade:
+def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, attempt: str = "latest") -> Grade:
     """Run every case on the attempt that counts (or explain why nothing can run) and write its feedback:
     the table cases and property checks as `make test-full` runs them, then the checks on inputs drawn for
-    this student.  Points come from the grading scheme (default: tools/grading.ini)."""
+    this student.  Points come from the grading scheme."""
     started = time.monotonic()
-    scheme = scheme or config.load()
     drawn = (submission.student, scheme.secret, scheme.generated_count) if scheme.weights["generated"] else None
     base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
                  layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
                  notes=submission.notes, found=submission.found, max_score=scheme.max_score,
                  inputs=generated.fingerprint(*drawn) if drawn else "")
     if not submission.gradable:
-        feedback = "\n".join([text(f"status.{submission.status}", found=", ".join(submission.found) or "—"), "",
-                              *render.summary_lines([(case, False) for case in scheme.cases])]) + "\n"
-        return replace(base, feedback=feedback)
+        return replace(base, feedback=_not_run(base, scheme))
     chosen = list(enumerate(submission.attempts, 1))
     chosen = chosen[-MAX_BEST:] if attempt == "best" else chosen[-1:]
     best = None
     for number, candidate in chosen:
         graded = _run(candidate, limits, scheme, drawn)
-        score = sum(v.case.weight for v in graded[0] if v.passed)
+        score = points(graded[0])
         if best is None or score >= best[0]:
             best = (score, number, candidate, graded)
     _, number, candidate, (verdicts, load) = best
@@ -195,11 +190,9 @@ class Result:
     feedback: str
 
 
-def grade_safely(submission: Submission, limits: Limits, attempt: str = "latest",
-                 scheme: Scheme | None = None) -> Result:
+def grade_safely(submission: Submission, limits: Limits, scheme: Scheme, attempt: str = "latest") -> Result:
     """The barrier around one submission: read, run, judge, render.  Anything that goes wrong in there
     becomes this submission's status `grader_error`, naming the entry and the cause."""
-    scheme = scheme or config.load()
     return rendered_safely(submission, judged_safely(submission, limits, attempt, scheme), limits, scheme)
 
 
@@ -243,9 +236,13 @@ def _rendered(grade: Grade, limits: Limits) -> Result:
 
 
 def _why(grade: Grade) -> str:
-    if grade.gradable:
-        return ""
-    return text(f"status.{grade.status}", found=", ".join(grade.found) or "—", entry=grade.entry, cause=grade.cause)
+    return "" if grade.gradable else reports.why_text(grade)
+
+
+def _not_run(grade: Grade, scheme: Scheme) -> str:
+    """The feedback of a submission nothing ran for: why, then the summary with every case failed."""
+    summary = render.summary_lines([(case, False) for case in scheme.cases])
+    return "\n".join([reports.why_text(grade), "", *summary]) + "\n"
 
 
 def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> Grade:
@@ -256,22 +253,19 @@ def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> 
         cause = type(exc).__name__
     cause = safe_text(cause, limit=300, keep_newlines=False)
     entry = safe_text(submission.entry, limit=300, keep_newlines=False)
-    feedback = "\n".join([text("status.grader_error", entry=entry, cause=cause, found=""), "",
-                          *render.summary_lines([(case, False) for case in scheme.cases])]) + "\n"
-    return Grade(submission.student, entry, "grader_error", feedback=feedback, name=submission.name,
-                 layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
-                 cause=cause, max_score=scheme.max_score)
+    failed = Grade(submission.student, entry, "grader_error", name=submission.name, layout=submission.layout,
+                   late=submission.late, attempts=len(submission.attempts), cause=cause, max_score=scheme.max_score)
+    return replace(failed, feedback=_not_run(failed, scheme))
 
 
 # --- a class -----------------------------------------------------------------------------------
 
-def grade_class(submissions: list[Submission], jobs: int, limits: Limits, progress=None,
-                attempt: str = "latest", scheme: Scheme | None = None) -> list[Result]:
+def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme: Scheme, progress=None,
+                attempt: str = "latest") -> list[Result]:
     """Grade every submission, `jobs` at a time, each run and judged in a worker process (judging hundreds
     of calls is Python work that threads of one process could not share); this process renders.  A hung
     case costs only its own time limit.  On Ctrl-C every worker ends its child at once and
     KeyboardInterrupt goes on up."""
-    scheme = scheme or config.load()
     results: dict[int, Result] = {}
 
     def finished(index: int, grade: Grade) -> None:
@@ -473,7 +467,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     submissions = discover(folder, skip=(out,))
     gradebook = roster.load(roster_path) if roster_path else None
     previous = regrade.previous(out, [s.student for s in submissions], merge)
-    results = grade_class(submissions, jobs, limits, progress, course.attempt, course.scheme)
+    results = grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt)
     records = [result.record for result in results]
     feedback = {reports.feedback_name(r.record["student"]): r.feedback.encode("utf-8") for r in results}
     changes: list[str] = []
@@ -490,10 +484,11 @@ def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, by
     records as written (with a roster, each student's name is the roster's, where it has one for the id)."""
     unmatched, note, files = [], "", {}
     if gradebook is not None:
-        name, content, unmatched = roster.export(gradebook, records, course)
+        matched, unmatched = roster.match(gradebook, records)
+        name, content = roster.export(gradebook, matched, course)
         files[name] = content
         note = text("roster.about", file=name)
-        records = roster.named(gradebook, records)
+        records = roster.named(gradebook, records, matched)
     files["grades.csv"] = reports.grades_csv(records)
     files["grades.json"] = reports.grades_json(records, limits, course, level)
     files["report.html"] = report_page.page(records, course, level, unmatched, note)
@@ -531,7 +526,7 @@ def gradescope(args, limits: Limits, course: Course, level) -> int:
         results = {"score": 0, "output": refusal, "output_format": "text", "visibility": course.visibility,
                    "stdout_visibility": "hidden", "tests": []}
     else:
-        result = grade_safely(submission, limits, scheme=course.scheme)
+        result = grade_safely(submission, limits, course.scheme)
         grade = replace(result.grade, late=facts.get("late", result.grade.late))
         results = reports.gradescope_results(grade, course, facts)
     args.results.parent.mkdir(parents=True, exist_ok=True)

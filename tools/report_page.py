@@ -160,7 +160,7 @@ def _not_graded(records) -> str:
     items = [document for document in records if not document.get("gradable")]
     if not items:
         return ""
-    rows = "".join(f"<li><a href=\"feedback/{e(quote(d['student']))}.txt\">{e(d['student'])}</a> — "
+    rows = "".join(f"<li>{_feedback_link(d['student'])} — "
                    f"{e(reports.status_label(d['status']))}: {e(d.get('why', ''))}</li>" for d in items)
     return (f"<h2>{e(text('report.not_graded', count=len(items)))}</h2><p>{e(text('report.not_graded_about'))}</p>"
             f"<ul class=plain id=not-graded>{rows}</ul>")
@@ -217,9 +217,14 @@ def student_row(document: dict, refs: dict) -> str:
     attempt = document.get("attempt") or ""
     attempts = document.get("attempts") or 0
     shown_attempt = f"{attempt}/{attempts}" if attempt and attempts > 1 else ""  # only when there was a choice
-    link = f"<a href=\"feedback/{e(quote(document['student']))}.txt\">{e(document['student'])}</a>"
+    link = _feedback_link(document["student"])
     return (f"<tr><td data-v=\"{e(document['student'])}\">{link}</td><td>{e(document.get('name') or '')}</td>"
             f"<td>{e(reports.status_label(document['status']))}</td><td class=num>{document['score']}</td>"
             f"<td data-v=\"{1 if document.get('late') else 0}\">{e(late)}</td>"
             f"<td class=num data-v=\"{e(str(attempt))}\">{e(shown_attempt)}</td>{''.join(cells)}"
             f"<td>{e(' '.join(seen))}</td></tr>")
+
+
+def _feedback_link(student: str) -> str:
+    """The student's id, linked to their file in feedback/."""
+    return f"<a href=\"feedback/{html.escape(quote(reports.feedback_name(student)))}\">{html.escape(student)}</a>"

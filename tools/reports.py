@@ -60,6 +60,12 @@ def feedback_text(grade) -> str:
     return "\n".join(notes) + "\n\n" + grade.feedback
 
 
+def why_text(grade) -> str:
+    """Why a submission could not run, in the reader's words: what it holds ("—" when nothing), or the entry
+    and the cause the grader failed on."""
+    return text(f"status.{grade.status}", found=", ".join(grade.found) or "—", entry=grade.entry, cause=grade.cause)
+
+
 def feedback_name(student: str) -> str:
     """The student's file in feedback/ (ids are already safe file names: tools/submissions.safe_id)."""
     return f"{student}.txt"
@@ -110,7 +116,7 @@ def grades_csv(records) -> str:
 def grades_json(records, limits, course, level) -> str:
     scheme = course.scheme
     cases = [{"column": c.column, "label": text(c.label_key), "weight": c.weight, "suite": c.suite,
-              "group": scheme.group(c)} for c in scheme.cases]
+              "group": GROUP_OF_SUITE[c.suite]} for c in scheme.cases]
     document = {"lab": "Lab09", "title": course.title, "max_score": scheme.max_score, "cases": cases,
                 "scheme": {"weights": scheme.weights, "generated_count": scheme.generated_count},  # not the secret
                 "sandbox": sandbox_json(level),
@@ -238,14 +244,12 @@ def gradescope_results(grade, course, facts: dict) -> dict:
     tests = []
     for case in course.scheme.cases:
         verdict, ok = grade.verdict(case), grade.passed(case)
-        output = ("" if ok else render.explanation(verdict, "student.py") if verdict is not None
-                  else text(f"status.{grade.status}", found=", ".join(grade.found), entry=grade.entry,
-                            cause=grade.cause))
+        output = "" if ok else render.explanation(verdict, "student.py") if verdict is not None else why_text(grade)
         tests.append({"name": f"[TEST {case.id}] {text(case.label_key)}", "number": case.column,
                       "score": case.weight if ok else 0, "max_score": case.weight,
                       "status": "passed" if ok else "failed", "output": output, "output_format": "text",
-                      "visibility": _visibility(course, case)})
-    shown = [v for v in grade.verdicts if _visibility(course, v.case) == "visible"]
+                      "visibility": visibility(course, case)})
+    shown = [v for v in grade.verdicts if visibility(course, v.case) == "visible"]
     if len(shown) < len(grade.verdicts):
         grade = replace(grade, feedback=render.course_report(shown, "student.py"))
     lines = []
@@ -264,7 +268,7 @@ def gradescope_results(grade, course, facts: dict) -> dict:
                            "files": list(grade.files), "sandbox": grade.sandbox}}
 
 
-def _visibility(course, case) -> str:
+def visibility(course, case) -> str:
     """Generated checks follow the scheme's own setting; every other test the course's visibility."""
     return course.scheme.generated_visibility if case.suite == "generated" else course.visibility
 

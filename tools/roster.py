@@ -25,6 +25,7 @@ from pathlib import Path
 from framework.harness.i18n import text
 from framework.harness.untrusted import safe_text
 from tools.reports import cell
+from tools.submissions import NOT_THEIR_DOING
 
 CANVAS_INFO = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
 CANVAS_OUT = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -48,6 +49,7 @@ class Roster:
     rows: list  # student rows (lists of cells, padded to the header)
     points_row: list | None = None  # Canvas's "Points Possible" row
     bom: bool = False
+    columns: tuple | None = None  # Moodle's (identifier, grade, maximum grade) columns (_moodle_columns)
 
 
 def load(path: Path) -> Roster:
@@ -71,8 +73,9 @@ def load(path: Path) -> Roster:
         points = next((row for row in rows if row[0].strip() == "Points Possible"), None)
         students = [row for row in rows if row[1].strip() and row[0].strip() != "Points Possible"]
         return Roster("canvas", path, header, students, points, bom)
-    if _moodle_columns(header, rows):
-        return Roster("moodle", path, header, rows, None, bom)
+    columns = _moodle_columns(header, rows)
+    if columns:
+        return Roster("moodle", path, header, rows, None, bom, columns)
     raise RosterError(text("roster.unknown", path=path))
 
 
@@ -90,21 +93,20 @@ def _moodle_columns(header: list, rows: list) -> tuple[int, int, int | None] | N
     return identifier, grade, maximum
 
 
-def export(roster: Roster, records: list[dict], course) -> tuple[str, str, list[str]]:
-    """(file name, CSV text, ids of submissions that match no row) for this roster."""
+def export(roster: Roster, matched: dict, course) -> tuple[str, str]:
+    """(file name, CSV text) for this roster, given the records its rows matched (`match`)."""
     if roster.kind == "canvas":
-        return _canvas(roster, records, course)
-    return _moodle(roster, records)
+        return _canvas(roster, matched, course)
+    return _moodle(roster, matched)
 
 
-def named(roster: Roster, records: list[dict]) -> list[dict]:
+def named(roster: Roster, records: list[dict], matched: dict) -> list[dict]:
     """The records with the name the roster gives their student (Canvas's `Student`, Moodle's full name),
-    matched as the gradebook export matches them; a record no row matches, or whose row names nobody,
-    keeps the name the submission carried."""
+    for the rows `match` matched them with; a record no row matches, or whose row names nobody, keeps the
+    name the submission carried."""
     column = _name_column(roster)
     if column is None:
         return list(records)
-    matched, _ = _match(records, roster.rows, _keys(roster))
     names = {}
     for index, record in matched.items():
         name = safe_text(roster.rows[index][column].strip(), 120, False).strip()
@@ -119,7 +121,7 @@ def _name_column(roster: Roster) -> int | None:
     else the column after the identifier, where Moodle puts it)."""
     if roster.kind == "canvas":
         return roster.header.index("Student") if "Student" in roster.header else None
-    identifier = _moodle_columns(roster.header, roster.rows)[0]
+    identifier = roster.columns[0]
     lowered = [name.strip().lower() for name in roster.header]
     known = next((i for i, name in enumerate(lowered) if name in MOODLE_NAME), None)
     if known is not None:
@@ -136,7 +138,7 @@ def _keys(roster: Roster):
             return [row[where[name]].strip() for name in ("ID", "SIS User ID", "SIS Login ID", "Student")
                     if name in where]
         return canvas_keys
-    identifier = _moodle_columns(roster.header, roster.rows)[0]
+    identifier = roster.columns[0]
     emails = [i for i, name in enumerate(roster.header) if roster.rows and all(
         "@" in row[i] or not row[i].strip() for row in roster.rows) and any("@" in row[i] for row in roster.rows)]
 
@@ -149,7 +151,7 @@ def _keys(roster: Roster):
 
 def _points(record: dict, maximum: float | None) -> str:
     """A record's score as the gradebook's points: blank for a grader error, scaled to `maximum` if known."""
-    if record.get("status") in ("grader_error", "system_error"):  # not the student's doing: left to you
+    if record.get("status") in NOT_THEIR_DOING:  # the grader or the machine failed: left to you
         return ""
     top = record.get("max_score") or 100  # full marks of the grading scheme the record was graded with
     value = record["score"] * (maximum if maximum else top) / top
@@ -164,12 +166,14 @@ def _number(value: str) -> float | None:
     return number if number > 0 else None
 
 
-def _match(records: list[dict], rows: list, keys) -> tuple[dict, list[str]]:
-    """row index -> record: each record's id against each row's keys (exact first, then ignoring case)."""
+def match(roster: Roster, records: list[dict]) -> tuple[dict, list[str]]:
+    """(row index -> record, ids of submissions that match no row): each record's id against each row's keys,
+    what the LMS imports students by (exact first, then ignoring case)."""
     matched, unmatched = {}, []
     exact: dict[str, int] = {}
     folded: dict[str, int] = {}
-    for index, row in enumerate(rows):
+    keys = _keys(roster)
+    for index, row in enumerate(roster.rows):
         for key in keys(row):
             if key:
                 exact.setdefault(key, index)
@@ -186,12 +190,11 @@ def _match(records: list[dict], rows: list, keys) -> tuple[dict, list[str]]:
     return matched, unmatched
 
 
-def _canvas(roster: Roster, records: list[dict], course) -> tuple[str, str, list[str]]:
+def _canvas(roster: Roster, matched: dict, course) -> tuple[str, str]:
     where = {name: roster.header.index(name) for name in CANVAS_INFO if name in roster.header}
     column = _canvas_assignment(roster.header, course.title)
     title = roster.header[column] if column is not None else course.title
     maximum = _number(roster.points_row[column]) if column is not None and roster.points_row else None
-    matched, unmatched = _match(records, roster.rows, _keys(roster))
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow([*CANVAS_OUT, title])
@@ -200,7 +203,7 @@ def _canvas(roster: Roster, records: list[dict], course) -> tuple[str, str, list
     for index, row in enumerate(roster.rows):
         info = [cell(row[where[name]]) if name in where else "" for name in CANVAS_OUT]
         writer.writerow([*info, _points(matched[index], maximum) if index in matched else ""])
-    return "canvas.csv", stream.getvalue(), unmatched
+    return "canvas.csv", stream.getvalue()
 
 
 def _canvas_assignment(header: list, title: str) -> int | None:
@@ -212,9 +215,8 @@ def _canvas_assignment(header: list, title: str) -> int | None:
     return None
 
 
-def _moodle(roster: Roster, records: list[dict]) -> tuple[str, str, list[str]]:
-    _, grade, maximum_column = _moodle_columns(roster.header, roster.rows)
-    matched, unmatched = _match(records, roster.rows, _keys(roster))
+def _moodle(roster: Roster, matched: dict) -> tuple[str, str]:
+    _, grade, maximum_column = roster.columns
     stream = io.StringIO()
     if roster.bom:
         stream.write("\ufeff")
@@ -226,4 +228,4 @@ def _moodle(roster: Roster, records: list[dict]) -> tuple[str, str, list[str]]:
             maximum = _number(row[maximum_column]) if maximum_column is not None else None
             out[grade] = _points(matched[index], maximum) or row[grade]
         writer.writerow(out)
-    return "moodle.csv", stream.getvalue(), unmatched
+    return "moodle.csv", stream.getvalue()

@@ -29,6 +29,7 @@ BACKUP = re.compile(r"(?i)backup|\bbak\b|^old\b|^old[-_ ]|copy|archive|previous|
 MAX_HELPERS = 20
 MAX_FOUND = 8  # files named when saying what a submission holds
 UNGRADABLE = ("no_student_py", "several_student_py", "bad_archive", "unsupported", "unreadable", "too_many_files")
+NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine failed, not the student
 
 
 @dataclass(frozen=True)
@@ -143,18 +144,20 @@ def _stem(path: Path) -> str:
 
 def _add_entry(pool: _Pool, path: Path, owner: Owner | None) -> None:
     """Read one entry's files into the student's pool (bounded; nothing is extracted)."""
-    budget = _Budget()
-    try:
+    def members(budget: _Budget) -> list[Member]:
         if path.is_symlink():
-            pool.files.append((Member(safe_text(path.name, 200, False), skipped="link"), owner))
-        elif path.is_dir():
-            pool.files += [(member, owner) for member in read_folder(path, budget)]
-        elif owner is not None:
-            shown = owner.file or path.name
-            pool.files += [(member, owner) for member in read_entry_file(path, safe_text(shown, 200, False), budget)]
-        else:
-            pool.files += [(member, owner) for member in read_entry_file(path, safe_text(path.name, 200, False),
-                                                                         budget)]
+            return [Member(safe_text(path.name, 200, False), skipped="link")]
+        if path.is_dir():
+            return read_folder(path, budget)
+        shown = (owner.file if owner is not None else "") or path.name
+        return read_entry_file(path, safe_text(shown, 200, False), budget)
+    _add_members(pool, owner, members)
+
+
+def _add_members(pool: _Pool, owner: Owner | None, members) -> None:
+    """Add what `members(budget)` lists to the pool, or, when it cannot be read, the status that says why."""
+    try:
+        pool.files += [(member, owner) for member in members(_Budget())]
     except ArchiveError as error:
         pool.errors.append("too_many_files" if error.args[0] == "too_many_files" else "bad_archive")
     except OSError:
@@ -324,11 +327,19 @@ def _listing(pool: _Pool) -> tuple:
     """What the submission holds, briefly: visible files first, then what was skipped and why."""
     shown = [member.path + (f" ({member.skipped})" if member.skipped else "")
              for member, _ in pool.files if searched(member.path)]
-    return tuple(shown[:MAX_FOUND] + ([f"… +{len(shown) - MAX_FOUND}"] if len(shown) > MAX_FOUND else []))
+    first, more = _cut(shown)
+    return tuple(first + [more] if more else first)
 
 
 def _names(paths: list) -> str:
-    return ", ".join(paths[:MAX_FOUND]) + (f" … +{len(paths) - MAX_FOUND}" if len(paths) > MAX_FOUND else "")
+    first, more = _cut(paths)
+    return ", ".join(first) + (f" {more}" if more else "")
+
+
+def _cut(items: list) -> tuple[list, str]:
+    """The first MAX_FOUND items, and "… +N" for the N left out ("" when none are)."""
+    left = len(items) - MAX_FOUND
+    return items[:MAX_FOUND], f"… +{left}" if left > 0 else ""
 
 
 # --- ids ----------------------------------------------------------------------------------------
@@ -376,13 +387,7 @@ def unique_ids(submissions: list[Submission]) -> list[Submission]:
 def from_folder(folder: Path, student: str = "submission") -> Submission:
     """Everything in one folder is one student's work (Gradescope's /autograder/submission)."""
     pool = _Pool(Owner("plain", student), entries=[student])
-    budget = _Budget()
-    try:
-        pool.files = [(member, None) for member in read_folder(folder, budget)]
-    except ArchiveError as error:
-        pool.errors.append("too_many_files" if error.args[0] == "too_many_files" else "bad_archive")
-    except OSError:
-        pool.errors.append("unreadable")
+    _add_members(pool, None, lambda budget: read_folder(folder, budget))  # the folder itself: read even if a link
     submission = resolve(pool)
     if submission.status == "unsupported":
         submission = replace(submission, status="no_student_py")
