@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
-from tools import config
+from lms_fixtures import (MOODLE_45, RIGHT, WRONG as WRONG_BYTES, canvas_gradebook, gbk_zip, moodle_import, put,
+                          spout_csv, worksheet_row, zip_bytes)
+from tools import config, reports, roster
 from tools.grade import course_settings, grade_folder
 from tools.submissions import discover
 
@@ -45,7 +47,7 @@ def canvas_export(folder: Path) -> Path:
     folder.mkdir()
     solution, stub = SOLUTION.read_bytes(), STUB.read_bytes()
     (folder / "zhangwei_10001_50001_student.py").write_bytes((WRONG / "first_not_last.py").read_bytes())
-    (folder / "zhangwei_10001_50009_student-1.py").write_bytes(solution)  # the second upload, later
+    (folder / "zhangwei_10001_50009_student-1.py").write_bytes(solution)  # the same file again, renamed (C6)
     (folder / "lisi_LATE_10002_50002_student.py").write_bytes(solution)
     (folder / "wangfang_10003_50003_student.py").write_text(HELPER_USER, encoding="utf-8")
     (folder / "wangfang_10003_50004_helper.py").write_bytes(solution)
@@ -69,8 +71,10 @@ def test_a_canvas_export_gives_one_row_per_student_keyed_by_the_canvas_id(canvas
     root, records = canvas
     assert sorted(records) == ["10001", "10002", "10003", "10004", "10005", "10006"]
     rows = {row["student"]: row for row in csv.DictReader(open(root / "out" / "grades.csv", encoding="utf-8"))}
-    assert rows["10001"]["name"] == "zhangwei" and rows["10001"]["attempt"] == "2"
-    assert rows["10001"]["score"] == str(MAX_SCORE)  # the later upload counts, not first_not_last
+    # C6: only the current submission is zipped, so student.py and student-1.py are one upload's copies of one
+    # file: one attempt, and the newest copy (the highest number) counts, not first_not_last
+    assert rows["10001"]["name"] == "zhangwei" and rows["10001"]["attempt"] == "1"
+    assert rows["10001"]["score"] == str(MAX_SCORE) and rows["10001"]["files"] == "student-1.py"
     assert rows["10002"]["late"] == "1" and rows["10001"]["late"] == "0"
     assert rows["10003"]["score"] == str(MAX_SCORE) and rows["10003"]["files"] == "student.py; helper.py"
     assert rows["10004"]["score"] == str(MAX_SCORE) and rows["10004"]["files"] == "lab09.zip/lab09/student.py"
@@ -82,7 +86,8 @@ def test_a_canvas_export_gives_one_row_per_student_keyed_by_the_canvas_id(canvas
 def test_every_decision_about_a_students_files_is_stated_in_their_feedback(canvas):
     root, _ = canvas
     feedback = {path.stem: path.read_text(encoding="utf-8") for path in (root / "out" / "feedback").iterdir()}
-    assert "一共提交了 2 次，计分的是第 2 次 (按最后一次)" in feedback["10001"]
+    assert "student.py, student-1.py 是同一次上传里同一个文件的几个副本" in feedback["10001"]
+    assert "测试的是编号最大、最新的 student-1.py" in feedback["10001"] and "一共提交了" not in feedback["10001"]
     assert "测试的是 lab09.zip/lab09/student.py；lab09.zip/lab09/backup/student.py 在备份文件夹里" in feedback["10004"]
     assert "helper.py" in feedback["10003"].split("\n\n")[0]
     assert "在线文本不是代码" in feedback["10006"] and "text.html" in feedback["10006"]  # says what was found
@@ -90,10 +95,11 @@ def test_every_decision_about_a_students_files_is_stated_in_their_feedback(canva
 
 
 def test_the_best_attempt_counts_when_asked(tmp_path):
+    """B1: Blackboard's download holds one entry per attempt; ATTEMPT=best chooses among those attempts."""
     folder = tmp_path / "class"
     folder.mkdir()
-    (folder / "zhangwei_10001_50001_student.py").write_bytes(SOLUTION.read_bytes())
-    (folder / "zhangwei_10001_50002_student-1.py").write_bytes((WRONG / "no_trim.py").read_bytes())
+    (folder / "Lab 09_zw123_attempt_2024-03-01-10-00-00_student.py").write_bytes(SOLUTION.read_bytes())
+    (folder / "Lab 09_zw123_attempt_2024-03-02-10-00-00_student.py").write_bytes((WRONG / "no_trim.py").read_bytes())
     latest = grade_folder(folder, tmp_path / "latest", CLASS_LIMITS).records[0]
     best = grade_folder(folder, tmp_path / "best", CLASS_LIMITS, course=course_settings(attempt="best")).records[0]
     assert (latest["attempt"], best["attempt"]) == (2, 1) and latest["score"] < best["score"] == MAX_SCORE
@@ -347,3 +353,94 @@ def test_the_gradescope_bundle_updates_package_lists_before_installing():
         runner = bundle.read("run_autograder").decode()
     assert "export LAB_LANG=en" in runner and "--metadata /autograder/submission_metadata.json" in runner
     assert make("gradescope").returncode == 0  # rebuilt with the defaults: no other test sees English
+
+
+# --- issue 15 finding 5 and 10: inspecting files before grading is a bounded scan, never a parse -------------
+
+def _parse_bomb(files: int = 20, size: int = 1 << 20) -> bytes:
+    """Finding 5's archive: ~22 KB holding twenty 1 MiB files of `a\\n` lines and no student.py."""
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for index in range(files):
+            bundle.writestr(f"f{index}.py", b"a\n" * (size // 2))
+    return raw.getvalue()
+
+
+def test_inspecting_a_parse_bomb_compiles_nothing_in_the_grader(tmp_path, monkeypatch):
+    """Finding 5: looking for the lab's functions in twenty 1 MiB files ast.parse'd each (2.6 s, 0.9 GB each)
+    in the grader's own process; now nothing of a student's is parsed or compiled before grading."""
+    import ast
+    import builtins
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "bomb.zip").write_bytes(_parse_bomb())
+    (folder / "helpers").mkdir()
+    (folder / "helpers" / "student.py").write_text("import helper\n", encoding="utf-8")
+    (folder / "helpers" / "helper.py").write_text("import other\n", encoding="utf-8")
+    (folder / "helpers" / "other.py").write_text("x = 1\n", encoding="utf-8")
+
+    parsed = []
+    real_parse, real_compile = ast.parse, builtins.compile
+    with monkeypatch.context() as patch:  # counted, not refused: pytest itself parses once the test is over
+        patch.setattr(ast, "parse", lambda *args, **kwargs: parsed.append(args[1:2]) or real_parse(*args, **kwargs))
+        patch.setattr(builtins, "compile", lambda *args, **kwargs: parsed.append(args[1:2]) or
+                      real_compile(*args, **kwargs))
+        by_id = {s.student: s for s in discover(folder)}
+    assert parsed == []
+    assert by_id["bomb"].status == "no_student_py" and len(by_id["bomb"].found) == 9  # 8 named, "… +12"
+    assert by_id["helpers"].attempts[0].files == ("student.py", "helper.py", "other.py")  # imports still followed
+
+
+def test_one_budget_per_student_however_many_uploads_and_archives(tmp_path, monkeypatch):
+    """Finding 5: each archive inside a folder had a budget of its own, so Moodle's 20 uploads per student gave
+    20 budgets (≈ 50 min of parsing); now one student's entries and nested archives share one budget, and an
+    archive beyond what is left is skipped and said so (M1's folder of uploads)."""
+    from tools import archives
+    monkeypatch.setattr(archives, "MAX_INFLATED", (3 << 20) + (64 << 10))  # student.py and three uploads
+    folder = tmp_path / "moodle" / "Bob Jones_1873401_assignsubmission_file"
+    for index in range(20):
+        put(folder, {f"upload{index:02d}.zip": _parse_bomb(files=4, size=256 << 10)})  # 1 MiB inflated each
+    put(folder, {"student.py": RIGHT})
+    bob = discover(tmp_path / "moodle")[0]
+    assert bob.gradable and bob.attempts[0].files == ("student.py",)
+    skipped = next(fields["files"] for key, fields in bob.notes if key == "note.skipped")
+    assert "upload02.zip" not in skipped and skipped.startswith("upload03.zip, upload04.zip")
+    assert "… +9" in skipped  # all seventeen beyond the budget are listed as skipped
+
+
+def test_nothing_compiled_in_the_grader_warns_on_its_terminal(tmp_path):
+    """Finding 10: with Python 3.12+ scanning a helper's imports printed a SyntaxWarning per invalid escape,
+    with the raw BEL/ESC/BS bytes of the student's source, on the instructor's terminal."""
+    import warnings
+    folder = put(tmp_path / "class", {"alice/student.py": "from helper import format_prompt, extract_response\n",
+                                      "alice/helper.py": "".join(f'x{i} = "\\{c}"\n' for i, c in
+                                                                 enumerate("\x07\x1b\x08q" * 75))})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        alice = discover(folder)[0]
+    assert alice.attempts[0].files == ("student.py", "helper.py")
+    assert [str(w.message) for w in caught] == []
+
+
+# --- archives as students make them (A1–A3) ---------------------------------------------------------------
+
+def test_archives_from_windows_and_macos_are_read_as_their_makers_meant(tmp_path):
+    """A1: PowerShell 5.1 writes `\\` separators; A2: Chinese Windows writes GBK names without the UTF-8 flag;
+    A3: macOS adds __MACOSX/._* and .DS_Store.  The student's folder is read with its real name, the
+    AppleDouble copy is no student.py, and neither litters what the feedback lists."""
+    windows = zip_bytes({"lab09\\": b"", "lab09\\student.py": RIGHT, "lab09\\backup\\student.py": WRONG_BYTES})
+    mac = zip_bytes({"lab09/student.py": RIGHT, "__MACOSX/lab09/._student.py": b"\x00\x05\x16\x07 junk",
+                     "lab09/.DS_Store": b"\x00\x00\x00\x01Bud1", "lab09/._student.py": b"\x00\x05\x16\x07"})
+    chinese = gbk_zip({"作业九/student.py": RIGHT, "作业九/备份/student.py": WRONG_BYTES})
+    folder = put(tmp_path / "class", {"wei.zip": windows, "mac.zip": mac, "li.zip": chinese,
+                                      "empty/.DS_Store": b"Bud1", "empty/notes.md": "todo"})
+    by_id = {s.student: s for s in discover(folder)}
+    assert by_id["wei"].attempts[0].files == ("wei.zip/lab09/student.py",)
+    assert by_id["mac"].attempts[0].files == ("mac.zip/lab09/student.py",) and by_id["mac"].notes == ()
+    assert by_id["li"].attempts[0].files == ("li.zip/作业九/student.py",)
+    assert ("note.chose_backup", {"chosen": "li.zip/作业九/student.py", "others": "li.zip/作业九/备份/student.py"}) \
+        in by_id["li"].notes
+    assert by_id["empty"].found == ("notes.md",)  # .DS_Store is not the student's work
+    from tools.grade import grade_submission
+    feedback = reports.feedback_text(grade_submission(by_id["li"], CLASS_LIMITS, config.load()))
+    assert "测试的是 li.zip/作业九/student.py；li.zip/作业九/备份/student.py 在备份文件夹里" in feedback

@@ -57,6 +57,16 @@ register({
                      "not opened (links, special files or unsafe paths): {files}"),
     "note.renamed": ("没有 student.py；测试的是定义了这些函数的 {file}。下次请命名为 student.py",
                      "no student.py; tested {file}, which defines the functions. Name it student.py next time"),
+    # --- LMS downloads: decisions stated in the feedback (lms stream) ---------------------------
+    "lms.note.versions": ("{files} 是同一次上传里同一个文件的几个副本 (LMS 或浏览器改的名)；测试的是编号最大、最新的 {chosen}",
+                          "{files} are copies of one file in one upload (renamed by the LMS or the browser); "
+                          "tested {chosen}, the highest number, the newest"),
+    "lms.note.link": ("提交的是一个网址 (link.html)，不是代码，没有评分", "a URL was submitted (link.html): not code, not graded"),
+    "lms.note.receipt_only": ("只有 Blackboard 的回执，没有附加文件；在提交框里输入的文字不是代码，没有评分",
+                              "only Blackboard's receipt, no file attached; text typed into the Submission Field is "
+                              "not code and was not graded"),
+    "lms.note.team": ("这是小组 {team} 的提交: 只评分一次；小组其他成员的成绩请在 LMS 里给",
+                      "a group submission ({team}): graded once; give its other members the grade in the LMS"),
     # --- the run --------------------------------------------------------------------------------
     "grade.progress": ("评分中 {done}/{total} · 已用 {elapsed:.1f} 秒 · 预计还要 {eta:.1f} 秒",
                        "grading {done}/{total} · {elapsed:.1f} s elapsed · ETA {eta:.1f} s"),
