@@ -100,7 +100,7 @@ def moodle_import(data: bytes, hiddenuser: str = "Participant ") -> dict:
 # --- Canvas (C1–C7, G1–G7) --------------------------------------------------------------------------------
 
 def canvas_gradebook(rows: list, separator: str = ",", bom: bool = False, first_last: bool = False,
-                     manual: bool = False, decimal: str = ".", sis: bool = True) -> bytes:
+                     manual: bool = False, decimal: str = ".", sis: bool = True, points: str = "10.00") -> bytes:
     """A gradebook export (G1–G6): the student columns, `Lab08 (4241)`, `Lab09 (4242)`, totals; the Manual
     Posting row (G2) and `    Points Possible` (G3); rows (name, id, login, section, lab08, lab09, total), the
     name `Last, First`; scores with two decimals in the decimal mark given (G4, G5)."""
@@ -113,9 +113,8 @@ def canvas_gradebook(rows: list, separator: str = ",", bom: bool = False, first_
     table = [header]
     if manual:
         table.append(blank + ["", "Manual Posting", ""])
-    points = ["    Points Possible"] + [""] * (len(student) + 2 + sis) + [number("10.00"), number("10.00"),
-                                                                           "(read only)"]
-    table.append(points)
+    table.append(["    Points Possible"] + [""] * (len(student) + 2 + sis) + [number("10.00"), number(points),
+                                                                            "(read only)"])
     for name, user, login, section, lab08, lab09, total in rows:
         names = [part.strip() for part in name.split(",", 1)] if first_last else [name]
         table.append(names + [user] + ([f"2023{user[-3:]}"] if sis else []) + [login, section, number(lab08), lab09,

@@ -59,7 +59,8 @@ class Submission:
     name: str = ""
     attempts: tuple = ()
     notes: tuple = ()  # (text key, fields) pairs the feedback states
-    lms_late: bool | None = None  # lateness the gradebook states, where the download has no marker
+    lms_late: bool | None = None  # what the LMS says of the whole submission: the download's marker, else the
+    #                               gradebook's status (roster.prepare); the counted attempt's own marker comes first
     team: str = ""  # the group's name, for a group's submission (its other members get the grade in the LMS)
 
     def __post_init__(self):
@@ -188,8 +189,9 @@ def _add_members(pool: _Pool, owner: Owner | None, members) -> None:
 def resolve(pool: _Pool) -> Submission:
     """The student's Submission: their attempts, or the status that says why none can run."""
     owner = pool.owner
+    marks = [entry.late for _, entry in pool.files if entry is not None and entry.late is not None]
     base = Submission(student=owner.student, entry="; ".join(pool.entries), layout=owner.layout, name=owner.name,
-                      team=owner.team)
+                      team=owner.team, lms_late=any(marks) if marks else None)
     notes = _pool_notes(pool)
     code = [(member, entry) for member, entry in pool.files if member.data is not None and _code(entry)]
     candidates = [(member, entry) for member, entry in code if _is_target(member.name)]
