@@ -698,6 +698,11 @@ def test_moodle_team_submissions_are_graded_once_per_group(tmp_path):
     assert "小组提交 (2)" in result.stdout and "42 (Team A)" in result.stdout
     assert "小组 Team A 的提交" in (tmp_path / "out" / "feedback" / "42.txt").read_text("utf-8")
     assert moodle_import((tmp_path / "out" / "moodle.csv").read_bytes()) == {}  # no participant got it
+    # M2: Moodle 3.x wrote one folder per member, `<group>-<full name>_<participant id>_…_/`: keyed by the member
+    old = put(tmp_path / "moodle3", {"Team A-Zhang Wei_2001_assignsubmission_file_/student.py": RIGHT})
+    member = discover(old)[0]
+    assert (member.student, member.name, member.team) == ("2001", "Team A-Zhang Wei", "")
+    assert roster.prepare(roster.load(tmp_path / "worksheet.csv"), [member])[0].name == "Team A-Zhang Wei"
 
 
 def records_of(*rows) -> list[dict]:
