@@ -2,8 +2,8 @@
 
 Every reader is bounded by one budget per student: at most MAX_MEMBERS entries and MAX_INFLATED bytes
 decompressed in all, however many entries and archives inside folders they hand in (so a zip or gzip bomb
-stops early, and twenty uploads do not get twenty budgets), and only Python files are read, each at most the engine's source
-limit plus one byte (so the engine can still say "too large").  Links, devices and names that climb out
+stops early, and twenty uploads do not get twenty budgets), and only Python files are read, each at most
+the engine's source limit plus one byte (so the engine can still say "too large").  Links, devices and names that climb out
 (`..`, absolute paths) are listed as skipped and never followed; nothing is ever written.
 """
 

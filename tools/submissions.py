@@ -102,7 +102,7 @@ def discover(folder: Path, skip: tuple = ()) -> list[Submission]:
         if path.name.startswith(".") or os.path.realpath(path) in skipped or is_grading_output(path):
             continue
         entries.append(path)
-    submissions = [resolve(_read(pool)) for pool in _pools(entries)]
+    submissions = [_resolved(pool) for pool in _pools(entries)]
     return sorted(unique_ids(submissions), key=lambda s: s.student)
 
 
@@ -138,12 +138,14 @@ def _pools(entries: list[Path]) -> list[_Pool]:
     return list(owned.values()) + plain
 
 
-def _read(pool: _Pool) -> _Pool:
-    """Read the student's entries into the pool, all against the pool's one budget."""
+def _resolved(pool: _Pool) -> Submission:
+    """Read the student's entries, all against the pool's one budget, and resolve them; then let go of the
+    files (what runs is in the submission's attempts)."""
     for path, owner in pool.paths:
         _add_entry(pool, path, owner)
-    pool.paths = []
-    return pool
+    submission = resolve(pool)
+    pool.paths, pool.files = [], []
+    return submission
 
 
 def _receipt(path: Path) -> str:
@@ -244,7 +246,7 @@ def _choose(upload: list) -> tuple:
         pool.append(newest)
         if len(versions) > 1:
             notes.append(("lms.note.versions", {"chosen": newest.path,
-                                            "files": ", ".join(member.path for _, member in versions)}))
+                                                "files": ", ".join(member.path for _, member in versions)}))
     rules = ((lambda m: not _in_backup(m.path), "backup"),
              (lambda m: m.path.endswith("framework/" + m.name), "lab_copy"),
              (lambda m: m.path.count("/") == min(x.path.count("/") for x in pool), "top_level"),

@@ -116,18 +116,19 @@ register({
                            "{path} looks like a Moodle grading worksheet, but which column is the {missing} cannot be "
                            "told; columns found: {found}"),
     "lms.roster.shifted": ("{path} 第 {row} 行有 {cells} 个单元格，表头有 {width} 个: 写回去会错位，请从 LMS 重新导出",
-                           "{path} row {row} has {cells} cells, the header {width}: it would be written shifted; export "
-                           "it from the LMS again"),
+                           "{path} row {row} has {cells} cells, the header {width}: it would be written shifted; "
+                           "export it from the LMS again"),
     "lms.roster.rows": ("{path} 有 {rows} 行，超过 {most} 行: 写回去会丢掉多出的行", "{path} has {rows} rows, more "
                         "than {most}: the gradebook written back would lose the rest"),
     "lms.roster.ids": ("{path} 的 {column} 列不是每行一个不同的编号 ({id})，不能靠它对应学生",
-                       "{path}: its {column} column does not hold one id per row ({id}); students cannot be matched by it"),
+                       "{path}: its {column} column does not hold one id per row ({id}); students cannot be "
+                       "matched by it"),
     "lms.roster.other_lms": ("{path} 是 {kind} 的成绩册，但 SUBMISSIONS 是 {layout} 的下载: 请给它自己的成绩册",
                              "{path} is a {kind} gradebook but SUBMISSIONS is a {layout} download: give it its own "
                              "gradebook"),
     "lms.roster.anonymous": ("匿名提交 ({count}) 的编号 (anon_…) 不在成绩册里，匿名解除前请在 SpeedGrader 里给分: {ids}",
-                             "anonymous submissions ({count}): their ids (anon_…) are not in the gradebook until anonymity "
-                             "is lifted; grade them in SpeedGrader: {ids}"),
+                             "anonymous submissions ({count}): their ids (anon_…) are not in the gradebook until "
+                             "anonymity is lifted; grade them in SpeedGrader: {ids}"),
     "lms.roster.kept": ("保持原样、没有写成绩的 ({count}: EX、N/A 或 Test Student): {ids}",
                         "left as they were, no grade written ({count}: EX, N/A or the Test Student): {ids}"),
     "lms.roster.by_name": ("按姓名对应的提交 ({count}，下载里没有编号): {ids}",
