@@ -1,4 +1,8 @@
-"""LMS exports become one row per student: Canvas, Moodle, Blackboard, attempts, helpers, archives, gradebooks."""
+"""LMS downloads become one row per student: Canvas, Moodle, Blackboard, attempts, helpers, archives, gradebooks.
+
+The shapes come from the facts of the LMS formats reference, cited by id (C1–C7 Canvas downloads, G1–G7 its
+gradebook, M1–M7 Moodle downloads, W1–W5 its grading worksheet, B1–B3 Blackboard, A1–A3 archives); the
+fixtures that build them are in lms_fixtures.py."""
 
 import csv
 import gzip
