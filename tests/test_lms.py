@@ -1,4 +1,8 @@
-"""LMS exports become one row per student: Canvas, Moodle, Blackboard, attempts, helpers, archives, gradebooks."""
+"""LMS downloads become one row per student: Canvas, Moodle, Blackboard, attempts, helpers, archives, gradebooks.
+
+The shapes come from the facts of the LMS formats reference, cited by id (C1–C7 Canvas downloads, G1–G7 its
+gradebook, M1–M7 Moodle downloads, W1–W5 its grading worksheet, B1–B3 Blackboard, A1–A3 archives); the
+fixtures that build them are in lms_fixtures.py."""
 
 import csv
 import gzip
@@ -14,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
-from tools import config
+from lms_fixtures import (MOODLE_45, RIGHT, WRONG as WRONG_BYTES, canvas_gradebook, gbk_zip, moodle_import, put,
+                          spout_csv, worksheet_row, zip_bytes)
+from tools import config, reports, roster
 from tools.grade import course_settings, grade_folder
 from tools.submissions import discover
 
@@ -45,7 +51,7 @@ def canvas_export(folder: Path) -> Path:
     folder.mkdir()
     solution, stub = SOLUTION.read_bytes(), STUB.read_bytes()
     (folder / "zhangwei_10001_50001_student.py").write_bytes((WRONG / "first_not_last.py").read_bytes())
-    (folder / "zhangwei_10001_50009_student-1.py").write_bytes(solution)  # the second upload, later
+    (folder / "zhangwei_10001_50009_student-1.py").write_bytes(solution)  # the same file again, renamed (C6)
     (folder / "lisi_LATE_10002_50002_student.py").write_bytes(solution)
     (folder / "wangfang_10003_50003_student.py").write_text(HELPER_USER, encoding="utf-8")
     (folder / "wangfang_10003_50004_helper.py").write_bytes(solution)
@@ -69,20 +75,24 @@ def test_a_canvas_export_gives_one_row_per_student_keyed_by_the_canvas_id(canvas
     root, records = canvas
     assert sorted(records) == ["10001", "10002", "10003", "10004", "10005", "10006"]
     rows = {row["student"]: row for row in csv.DictReader(open(root / "out" / "grades.csv", encoding="utf-8"))}
-    assert rows["10001"]["name"] == "zhangwei" and rows["10001"]["attempt"] == "2"
-    assert rows["10001"]["score"] == str(MAX_SCORE)  # the later upload counts, not first_not_last
+    # C6: only the current submission is zipped, so student.py and student-1.py are one upload's copies of one
+    # file: one attempt, and the newest copy (the highest number) counts, not first_not_last
+    assert rows["10001"]["name"] == "zhangwei" and rows["10001"]["attempt"] == "1"
+    assert rows["10001"]["score"] == str(MAX_SCORE) and rows["10001"]["files"] == "student-1.py"
     assert rows["10002"]["late"] == "1" and rows["10001"]["late"] == "0"
     assert rows["10003"]["score"] == str(MAX_SCORE) and rows["10003"]["files"] == "student.py; helper.py"
     assert rows["10004"]["score"] == str(MAX_SCORE) and rows["10004"]["files"] == "lab09.zip/lab09/student.py"
     assert rows["10005"]["score"] == str(MAX_SCORE)
     assert rows["10005"]["files"] == "lab09.tar.gz/lab09-step8/framework/student.py"
-    assert rows["10006"]["status"] == "no_student_py" and rows["10006"]["late"] == ""
+    assert rows["10006"]["status"] == "no_student_py"
+    assert rows["10006"]["late"] == "0"  # C1, C3: a text entry carries the LATE marker too; without it, on time
 
 
 def test_every_decision_about_a_students_files_is_stated_in_their_feedback(canvas):
     root, _ = canvas
     feedback = {path.stem: path.read_text(encoding="utf-8") for path in (root / "out" / "feedback").iterdir()}
-    assert "一共提交了 2 次，计分的是第 2 次 (按最后一次)" in feedback["10001"]
+    assert "student.py, student-1.py 是同一次上传里同一个文件的几个副本" in feedback["10001"]
+    assert "测试的是编号最大、最新的 student-1.py" in feedback["10001"] and "一共提交了" not in feedback["10001"]
     assert "测试的是 lab09.zip/lab09/student.py；lab09.zip/lab09/backup/student.py 在备份文件夹里" in feedback["10004"]
     assert "helper.py" in feedback["10003"].split("\n\n")[0]
     assert "在线文本不是代码" in feedback["10006"] and "text.html" in feedback["10006"]  # says what was found
@@ -90,10 +100,11 @@ def test_every_decision_about_a_students_files_is_stated_in_their_feedback(canva
 
 
 def test_the_best_attempt_counts_when_asked(tmp_path):
+    """B1: Blackboard's download holds one entry per attempt; ATTEMPT=best chooses among those attempts."""
     folder = tmp_path / "class"
     folder.mkdir()
-    (folder / "zhangwei_10001_50001_student.py").write_bytes(SOLUTION.read_bytes())
-    (folder / "zhangwei_10001_50002_student-1.py").write_bytes((WRONG / "no_trim.py").read_bytes())
+    (folder / "Lab 09_zw123_attempt_2024-03-01-10-00-00_student.py").write_bytes(SOLUTION.read_bytes())
+    (folder / "Lab 09_zw123_attempt_2024-03-02-10-00-00_student.py").write_bytes((WRONG / "no_trim.py").read_bytes())
     latest = grade_folder(folder, tmp_path / "latest", CLASS_LIMITS).records[0]
     best = grade_folder(folder, tmp_path / "best", CLASS_LIMITS, course=course_settings(attempt="best")).records[0]
     assert (latest["attempt"], best["attempt"]) == (2, 1) and latest["score"] < best["score"] == MAX_SCORE
@@ -224,11 +235,13 @@ def test_a_canvas_gradebook_export_becomes_an_importable_canvas_csv(tmp_path):
                              "--roster", str(roster), "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
                             env=clean_env(LAB_TIMEOUT="1"), timeout=300)
     assert result.returncode == 0, result.stderr
-    lines = (tmp_path / "out" / "canvas.csv").read_text(encoding="utf-8").splitlines()
+    written = (tmp_path / "out" / "canvas.csv").read_bytes()
+    assert written.startswith(b"\xef\xbb\xbf")  # G5: the BOM read is written back
+    lines = written.decode("utf-8-sig").splitlines()
     assert lines[0] == "Student,ID,SIS User ID,SIS Login ID,Section,Lab09 (4242)"
-    assert lines[1] == "Points Possible,,,,,10"
+    assert lines[1] == "    Points Possible,,,,,10.00"  # G3: as Canvas wrote it
     points = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(lines)}
-    assert points == {"": "10", "10001": "10", "10002": "10", "10003": "10", "10004": "10", "10005": "10",
+    assert points == {"": "10.00", "10001": "10", "10002": "10", "10003": "10", "10004": "10", "10005": "10",
                       "10006": "0", "10008": ""}  # 10006 handed in no code: 0; 10008 nothing: blank
     assert "10099" in result.stdout and "名单里找不到的提交 (1): 10099" in result.stdout
     assert f"已按名单写好 {tmp_path / 'out' / 'canvas.csv'}" in result.stdout
@@ -347,3 +360,515 @@ def test_the_gradescope_bundle_updates_package_lists_before_installing():
         runner = bundle.read("run_autograder").decode()
     assert "export LAB_LANG=en" in runner and "--metadata /autograder/submission_metadata.json" in runner
     assert make("gradescope").returncode == 0  # rebuilt with the defaults: no other test sees English
+
+
+# --- issue 15 finding 5 and 10: inspecting files before grading is a bounded scan, never a parse -------------
+
+def _parse_bomb(files: int = 20, size: int = 1 << 20) -> bytes:
+    """Finding 5's archive: ~22 KB holding twenty 1 MiB files of `a\\n` lines and no student.py."""
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for index in range(files):
+            bundle.writestr(f"f{index}.py", b"a\n" * (size // 2))
+    return raw.getvalue()
+
+
+def test_inspecting_a_parse_bomb_compiles_nothing_in_the_grader(tmp_path, monkeypatch):
+    """Finding 5: looking for the lab's functions in twenty 1 MiB files ast.parse'd each (2.6 s, 0.9 GB each)
+    in the grader's own process; now nothing of a student's is parsed or compiled before grading."""
+    import ast
+    import builtins
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "bomb.zip").write_bytes(_parse_bomb())
+    (folder / "helpers").mkdir()
+    (folder / "helpers" / "student.py").write_text("import helper\n", encoding="utf-8")
+    (folder / "helpers" / "helper.py").write_text("import other\n", encoding="utf-8")
+    (folder / "helpers" / "other.py").write_text("x = 1\n", encoding="utf-8")
+
+    parsed = []
+    real_parse, real_compile = ast.parse, builtins.compile
+    with monkeypatch.context() as patch:  # counted, not refused: pytest itself parses once the test is over
+        patch.setattr(ast, "parse", lambda *args, **kwargs: parsed.append(args[1:2]) or real_parse(*args, **kwargs))
+        patch.setattr(builtins, "compile", lambda *args, **kwargs: parsed.append(args[1:2]) or
+                      real_compile(*args, **kwargs))
+        by_id = {s.student: s for s in discover(folder)}
+    assert parsed == []
+    assert by_id["bomb"].status == "no_student_py" and len(by_id["bomb"].found) == 9  # 8 named, "… +12"
+    assert by_id["helpers"].attempts[0].files == ("student.py", "helper.py", "other.py")  # imports still followed
+
+
+def test_one_budget_per_student_however_many_uploads_and_archives(tmp_path, monkeypatch):
+    """Finding 5: each archive inside a folder had a budget of its own, so Moodle's 20 uploads per student gave
+    20 budgets (≈ 50 min of parsing); now one student's entries and nested archives share one budget, and an
+    archive beyond what is left is skipped and said so (M1's folder of uploads)."""
+    from tools import archives
+    monkeypatch.setattr(archives, "MAX_INFLATED", (3 << 20) + (64 << 10))  # student.py and three uploads
+    folder = tmp_path / "moodle" / "Bob Jones_1873401_assignsubmission_file"
+    for index in range(20):
+        put(folder, {f"upload{index:02d}.zip": _parse_bomb(files=4, size=256 << 10)})  # 1 MiB inflated each
+    put(folder, {"student.py": RIGHT})
+    bob = discover(tmp_path / "moodle")[0]
+    assert bob.gradable and bob.attempts[0].files == ("student.py",)
+    skipped = next(fields["files"] for key, fields in bob.notes if key == "note.skipped")
+    assert "upload02.zip" not in skipped and skipped.startswith("upload03.zip, upload04.zip")
+    assert "… +9" in skipped  # all seventeen beyond the budget are listed as skipped
+
+
+def test_nothing_compiled_in_the_grader_warns_on_its_terminal(tmp_path):
+    """Finding 10: with Python 3.12+ scanning a helper's imports printed a SyntaxWarning per invalid escape,
+    with the raw BEL/ESC/BS bytes of the student's source, on the instructor's terminal."""
+    import warnings
+    folder = put(tmp_path / "class", {"alice/student.py": "from helper import format_prompt, extract_response\n",
+                                      "alice/helper.py": "".join(f'x{i} = "\\{c}"\n' for i, c in
+                                                                 enumerate("\x07\x1b\x08q" * 75))})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        alice = discover(folder)[0]
+    assert alice.attempts[0].files == ("student.py", "helper.py")
+    assert [str(w.message) for w in caught] == []
+
+
+# --- archives as students make them (A1–A3) ---------------------------------------------------------------
+
+def test_archives_from_windows_and_macos_are_read_as_their_makers_meant(tmp_path):
+    """A1: PowerShell 5.1 writes `\\` separators; A2: Chinese Windows writes GBK names without the UTF-8 flag;
+    A3: macOS adds __MACOSX/._* and .DS_Store.  The student's folder is read with its real name, the
+    AppleDouble copy is no student.py, and neither litters what the feedback lists."""
+    windows = zip_bytes({"lab09\\": b"", "lab09\\student.py": RIGHT, "lab09\\backup\\student.py": WRONG_BYTES})
+    mac = zip_bytes({"lab09/student.py": RIGHT, "__MACOSX/lab09/._student.py": b"\x00\x05\x16\x07 junk",
+                     "lab09/.DS_Store": b"\x00\x00\x00\x01Bud1", "lab09/._student.py": b"\x00\x05\x16\x07"})
+    chinese = gbk_zip({"作业九/student.py": RIGHT, "作业九/备份/student.py": WRONG_BYTES})
+    folder = put(tmp_path / "class", {"wei.zip": windows, "mac.zip": mac, "li.zip": chinese,
+                                      "empty/.DS_Store": b"Bud1", "empty/notes.md": "todo"})
+    by_id = {s.student: s for s in discover(folder)}
+    assert by_id["wei"].attempts[0].files == ("wei.zip/lab09/student.py",)
+    assert by_id["mac"].attempts[0].files == ("mac.zip/lab09/student.py",) and by_id["mac"].notes == ()
+    assert by_id["li"].attempts[0].files == ("li.zip/作业九/student.py",)
+    assert ("note.chose_backup", {"chosen": "li.zip/作业九/student.py", "others": "li.zip/作业九/备份/student.py"}) \
+        in by_id["li"].notes
+    assert by_id["empty"].found == ("notes.md",)  # .DS_Store is not the student's work
+    from tools.grade import grade_submission
+    feedback = reports.feedback_text(grade_submission(by_id["li"], CLASS_LIMITS, config.load()))
+    assert "测试的是 li.zip/作业九/student.py；li.zip/作业九/备份/student.py 在备份文件夹里" in feedback
+
+
+# --- issue 16: every shape of the facts, one row per student keyed by the LMS's id -------------------------
+
+def moodle_45_class(folder: Path) -> Path:
+    """A Moodle 4.5 "Download all submissions" (M1: folders without the trailing underscore), with a flat-mode
+    entry, a Moodle 3.x folder (M2), blind marking, a renamed second upload (M5), online text (M6), names with
+    CJK, accents, apostrophes (M3 deletes them) and hyphens, the zh_cn name order (M4) and two students of the
+    same name."""
+    return put(folder, {
+        "Zhang Wei_1873401_assignsubmission_file/student.py": RIGHT,
+        "Zhang Wei_1873401_assignsubmission_onlinetext/onlinetext.html": "<p>see my file</p>",
+        "张伟_1873402_assignsubmission_file/lab/student.py": RIGHT,
+        "Seán OBrien_1873403_assignsubmission_file/student.py": WRONG_BYTES,
+        "Anne-Marie Dubois_1873404_assignsubmission_file/student.py": WRONG_BYTES,
+        "Anne-Marie Dubois_1873404_assignsubmission_file/student (1).py": RIGHT,  # M5: her second upload
+        "Li Wei_1873405_assignsubmission_file/student.py": RIGHT,
+        "Li Wei_1873406_assignsubmission_file/student.py": WRONG_BYTES,
+        "Participant_1873407_assignsubmission_file/student.py": RIGHT,  # blind marking
+        "Ana García_1873408_assignsubmission_file_student.py": RIGHT,  # flat mode
+        "Kim Lee_1873409_assignsubmission_file_/student.py": RIGHT,  # Moodle 3.x
+    })
+
+
+MOODLE_STATUSES = {  # W3
+    "1873401": "Submitted for grading - 2 hours 13 mins late",
+    "1873402": "Submitted for grading - Graded",
+    "1873403": "Draft (not submitted) - Assignment is overdue by: 9 days 10 hours",
+    "1873404": "Submitted for grading",
+    "1873405": "Submitted for grading - 1 day 3 hours late",
+    "1873406": "Submitted for grading - Not graded",
+    "1873407": "Submitted for grading",
+    "1873408": "Submitted for grading",
+    "1873409": "Submitted for grading",
+    "1873410": "No submission - Assignment is overdue by: 9 days 10 hours",
+}
+MOODLE_NAMES = {"1873401": "Zhang Wei", "1873402": "张伟", "1873403": "Seán O'Brien", "1873404": "Anne-Marie Dubois",
+                "1873405": "Li Wei", "1873406": "Li Wei", "1873407": "Chen Jing", "1873408": "Ana García",
+                "1873409": "Kim Lee", "1873410": "Absent Student"}
+
+
+def moodle_45_worksheet() -> bytes:
+    rows = [MOODLE_45] + [worksheet_row(pid, MOODLE_NAMES[pid], status, maximum="20.00")
+                          for pid, status in MOODLE_STATUSES.items()]
+    rows[1][-1] = "Good start - see me"  # feedback comments are the instructor's: imported, never touched
+    return spout_csv(rows)
+
+
+@pytest.fixture(scope="module")
+def moodle(tmp_path_factory):
+    root = tmp_path_factory.mktemp("moodle45")
+    folder = moodle_45_class(root / "download")
+    (root / "Grades-CS101-Lab09-42.csv").write_bytes(moodle_45_worksheet())
+    run = grade_folder(folder, root / "out", CLASS_LIMITS, jobs=2, roster_path=root / "Grades-CS101-Lab09-42.csv")
+    return root, run, {record["student"]: record for record in run.records}
+
+
+def test_a_moodle_45_download_gives_one_row_per_participant_id(moodle):
+    """M1, M2: every folder shape, flat mode and blind marking, keyed by the participant id; M6: the online
+    text is no second row; M5: the renamed second upload is the one graded; the worksheet's names (W1)."""
+    _, run, records = moodle
+    assert sorted(records) == [f"18734{n:02d}" for n in range(1, 10)] and run.unmatched == []
+    right = {"1873401", "1873402", "1873404", "1873405", "1873407", "1873408", "1873409"}
+    assert {student for student, record in records.items() if record["score"] == MAX_SCORE} == right
+    assert records["1873404"]["files"] == ["student (1).py"] and records["1873404"]["attempts"] == 1
+    assert records["1873402"]["files"] == ["lab/student.py"]
+    assert {student: record["name"] for student, record in records.items()} == {
+        pid: name for pid, name in MOODLE_NAMES.items() if pid in records}  # the two Li Wei apart by id
+    assert any("在线文本" in note for note in records["1873401"]["notes"])
+
+
+def test_moodle_lateness_comes_from_the_worksheets_status(moodle):
+    """W3: the download has no late marker, so the worksheet's Status says it: late (or a draft still not
+    submitted when due), on time; the row of a student who handed in nothing keeps no grade."""
+    _, _, records = moodle
+    assert {student: record["late"] for student, record in records.items()} == {
+        "1873401": True, "1873402": False, "1873403": True, "1873404": False, "1873405": True, "1873406": False,
+        "1873407": False, "1873408": False, "1873409": False}
+
+
+def test_moodle_csv_is_what_upload_grading_worksheet_accepts(moodle):
+    """Done when: for a Moodle 4.5 download with its worksheet, moodle.csv has the same columns and the same
+    identifiers, the grade in the Grade column for every graded student, every other byte as Moodle wrote it
+    (W5), so its "Upload grading worksheet" takes it."""
+    root, _, records = moodle
+    written = (root / "out" / "moodle.csv").read_bytes()
+    grades = moodle_import(written)
+    assert grades == {student: record["score"] * 20 / MAX_SCORE for student, record in records.items()}
+    original = moodle_45_worksheet().split(b"\n")
+    lines = written.split(b"\n")
+    assert len(lines) == len(original) and lines[0] == original[0]  # the BOM and the header as read
+    grade = MOODLE_45.index("Grade")
+    for before, after in zip(original[1:], lines[1:]):
+        cells_before, cells_after = next(csv.reader([before.decode()]), []), next(csv.reader([after.decode()]), [])
+        assert cells_after[:grade] + cells_after[grade + 1:] == cells_before[:grade] + cells_before[grade + 1:]
+        if cells_after and cells_after[grade] == cells_before[grade]:
+            assert after == before  # untouched rows are byte-identical
+    assert b'"Good start - see me"' in written and b"Participant 1873410" in written
+
+
+def canvas_class(folder: Path) -> Path:
+    """A Canvas "Download submissions", unzipped (C1–C6): names as Canvas slugs them (accents and CJK kept,
+    apostrophes, commas and spaces deleted), LATE, anonymous ids (C4), text and URL entries (C3), a group's
+    entry named after the group (C5), a re-upload renamed -1 (C6), two students of the same name, the Test
+    Student and an excused student."""
+    return put(folder, {
+        "zhangwei_10001_50001_student.py": WRONG_BYTES,
+        "zhangwei_10001_50009_student-1.py": RIGHT,  # C6: the same file uploaded again
+        "lisi_LATE_10002_50002_student.py": RIGHT,
+        "anon_Xq3Kp_50003_student.py": RIGHT,
+        "LATE_anon_Bc4Dm_50004_student.py": WRONG_BYTES,
+        "obrienseán_10004_50005_student.py": RIGHT,
+        "张伟_10005_50006_student.py": RIGHT,
+        "group0_10006_50007_student.py": RIGHT,  # C5: group "Group 0", its representative 10006
+        "liuyang_10007_text.html": "<p>my answer</p>",
+        "wangfang_10008_link.html": "<p>This submission was a url, we're taking you to the url link now.</p>",
+        "liwei_10009_50008_student.py": RIGHT,
+        "liwei_10010_50010_student.py": WRONG_BYTES,
+        "studenttest_10011_50011_student.py": RIGHT,  # G6: the instructor tried Student View
+        "excusededd_10012_50012_student.py": RIGHT,
+    })
+
+
+CANVAS_ROWS = [  # (Student, ID, SIS Login ID, Section, Lab08, Lab09, Current Score)
+    ("Zhang, Wei", "10001", "zhangwei", "CS101-A", "9.00", "", "90.00"),
+    ("Li, Si", "10002", "lisi", "CS101-A", "8.50", "", "85.00"),
+    ("O'Brien, Seán", "10004", "obrien", "CS101-A", "7.00", "", "70.00"),
+    ("张, 伟", "10005", "zhangw", "CS101-B", "7.00", "", "70.00"),
+    ("Chen, Jing", "10006", "chenjing", "CS101-B", "7.00", "", "70.00"),
+    ("Liu, Yang", "10007", "liuyang", "CS101-B", "7.00", "", "70.00"),
+    ("Wang, Fang", "10008", "wangfang", "CS101-B", "7.00", "", "70.00"),
+    ("Li, Wei", "10009", "liwei1", "CS101-B", "7.00", "", "70.00"),
+    ("Li, Wei", "10010", "liwei2", "CS101-B", "7.00", "", "70.00"),
+    ("Excused, Edd", "10012", "edd", "CS101-B", "7.00", "EX", "70.00"),
+    ("Hidden, Hal", "10013", "hal", "CS101-B", "N/A", "N/A", "70.00"),
+    ("Student, Test", "10011", "", "", "", "", ""),  # G6: last
+]
+
+
+@pytest.fixture(scope="module")
+def canvas_semicolons(tmp_path_factory):
+    """G5: `;` separators and decimal commas, with a BOM; G2: a Manual Posting row before Points Possible."""
+    root = tmp_path_factory.mktemp("canvas_semicolons")
+    folder = canvas_class(root / "download")
+    gradebook = root / "gradebook.csv"
+    gradebook.write_bytes(canvas_gradebook(CANVAS_ROWS, separator=";", bom=True, manual=True, decimal=",",
+                                           points="7.00"))
+    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder), "--out", str(root / "out"),
+                             "--roster", str(gradebook), "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
+                            env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    assert result.returncode == 0, result.stderr
+    records = {r["student"]: r for r in json.loads((root / "out" / "grades.json").read_text("utf-8"))["students"]}
+    return root, result.stdout, records
+
+
+def test_a_canvas_download_gives_one_row_per_canvas_id_with_late_from_its_marker(canvas_semicolons):
+    """C1–C6: one row per user id or anonymous id, LATE read from the file name (C1, C4), a text or URL entry
+    is no code (C3), the renamed re-upload counts (C6), the two Li Wei apart."""
+    _, _, records = canvas_semicolons
+    assert sorted(records) == ["10001", "10002", "10004", "10005", "10006", "10007", "10008", "10009", "10010",
+                               "10011", "10012", "anon_Bc4Dm", "anon_Xq3Kp"]
+    assert {s for s, r in records.items() if r["score"] == MAX_SCORE} == {
+        "10001", "10002", "10004", "10005", "10006", "10009", "10011", "10012", "anon_Xq3Kp"}
+    assert {s: r["late"] for s, r in records.items() if r["late"]} == {"10002": True, "anon_Bc4Dm": True}
+    assert records["10001"]["late"] is False and records["10007"]["late"] is False  # Canvas marks late ones
+    assert records["10007"]["status"] == records["10008"]["status"] == "no_student_py"
+    assert any("link.html" in note for note in records["10008"]["notes"])
+    assert records["10001"]["files"] == ["student-1.py"] and records["10001"]["attempts"] == 1
+    assert records["10004"]["name"] == "O'Brien, Seán" and records["10005"]["name"] == "张, 伟"  # the roster's
+
+
+def test_a_canvas_group_entry_is_graded_once_and_says_who_else_needs_the_grade(canvas_semicolons):
+    """C5: the entry named after the group is keyed by its representative's id; the feedback, the report and
+    the terminal say it is a group's, whose other members get the grade in Canvas."""
+    root, stdout, records = canvas_semicolons
+    assert records["10006"]["team"] == "group0" and records["10006"]["score"] == MAX_SCORE
+    assert any("小组 group0 的提交" in note for note in records["10006"]["notes"])
+    assert "小组提交 (1)" in stdout and "10006 (group0)" in stdout
+    assert "小组 group0 的提交" in (root / "out" / "feedback" / "10006.txt").read_text("utf-8")
+    assert "小组 group0 的提交" in (root / "out" / "report.html").read_text("utf-8")
+
+
+def test_canvas_csv_keeps_the_separator_decimal_mark_and_cells_it_must_not_touch(canvas_semicolons):
+    """G5: written back with `;`, decimal commas and the BOM read; G3: Points Possible as read; G2: no Manual
+    Posting row; G4: EX and N/A left as they were; G6: the Test Student never given a grade; anonymous ids
+    (C4) are not in the gradebook and are listed, with what to do."""
+    root, stdout, records = canvas_semicolons
+    written = (root / "out" / "canvas.csv").read_bytes()
+    assert written.startswith(b"\xef\xbb\xbf")
+    lines = written.decode("utf-8-sig").splitlines()
+    assert lines[0] == "Student;ID;SIS User ID;SIS Login ID;Section;Lab09 (4242)"
+    assert lines[1] == "    Points Possible;;;;;7,00" and "Manual Posting" not in written.decode("utf-8")
+    cells = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(lines, delimiter=";")}
+    score = {s: f"{r['score'] * 7 / MAX_SCORE:.2f}".rstrip("0").rstrip(".").replace(".", ",")
+             for s, r in records.items()}
+    assert cells == {"": "7,00", "10001": "7", "10002": "7", "10004": "7", "10005": "7", "10006": "7",
+                     "10007": "0", "10008": "0", "10009": "7", "10010": score["10010"], "10012": "EX",
+                     "10013": "N/A", "10011": ""}
+    assert "," in score["10010"]  # a fraction, written with the decimal comma read
+    assert "名单里找不到的提交 (2): anon_Bc4Dm, anon_Xq3Kp" in stdout and "SpeedGrader" in stdout
+    assert "保持原样、没有写成绩的 (2: EX、N/A 或 Test Student): 10011, 10012" in stdout
+
+
+def test_blackboard_user_names_come_from_receipts_in_any_language(tmp_path):
+    """B1: one dated entry per attempt and a receipt each; B3: user names with `_` and `.`; B2: the first line
+    names the student in any language, and comments below it that look like fields change nothing; a
+    submission typed into the Submission Field has only its receipt."""
+    def receipt(first: str, comments: str = "There are no student comments for this assignment.") -> str:
+        return (f"{first}\nAssignment: Lab 09\nDate Submitted: Thursday, December 12, 2024 1:22:26 PM EST\n"
+                f"Current Grade: Needs Grading\n\nSubmission Field:\nThere is no student submission text data for "
+                f"this assignment.\n\nComments:\n{comments}\n\nFiles:\n")
+    first, second = "Lab 09_wei.zhang_attempt_2024-03-01-10-00-00", "Lab 09_wei.zhang_attempt_2024-03-02-09-30-00"
+    li, typed = "Lab 09_li_si_2_attempt_2024-03-01-11-00-00", "Lab 09_o.neill_attempt_2024-03-01-12-00-00"
+    folder = put(tmp_path / "blackboard", {
+        f"{first}_student.py": WRONG_BYTES, f"{first}.txt": receipt("Name: Wei Zhang (wei.zhang)"),
+        f"{second}_student.py": RIGHT, f"{second}.txt": receipt("Name: Wei Zhang (wei.zhang)"),
+        f"{li}_student.py": RIGHT,
+        f"{li}.txt": receipt("Naam: Li Si (li_si_2)", comments="Name: Wei Zhang (wei.zhang)\nSee my file."),
+        f"{typed}.txt": receipt("Name: Aoife O'Neill (o.neill)").replace(
+            "There is no student submission text data for this assignment.", "def format_prompt(messages): ..."),
+    })
+    by_id = {s.student: s for s in discover(folder)}
+    assert sorted(by_id) == ["li_si_2", "o.neill", "wei.zhang"]
+    assert by_id["wei.zhang"].name == "Wei Zhang" and len(by_id["wei.zhang"].attempts) == 2
+    assert by_id["li_si_2"].name == "Li Si" and len(by_id["li_si_2"].attempts) == 1
+    assert by_id["o.neill"].status == "no_student_py" and by_id["o.neill"].name == "Aoife O'Neill"
+    assert ("lms.note.receipt_only", {}) in by_id["o.neill"].notes
+    assert all(s.late is None for s in by_id.values())  # Blackboard's download says nothing of the due date
+
+
+def test_moodle_team_submissions_are_graded_once_per_group(tmp_path):
+    """M1: with team submissions each group's folder is `<group>_<group id>`, or `Default group` with no id,
+    and the worksheet has a Group column; the group's row is keyed by its id, matches no participant, and
+    the feedback and terminal say its members get the grade in Moodle."""
+    folder = put(tmp_path / "download", {"Team A_42_assignsubmission_file/student.py": RIGHT,
+                                         "Default group_assignsubmission_file/student.py": RIGHT})
+    header = MOODLE_45[:4] + ["Group"] + MOODLE_45[4:]
+    rows = [header] + [row[:4] + [group] + row[4:] for row, group in (
+        (worksheet_row("2001", "Zhang Wei", "Submitted for grading"), "Team A"),
+        (worksheet_row("2002", "Li Si", "Submitted for grading"), "Team A"),
+        (worksheet_row("2003", "Wang Fang", "Submitted for grading"), "Default group"))]
+    (tmp_path / "worksheet.csv").write_bytes(spout_csv(rows))
+    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder), "--out", str(tmp_path / "out"),
+                             "--roster", str(tmp_path / "worksheet.csv"), "--jobs", "1"], cwd=ROOT,
+                            capture_output=True, text=True, env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    assert result.returncode == 0, result.stderr
+    records = {r["student"]: r for r in json.loads((tmp_path / "out" / "grades.json").read_text("utf-8"))["students"]}
+    assert sorted(records) == ["42", "Default group"] and records["42"]["team"] == "Team A"
+    assert "小组提交 (2)" in result.stdout and "42 (Team A)" in result.stdout
+    assert "小组 Team A 的提交" in (tmp_path / "out" / "feedback" / "42.txt").read_text("utf-8")
+    assert moodle_import((tmp_path / "out" / "moodle.csv").read_bytes()) == {}  # no participant got it
+    # M2: Moodle 3.x wrote one folder per member, `<group>-<full name>_<participant id>_…_/`: keyed by the member
+    old = put(tmp_path / "moodle3", {"Team A-Zhang Wei_2001_assignsubmission_file_/student.py": RIGHT})
+    member = discover(old)[0]
+    assert (member.student, member.name, member.team) == ("2001", "Team A-Zhang Wei", "")
+    assert roster.prepare(roster.load(tmp_path / "worksheet.csv"), [member])[0].name == "Team A-Zhang Wei"
+
+
+def records_of(*rows) -> list[dict]:
+    """Records as grading writes them, for gradebook tests that need no grading: (student, layout, score)."""
+    return [{"student": student, "layout": layout, "name": name, "status": "ok", "score": score,
+             "max_score": MAX_SCORE} for student, layout, score, name in rows]
+
+
+@pytest.mark.parametrize("variant", ["comma", "first-last", "no-sis"])
+def test_canvas_gradebook_variants_are_read_and_written_back_as_they_came(tmp_path, variant):
+    """G1: `LastName, FirstName` instead of `Student`, with or without `SIS User ID`; G5: no BOM, `,`."""
+    options = {"comma": {}, "first-last": {"first_last": True}, "no-sis": {"sis": False}}[variant]
+    path = tmp_path / "gradebook.csv"
+    path.write_bytes(canvas_gradebook(CANVAS_ROWS, **options))
+    book = roster.load(path)
+    assert (book.kind, book.delimiter, book.decimal, book.bom) == ("canvas", ",", ".", False)
+    matched, unmatched = roster.match(book, records_of(("10001", "canvas", 75, "zhangwei"),
+                                                       ("10099", "canvas", 100, "stranger")))
+    name, content = roster.export(book, matched, config.load())
+    header, points, *rows = list(csv.reader(io.StringIO(content)))
+    student = {"comma": ["Student"], "first-last": ["LastName", "FirstName"], "no-sis": ["Student"]}[variant]
+    assert header == student + ["ID"] + ([] if variant == "no-sis" else ["SIS User ID"]) + [
+        "SIS Login ID", "Section", "Lab09 (4242)"]
+    assert points[0] == "    Points Possible" and points[-1] == "10.00" and unmatched == ["10099"]
+    assert {row[header.index("ID")]: row[-1] for row in rows}["10001"] == "7.5"
+    assert roster.named(book, records_of(("10001", "canvas", 75, "zhangwei")), matched)[0]["name"] == "Zhang, Wei"
+
+
+MOODLE_HEADERS_OF = {  # W4: the worksheet's header words in every language of the facts
+    "en-4.x": ("Identifier", "Full name", "Status", "Grade", "Maximum Grade", "Last modified (grade)", "Participant "),
+    "en-4.5": ("Identifier", "Full name", "Status", "Grade", "Maximum grade", "Last modified (grade)", "Participant "),
+    "zh_cn-4.5": ("标识符", "全名", "状态", "成绩", "最高分", "上次修改（评分）", "参与人"),
+    "zh_cn-3.x": ("识别码", "全名", "状态", "成绩", "最高成绩", "最后修改（教师）", "参与者"),
+    "de": ("ID", "Vollständiger Name", "Status", "Bewertung", "Bestwertung", "Zuletzt geändert (Bewertung)",
+           "Teilnehmer/in"),
+    "fr": ("Identifiant", "Nom complet", "Statut", "Note", "Note maximale", "Dernière modification (note)",
+           "Participant "),
+    "es": ("Identificador", "Nombre completo", "Estado", "Calificación", "Calificación máxima",
+           "Última modificación (calificación)", "Participante "),
+}
+MOODLE_LATE_OF = {  # W3: "Submitted for grading - <time> late" as each language pack writes it
+    "en-4.x": ("Submitted for grading - 2 hours 13 mins late", "Submitted for grading - Graded"),
+    "en-4.5": ("Submitted for grading - 2 hours 13 mins late", "Submitted for grading"),
+    "zh_cn-4.5": ("已提交请评分 - 迟47 分钟", "已提交请评分 - 已评分"),
+    "zh_cn-3.x": ("已经提交 - 47 分钟之后", "已经提交"),
+    "de": ("Zur Bewertung abgegeben - 2 Stunden 13 Minuten zu spät", "Zur Bewertung abgegeben - Bewertet"),
+    "fr": ("Remis pour évaluation - En retard de 2 heures 13 min", "Remis pour évaluation"),
+    "es": ("Enviado para calificar - 2 horas 13 minutos después", "Enviado para calificar - Calificado"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(MOODLE_HEADERS_OF))
+def test_moodle_worksheets_in_every_language_are_read_by_meaning(tmp_path, language):
+    """W4: the columns found by what they mean in each language, the grade written in the Grade column with the
+    worksheet's decimal mark (de and fr: `8,50`), lateness read from Status (W3), everything else unchanged."""
+    identifier, name, status, grade, maximum, modified, hidden = MOODLE_HEADERS_OF[language]
+    comma = language in ("de", "fr")
+    late, on_time = MOODLE_LATE_OF[language]
+    header = [identifier, name, "Email", status, grade, maximum, modified]
+    rows = [header] + [[f"{hidden}{pid}", who, f"{pid}@example.edu", state, "", "20,00" if comma else "20.00", "-"]
+                       for pid, who, state in (("301", "Zhang Wei", late), ("302", "Li Si", on_time))]
+    path = tmp_path / "worksheet.csv"
+    path.write_bytes(spout_csv(rows))
+    book = roster.load(path)
+    assert book.kind == "moodle" and book.decimal == ("," if comma else ".")
+    records = records_of(("301", "moodle", 75, "Zhang Wei"), ("302", "moodle", 100, "Li Si"))
+    assert [roster.late(book, row) for row in range(2)] == [True, False]
+    matched, unmatched = roster.match(book, records)
+    written = list(csv.reader(io.StringIO(roster.export(book, matched, config.load())[1].lstrip("\ufeff"))))
+    assert unmatched == [] and written[0] == header
+    assert [row[4] for row in written[1:]] == (["15", "20"])
+    assert [row[:4] + row[5:] for row in written[1:]] == [row[:4] + row[5:] for row in rows[1:]]
+    rows[1][5] = "17,25" if comma else "17.25"  # a maximum with a fraction: the grade keeps the decimal mark
+    path.write_bytes(spout_csv(rows))
+    book = roster.load(path)
+    out = roster.export(book, roster.match(book, records)[0], config.load())[1]
+    assert ("12,94" if comma else "12.94") in out
+
+
+@pytest.mark.parametrize("content, says", [
+    ("name,grade\nalice,\n", "既不是 Canvas"),
+    ("Identifier,Full name,Status,Punkte,Höchstpunkte\nParticipant 1,A,x,,10\n",
+     "分不清哪一列是 grade, maximum；找到的列: Identifier, Full name, Status, Punkte, Höchstpunkte"),
+    ("Student,ID,SIS Login ID,Section,Lab09 (4242)\n    Points Possible,,,,10.00\n\"Zhang, Wei\",10001,zw,A,,5\n",
+     "第 3 行有 6 个单元格，表头有 5 个"),
+    ("Student,ID,SIS Login ID,Section,Lab09 (4242)\n\"Zhang, Wei\",10001,zw,A,\n\"Li, Si\",10001,ls,A,\n",
+     "ID 列不是每行一个不同的编号 (10001)"),
+], ids=["neither", "unclear-columns", "shifted-row", "repeated-id"])
+def test_a_gradebook_that_cannot_be_trusted_is_refused_in_one_line_before_grading(tmp_path, content, says):
+    """Build 2: a file that is not a gradebook of the kind expected, whose columns cannot be told apart, or
+    that would be written shifted is refused in one line, naming what it found, before anything is graded."""
+    folder = put(tmp_path / "class", {"alice.py": RIGHT})
+    (tmp_path / "list.csv").write_text(content, encoding="utf-8")
+    result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}", f"ROSTER={tmp_path / 'list.csv'}")
+    assert result.returncode != 0 and says in result.stderr and not (tmp_path / "out").exists()
+    assert len([line for line in result.stderr.splitlines() if not line.startswith("make")]) == 1, result.stderr
+
+
+def test_a_gradebook_of_another_lms_is_refused_before_grading(tmp_path):
+    folder = put(tmp_path / "download", {"zhangwei_10001_50001_student.py": RIGHT})
+    (tmp_path / "worksheet.csv").write_bytes(moodle_45_worksheet())
+    with pytest.raises(roster.RosterError, match="Moodle 的成绩册|moodle 的成绩册"):
+        grade_folder(folder, tmp_path / "out", CLASS_LIMITS, roster_path=tmp_path / "worksheet.csv")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_grade_never_lands_on_another_student_of_the_same_name(tmp_path):
+    """Build 3, the misattribution case: the worksheet lacks participant 123 but has another Li Wei (456).
+    Matching fell back to the name and gave 456 the grade of 123's file; now 123 is listed as unmatched,
+    456's row keeps no grade, and the terminal names 123, not 456."""
+    folder = put(tmp_path / "download", {"Li Wei_123_assignsubmission_file/student.py": RIGHT})
+    rows = [MOODLE_45, worksheet_row("456", "Li Wei", "No submission", maximum="20.00")]
+    (tmp_path / "worksheet.csv").write_bytes(spout_csv(rows))
+    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder), "--out", str(tmp_path / "out"),
+                             "--roster", str(tmp_path / "worksheet.csv"), "--jobs", "1"], cwd=ROOT,
+                            capture_output=True, text=True, env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert moodle_import((tmp_path / "out" / "moodle.csv").read_bytes()) == {}
+    assert "名单里找不到的提交 (1): 123" in result.stdout and "456" not in result.stdout
+    assert '<li>123</li>' in (tmp_path / "out" / "report.html").read_text("utf-8").split("id=unmatched")[1]
+
+
+def test_a_plain_folder_is_matched_by_name_only_when_one_row_has_it_and_says_so(tmp_path):
+    """Build 3: a plain folder has no id, so its name is used, said so in the feedback and the report; a name
+    two rows share matches neither; an entry named after an id matches by that id."""
+    folder = put(tmp_path / "class", {"Zhang Wei/student.py": RIGHT, "Li Wei/student.py": RIGHT,
+                                      "2023002/student.py": RIGHT})
+    (tmp_path / "gradebook.csv").write_bytes(canvas_gradebook(CANVAS_ROWS))
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, roster_path=tmp_path / "gradebook.csv")
+    assert sorted(run.unmatched) == ["Li Wei"]
+    cells = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(
+        (tmp_path / "out" / "canvas.csv").read_text("utf-8").splitlines()[:1] +
+        (tmp_path / "out" / "canvas.csv").read_text("utf-8").splitlines()[2:])}
+    assert cells["10001"] == "10" and cells["10002"] == "10" and cells["10009"] == cells["10010"] == ""
+    feedback = (tmp_path / "out" / "feedback" / "Zhang Wei.txt").read_text("utf-8")
+    assert "下载里没有你的编号，按姓名对应到成绩册里的 Zhang, Wei" in feedback
+    assert "按姓名对应的提交 (1，下载里没有编号): Zhang Wei" in (tmp_path / "out" / "report.html").read_text("utf-8")
+    assert "按姓名" not in (tmp_path / "out" / "feedback" / "2023002.txt").read_text("utf-8")
+
+
+def test_five_files_in_one_upload_are_one_attempt_graded_as_readme_says(tmp_path):
+    """Build 5: student.py, student (1).py … student (4).py in one zip were graded as five attempts ("submitted
+    5 times"); one upload is one attempt, the highest number (the newest copy) is graded, the feedback names
+    it, and ATTEMPT=best chooses among attempts, not among one upload's files."""
+    copies = {"lab/student.py": RIGHT, **{f"lab/student ({n}).py": WRONG_BYTES for n in (1, 2, 3)},
+              "lab/student (4).py": (WRONG / "first_not_last.py").read_bytes()}
+    folder = put(tmp_path / "class", {"alice.zip": zip_bytes(copies)})
+    for attempt in ("latest", "best"):
+        record = grade_folder(folder, tmp_path / attempt, CLASS_LIMITS,
+                              course=course_settings(attempt=attempt)).records[0]
+        assert (record["attempt"], record["attempts"]) == (1, 1) and record["score"] < MAX_SCORE
+        assert record["files"] == ["alice.zip/lab/student (4).py"]
+        feedback = (tmp_path / attempt / "feedback" / "alice.txt").read_text("utf-8")
+        assert "测试的是编号最大、最新的 alice.zip/lab/student (4).py" in feedback and "一共提交了" not in feedback
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert "the highest number (the newest copy) is graded" in readme
+
+
+def test_lateness_is_blank_where_nothing_says_it(tmp_path):
+    """Build 4: a Moodle download without a worksheet, a plain folder: unknown, blank in grades.csv, not 0."""
+    folder = put(tmp_path / "class", {"Zhang Wei_1873401_assignsubmission_file/student.py": RIGHT,
+                                      "alice/student.py": RIGHT})
+    grade_folder(folder, tmp_path / "out", CLASS_LIMITS)
+    rows = list(csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8")))
+    assert {row["student"]: row["late"] for row in rows} == {"1873401": "", "alice": ""}

@@ -1,8 +1,9 @@
 """Lists what a submission holds (a folder, a .zip, a .tar.gz/.tgz) without extracting anything to disk.
 
-Every reader is bounded: at most MAX_MEMBERS entries, at most MAX_INFLATED bytes decompressed in all
-(so a zip or gzip bomb stops early), and only Python files are read, each at most the engine's source
-limit plus one byte (so the engine can still say "too large").  Links, devices and names that climb out
+Every reader is bounded by one budget per student: at most MAX_MEMBERS entries and MAX_INFLATED bytes
+decompressed in all, however many entries and archives inside folders they hand in (so a zip or gzip bomb
+stops early, and twenty uploads do not get twenty budgets), and only Python files are read, each at most
+the engine's source limit plus one byte (so the engine can still say "too large").  Links, devices and names that climb out
 (`..`, absolute paths) are listed as skipped and never followed; nothing is ever written.
 """
 
@@ -57,9 +58,11 @@ def archive_suffix(name: str) -> str | None:
 
 
 def searched(path: str) -> bool:
-    """Whether a file at `path` counts as the student's work: hidden and tool folders are not searched."""
-    folders = path.split("/")[:-1]
-    return not any(part.startswith(".") or part in SKIPPED_DIRS for part in folders)
+    """Whether a file at `path` counts as the student's work: hidden files and folders (macOS's `.DS_Store` and
+    `._*` AppleDouble files, fact A3) and tool folders (`__MACOSX/` …) are not searched."""
+    parts = path.split("/")
+    return not parts[-1].startswith(".") and not any(part.startswith(".") or part in SKIPPED_DIRS
+                                                       for part in parts[:-1])
 
 
 def wants_data(path: str) -> bool:
@@ -75,21 +78,37 @@ def clean_path(raw: str) -> str | None:
 
 
 class _Budget:
-    """Counts entries and inflated bytes over one whole submission."""
+    """Counts entries and inflated bytes over one whole student (every entry, every archive however nested:
+    one budget, so twenty uploads do not get twenty)."""
 
-    def __init__(self):
+    def __init__(self, members: int | None = None, inflated: int | None = None):
+        self.max_members = MAX_MEMBERS if members is None else members
+        self.max_inflated = MAX_INFLATED if inflated is None else inflated
         self.members = 0
         self.inflated = 0
 
     def count_member(self):
         self.members += 1
-        if self.members > MAX_MEMBERS:
+        if self.members > self.max_members:
             raise ArchiveError("too_many_files")
 
     def count_bytes(self, amount: int):
         self.inflated += amount
-        if self.inflated > MAX_INFLATED:
+        if self.inflated > self.max_inflated:
             raise ArchiveError("too_large")
+
+    def room(self, amount: int) -> bool:
+        """Whether `amount` more inflated bytes fit."""
+        return self.inflated + amount <= self.max_inflated
+
+    def left(self) -> "_Budget":
+        """A budget for one archive inside the submission: what is left of this one (charge it back with `spend`)."""
+        return _Budget(max(0, self.max_members - self.members), max(0, self.max_inflated - self.inflated))
+
+    def spend(self, inner: "_Budget") -> None:
+        """Charge what an inner budget (`left`) used, whether its archive was read or skipped."""
+        self.members += inner.members
+        self.inflated += inner.inflated
 
 
 def read_archive(path: Path, budget: _Budget, prefix: str = "") -> list[Member]:
@@ -128,7 +147,7 @@ def _read_zip(path: Path, budget: _Budget, prefix: str) -> list[Member]:
     members = []
     with zipfile.ZipFile(path) as bundle:
         for info in bundle.infolist():
-            if info.is_dir():
+            if info.is_dir() or info.filename.endswith("\\"):  # PowerShell 5.1 writes `\` separators (A1)
                 continue
             budget.count_member()
             name = clean_path(_zip_name(info))
@@ -218,10 +237,13 @@ def read_entry_file(path: Path, shown: str, budget: _Budget) -> list[Member]:
     listed, not opened), or the file itself."""
     budget.count_member()
     if archive_suffix(shown) and os.path.isfile(path) and not os.path.islink(path):
+        inner = budget.left()  # what the student has left: an archive too big for it is skipped, not the student
         try:
-            return read_archive(path, _Budget(), prefix=shown + "/")  # its own budget: a big one is skipped
+            return read_archive(path, inner, prefix=shown + "/")
         except ArchiveError as error:
             return [Member(shown, skipped=f"archive_{error.args[0]}")]
+        finally:
+            budget.spend(inner)
     return [read_file(path, shown, budget)]
 
 
@@ -243,5 +265,7 @@ def read_file(path: Path, shown: str, budget: _Budget) -> Member:
             data = handle.read(MAX_SOURCE + 1)
     except OSError:
         return Member(shown, skipped="unreadable")
+    if not budget.room(len(data)):  # the student's budget is spent: listed, not read
+        return Member(shown, skipped="too_large")
     budget.count_bytes(len(data))
     return Member(shown, data)

@@ -68,6 +68,7 @@ class Grade:
     cause: str = ""  # what went wrong, for grader_error
     max_score: int = 0  # of the grading scheme it was graded with
     inputs: str = ""  # names the inputs drawn for this student's generated checks (generated.fingerprint)
+    team: str = ""  # a group's submission: the group's name (its other members get the grade in the LMS)
 
     @property
     def score(self) -> int:
@@ -128,7 +129,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
                  layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
                  notes=submission.notes, found=submission.found, max_score=scheme.max_score,
-                 inputs=generated.fingerprint(*drawn) if drawn else "")
+                 inputs=generated.fingerprint(*drawn) if drawn else "", team=submission.team)
     if not submission.gradable:
         return replace(base, feedback=_not_run(base, scheme))
     chosen = list(enumerate(submission.attempts, 1))
@@ -148,7 +149,8 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
         notes += (("note.helpers", {"files": ", ".join(candidate.modules)}),)
     return replace(base, status=overall_status(load, verdicts), verdicts=verdicts,
                    feedback=render.course_report(verdicts, FILE), sandbox=load.sandbox,
-                   seconds=time.monotonic() - started, late=candidate.late, attempt=number,
+                   seconds=time.monotonic() - started, attempt=number,
+                   late=submission.lms_late if candidate.late is None else candidate.late,
                    files=candidate.files, notes=notes)
 
 
@@ -223,7 +225,7 @@ def _bare_record(failed: Grade) -> dict:
     return {"student": failed.student, "name": failed.name, "entry": failed.entry, "layout": failed.layout,
             "status": "grader_error", "gradable": False, "score": 0, "max_score": failed.max_score,
             "late": failed.late, "attempt": None, "attempts": failed.attempts, "files": [], "sandbox": failed.sandbox,
-            "notes": [], "cases": {}, "why": failed.feedback.split("\n", 1)[0]}
+            "notes": [], "cases": {}, "why": failed.feedback.split("\n", 1)[0], "team": failed.team}
 
 
 def _rendered(grade: Grade, limits: Limits) -> Result:
@@ -254,7 +256,8 @@ def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> 
     cause = safe_text(cause, limit=300, keep_newlines=False)
     entry = safe_text(submission.entry, limit=300, keep_newlines=False)
     failed = Grade(submission.student, entry, "grader_error", name=submission.name, layout=submission.layout,
-                   late=submission.late, attempts=len(submission.attempts), cause=cause, max_score=scheme.max_score)
+                   late=submission.late, attempts=len(submission.attempts), cause=cause, max_score=scheme.max_score,
+                   team=submission.team)
     return replace(failed, feedback=_not_run(failed, scheme))
 
 
@@ -440,6 +443,7 @@ def main(argv=None) -> int:
         extra += ["", text("roster.written", path=args.out / run.gradebook)]
     if run.unmatched:
         extra.append(text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched)))
+    extra += run.lms_lines
     print(reports.terminal_summary(run.records, time.monotonic() - started, args.jobs, args.out, level, extra,
                                    merged=run.graded if run.merged else None))
     return 0
@@ -456,6 +460,7 @@ class ClassRun:
     gradebook: str | None = None  # canvas.csv or moodle.csv, when a roster was given
     graded: int = 0  # submissions graded by this run (fewer than the records after a merge)
     merged: bool = False
+    lms_lines: list = field(default_factory=list)  # what to do by hand in the LMS (groups, anonymous ids …)
 
 
 def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, course: Course | None = None,
@@ -466,6 +471,8 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     level = level or sandbox_level()
     submissions = discover(folder, skip=(out,))
     gradebook = roster.load(roster_path) if roster_path else None
+    if gradebook is not None:
+        submissions = roster.prepare(gradebook, submissions)
     previous = regrade.previous(out, [s.student for s in submissions], merge)
     results = grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt)
     records = [result.record for result in results]
@@ -473,26 +480,28 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     changes: list[str] = []
     if previous is not None:
         records, feedback, changes = regrade.merge(previous, records, feedback, out)
-    files, unmatched, records = class_files(records, limits, course, level, gradebook)
+    files, unmatched, records, lines = class_files(records, limits, course, level, gradebook)
     outputs.commit(out, files, {"feedback": feedback})
     written = next((name for name in ("canvas.csv", "moodle.csv") if name in files), None)
-    return ClassRun(records, unmatched, changes, written, len(results), previous is not None)
+    return ClassRun(records, unmatched, changes, written, len(results), previous is not None, lines)
 
 
-def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str], list]:
-    """Every class output, rendered in memory: name -> bytes, the submissions missing from the roster, and the
-    records as written (with a roster, each student's name is the roster's, where it has one for the id)."""
-    unmatched, note, files = [], "", {}
+def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str], list, list]:
+    """Every class output, rendered in memory: name -> bytes, the submissions missing from the roster, the
+    records as written (with a roster, each student's name is the roster's, where it has one for the id), and
+    the lines saying what is left to do in the LMS (group submissions, anonymous ids …)."""
+    unmatched, note, files, lines = [], "", {}, roster.team_lines(records)
     if gradebook is not None:
         matched, unmatched = roster.match(gradebook, records)
         name, content = roster.export(gradebook, matched, course)
         files[name] = content
-        note = text("roster.about", file=name)
+        lines = roster.summary(gradebook, records, matched, unmatched, course.title) + lines
+        note = " ".join([text("roster.about", file=name), *lines])
         records = roster.named(gradebook, records, matched)
     files["grades.csv"] = reports.grades_csv(records)
     files["grades.json"] = reports.grades_json(records, limits, course, level)
     files["report.html"] = report_page.page(records, course, level, unmatched, note)
-    return {name: content.encode("utf-8") for name, content in files.items()}, unmatched, records
+    return {name: content.encode("utf-8") for name, content in files.items()}, unmatched, records, lines
 
 
 def _terminate_like_ctrl_c() -> list:

@@ -1,11 +1,16 @@
-"""Recognises whose work an entry of an LMS export is, from the names Canvas, Moodle and Blackboard give.
+"""Recognises whose work an entry of an LMS download is, from the names each LMS's own code writes.
 
-Canvas "Download submissions":  <name>[_LATE]_<user id>_<attachment id>_<file>  (repeated uploads of one
-                                 file become <file>-1, <file>-2 ...), online text as <name>[_LATE]_<id>_text.html
-Moodle "Download all submissions":  folders <Full Name>_<participant id>_assignsubmission_file_/ (and
-                                 ..._onlinetext_/), or flat files <Full Name>_<id>_assignsubmission_file_<file>
-Blackboard "Assignment File Download":  <assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>, with a
-                                 <assignment>_<username>_attempt_<date>.txt that names the student
+The fact ids (C1, M1, B1 …) are those of the LMS formats reference, read from each LMS's source:
+Canvas "Download submissions" (C1–C6):  <name>[_LATE]_<user id>_<attachment id>_<file>, the name the sortable
+    name lower-cased with every non-word character deleted; anonymous grading [LATE_]anon_<5 base58>_<att>_<file>
+    (C4); text and URL entries <…>_text.html and <…>_link.html (C3); a group's entry named after the group and
+    keyed by its representative's id (C5); a re-uploaded file renamed <file>-1 (C6).
+Moodle "Download all submissions" (M1–M6):  4.1 and later <prefix>_assignsubmission_<plugin>/…, 3.1–4.0 the
+    same folders with a trailing underscore, flat mode <prefix>_assignsubmission_<plugin>_<file>; the prefix is
+    <full name>_<participant id>, Participant_<id> (blind marking), <group>_<group id> or `Default group`
+    (team submissions, M1), <group>-<full name>_<id> (team submissions, 3.x, M2).
+Blackboard "Assignment File Download" (B1–B3):  <assignment>_<user name>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>
+    and a receipt <…>.txt per attempt whose first line names the student: `Name: First Last (user name)`.
 Anything else is a plain entry: one folder or file per student, named after the student.
 """
 
@@ -14,60 +19,110 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-CANVAS = re.compile(r"^(?P<name>.*?)(?P<late>_LATE)?_(?P<user>\d+|anon_[A-Za-z0-9]+)_(?P<order>\d+)_(?P<file>.+)$")
-CANVAS_TEXT = re.compile(r"^(?P<name>.*?)(?P<late>_LATE)?_(?P<user>\d+|anon_[A-Za-z0-9]+)_(?P<file>text\.html|link\.html)$")
-MOODLE = re.compile(r"^(?P<name>.+?)_(?P<user>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)$")
-BLACKBOARD = re.compile(r"^(?P<prefix>.+)_attempt_(?P<order>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)(?:_(?P<file>.+)|(?P<receipt>\.txt))$")
-BLACKBOARD_NAME = re.compile(r"^Name:\s*(?P<name>.*?)\s*\((?P<user>[^()]+)\)\s*$", re.M)
+BASE58 = "[1-9A-HJ-NP-Za-km-z]"
+CANVAS_ANONYMOUS = re.compile(rf"^(?P<late>LATE_)?(?P<user>anon_{BASE58}{{5}})_(?P<tail>.+)$")  # C4
+CANVAS_NAMED = re.compile(r"^(?P<name>[\w-]*?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<tail>.+)$")  # C1, C2
+CANVAS_TAIL = re.compile(r"^(?:(?P<attachment>\d+)_(?P<file>.+)|(?P<entry>text|link)\.html)$")  # C1, C3
+MOODLE = re.compile(r"^(?P<prefix>.+?)_assignsubmission_(?P<plugin>[a-z0-9]+)(?P<underscore>_?)(?P<file>.*)$")
+MOODLE_PREFIX = re.compile(r"^(?P<name>.*)_(?P<id>\d+)$")
+MOODLE_BLIND = {"participant", "participante", "参与人", "参与者", "teilnehmerin", "teilnehmer/in"}  # M1's name
+BLACKBOARD = re.compile(r"^(?P<prefix>.+?)_attempt_(?P<stamp>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)"
+                        r"(?:_(?P<file>.+)|(?P<receipt>\.txt))$")  # B1
+RECEIPT_NAME = re.compile(r"^[^\n:：]{1,40}[:：][ \t]*(?P<name>.*?)[ \t]*\((?P<user>[^()\n]+)\)[ \t]*$")  # B2
 
 
 @dataclass(frozen=True)
 class Owner:
-    """Whose an entry is, in which export, and where its file belongs in that student's submission."""
+    """Whose an entry is, in which download, and where its file belongs in that student's submission."""
 
     layout: str  # canvas, moodle, blackboard, plain
     student: str  # the LMS's id for the student (plain: the entry's name)
     name: str = ""  # the student's name as the LMS wrote it
-    late: bool | None = None
-    order: str = ""  # sorts the student's files by time: Canvas attachment id, Blackboard date
+    late: bool | None = None  # what the download's own marker says (Canvas LATE); None when it has none
+    order: str = ""  # ranks copies of a file within one upload: Canvas attachment id
     file: str = ""  # the file's own name inside the submission ("" for a Moodle folder)
-    kind: str = "file"  # file, online_text (not code), receipt (Blackboard's .txt)
+    kind: str = "file"  # file, online_text, link (Canvas URL entry), receipt (Blackboard's .txt)
+    attempt: str = ""  # which upload the entry is part of: Blackboard's attempt date; one upload elsewhere
+    team: str = ""  # the group's name when the entry is a group's submission (Moodle teams, Canvas groups)
 
 
 def recognise(entry: str, is_dir: bool) -> Owner | None:
-    """The owner of a top-level entry of an LMS export, or None for a plain entry."""
-    moodle = MOODLE.match(entry)
-    if moodle and (is_dir and moodle["file"] == "" or not is_dir and moodle["file"]):
-        kind = "file" if moodle["plugin"] == "file" else "online_text"
-        return Owner("moodle", moodle["user"], moodle["name"], file=moodle["file"], kind=kind)
-    if is_dir:
-        return None
+    """The owner of a top-level entry of an LMS download, or None for a plain entry."""
+    moodle = _moodle(entry, is_dir)
+    if moodle or is_dir:
+        return moodle
     board = BLACKBOARD.match(entry)
     if board:
-        return Owner("blackboard", board["prefix"], order=board["order"], file=board["file"] or "",
+        return Owner("blackboard", board["prefix"], file=board["file"] or "", attempt=board["stamp"],
                      kind="receipt" if board["receipt"] else "file")
-    text = CANVAS_TEXT.match(entry)
-    if text:
-        return Owner("canvas", text["user"], text["name"], bool(text["late"]), "", text["file"], "online_text")
-    canvas = CANVAS.match(entry)
-    if canvas:
-        return Owner("canvas", canvas["user"], canvas["name"], bool(canvas["late"]), canvas["order"].zfill(20),
-                     canvas["file"])
+    return _canvas(entry)
+
+
+def _moodle(entry: str, is_dir: bool) -> Owner | None:
+    """M1, M2: a folder `<prefix>_assignsubmission_<plugin>` (4.1+) or `…_<plugin>_` (3.x), or a flat file."""
+    found = MOODLE.match(entry)
+    if not found:
+        return None
+    if is_dir and found["file"]:
+        return None
+    if not is_dir and not (found["underscore"] and found["file"]):
+        return None
+    kind = "online_text" if found["plugin"] == "onlinetext" else "file"
+    prefix = MOODLE_PREFIX.match(found["prefix"])
+    if prefix is None:  # a team submission of students in no group: "Default group", in the site's language
+        return Owner("moodle", found["prefix"], found["prefix"], file=found["file"], kind=kind, team=found["prefix"])
+    name = prefix["name"]
+    if name.casefold() in MOODLE_BLIND:  # blind marking: "Participant_<id>", no name
+        name = ""
+    return Owner("moodle", prefix["id"], name, file=found["file"], kind=kind)
+
+
+def _canvas(entry: str) -> Owner | None:
+    """C1–C4: the name part (lower-cased by Canvas, so never `LATE`), the late marker, the id, then the rest."""
+    found = CANVAS_ANONYMOUS.match(entry)
+    late = bool(found and found["late"])
+    name = ""
+    if not found:
+        found = CANVAS_NAMED.match(entry)
+        if not found or found["name"] != found["name"].lower():
+            return None
+        late, name = bool(found["late"]), found["name"]
+    tail = CANVAS_TAIL.match(found["tail"])
+    if not tail:
+        return None
+    if tail["entry"]:
+        return Owner("canvas", found["user"], name, late, file=found["tail"],
+                     kind="online_text" if tail["entry"] == "text" else "link")
+    return Owner("canvas", found["user"], name, late, tail["attachment"].zfill(20), tail["file"])
+
+
+def receipt_user(text: str) -> tuple[str, str] | None:
+    """(user name, name) from a Blackboard receipt's first line, in any language (B2: `Name: Wei Zhang (zw123)`,
+    `Naam: …`); only the first line, since the comments below it are free text and may look like fields."""
+    for line in text.splitlines():
+        if line.strip():
+            found = RECEIPT_NAME.match(line.strip().lstrip("\ufeff"))
+            return (found["user"].strip(), found["name"]) if found else None
     return None
 
 
-def blackboard_users(owners: list[Owner], receipts: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """Blackboard writes <assignment>_<username>; the receipt .txt names the user ("Name: Wei Zhang (zw123)").
-    Maps each prefix to (username, name): from its receipts, else after the prefix all entries share."""
-    prefixes = sorted({owner.student for owner in owners})
-    found = {}
-    for prefix in prefixes:
-        match = BLACKBOARD_NAME.search(receipts.get(prefix, ""))
-        if match and prefix.endswith("_" + match["user"]):
-            found[prefix] = (match["user"], match["name"])
-    shared = _shared_head(prefixes) if len(prefixes) > 1 else ""
-    for prefix in prefixes:
-        if prefix not in found:
+def blackboard_users(prefixes: list[str], receipts: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """Blackboard writes <assignment>_<user name>, and user names may hold `_` or `.` (B3): maps each prefix to
+    (user name, name).  A receipt whose user name ends its prefix says so and names the assignment; the other
+    prefixes of that assignment give their user names after it; else what follows the head all prefixes share."""
+    found, assignments = {}, set()
+    for prefix in sorted(set(prefixes)):
+        user = receipt_user(receipts.get(prefix, ""))
+        if user and user[0] and prefix.endswith("_" + user[0]):
+            found[prefix] = user
+            assignments.add(prefix[:-len(user[0]) - 1])
+    rest = sorted(set(prefixes) - set(found))
+    shared = _shared_head(rest) if len(rest) > 1 else ""
+    for prefix in rest:
+        known = max((name for name in assignments if prefix.startswith(name + "_")), key=len, default=None)
+        if known is not None:
+            found[prefix] = (prefix[len(known) + 1:], "")
+        else:
             user = prefix[len(shared):] if shared else prefix.rsplit("_", 1)[-1]
             found[prefix] = (user or prefix, "")
     return found
@@ -83,11 +138,19 @@ def _shared_head(prefixes: list[str]) -> str:
     return head[:head.rfind("_") + 1] if "_" in head else ""
 
 
-VERSION = re.compile(r"^(?P<stem>.+?)(?:-(?P<dash>\d+)| ?\((?P<paren>\d+)\))?(?P<suffix>\.[A-Za-z0-9]+)?$")
+def canvas_slug(name: str) -> str:
+    """A name as Canvas writes it into file names (C1, C2): `_<digits>_` collapsed, lower-cased, every non-word
+    character deleted (`Zhang, Wei` → `zhangwei`, `'other 567, guy 8'` → `other567guy8`)."""
+    return re.sub(r"\W", "", re.sub(r"_(\d+)_", r"\1", name).lower())
+
+
+VERSION = re.compile(r"^(?P<stem>.+?)(?:-(?P<dash>\d+)| ?\((?P<paren>\d+)\))?"
+                     r"(?P<suffix>(?:\.tar)?\.[A-Za-z0-9]+)?$")
 
 
 def version(file: str) -> tuple[str, int]:
-    """("student.py", 2) for "student-2.py" (Canvas) or "student (2).py" (browsers); ("x.py", 0) for "x.py"."""
+    """("student.py", 2) for "student-2.py" (Canvas, C6) or "student (2).py" (Moodle M5, browsers);
+    ("x.py", 0) for "x.py"; multi-dot suffixes stay whole ("lab-1.tar.gz" is "lab.tar.gz", 1)."""
     match = VERSION.match(file)
     if not match:
         return file, 0

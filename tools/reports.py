@@ -34,7 +34,7 @@ def record(grade, limits) -> dict:
         "groups": {group: sum(v.case.weight for v in grade.verdicts if v.passed and GROUP_OF_SUITE.get(v.case.suite)
                               == group) for group in GROUPS},
         "late": grade.late, "attempt": grade.attempt, "attempts": grade.attempts, "files": list(grade.files),
-        "sandbox": grade.sandbox, "generated_inputs": grade.inputs,
+        "sandbox": grade.sandbox, "generated_inputs": grade.inputs, "team": grade.team,
         "notes": [note_text(key, fields) for key, fields in grade.notes],
         "cases": {verdict.case.column: _case_json(verdict, limits) for verdict in grade.verdicts},
     }

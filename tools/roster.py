@@ -1,17 +1,24 @@
 """Gradebook files: reads the instructor's roster (a Canvas gradebook export or a Moodle grading worksheet)
 and writes the same gradebook back with this assignment's points, ready to import.
 
-Canvas (Grades → Export): `Student, ID, SIS User ID, SIS Login ID, [Integration ID, Root Account,]
-Section, <assignment> (<id>) ...`, often a "Points Possible" row.  canvas.csv keeps the five student
-columns and one assignment column: the roster's column of that title (so Canvas matches it by its id), or
-the title alone (Canvas then creates the assignment).  Canvas matches students by ID, then SIS User ID,
-then SIS Login ID; so do we.  Moodle (View all submissions → Download grading worksheet): `Identifier`
-("Participant 123", the number its "Download all submissions" folders carry), Full name, ..., `Grade`,
-`Maximum Grade`, ..., `Last modified (grade)` (the headers are in the site's language).  moodle.csv is the
-worksheet with the Grade cells filled in.  Points are scaled to the assignment's maximum where the
-gradebook states one; students without a submission are left blank, and so is a submission the grader
-itself (or the machine) failed on; submissions that match no row are listed.  A matched student's name in
-grades.csv, grades.json and report.html is the roster's (`named`), not the one the file names carry.
+Canvas (Grades → Export, G1–G7): `Student` (or `LastName, FirstName`), `ID`, [`SIS User ID`], `SIS Login ID`,
+[`Integration ID`, `Root Account`], `Section`, custom columns, `<assignment> (<id>)` …, then totals; a
+`Manual Posting` row may come before `    Points Possible`; `,` or `;` separators and `.` or `,` decimal marks,
+a BOM or not; `EX` and `N/A` cells; the Test Student last.  canvas.csv keeps the roster's student columns and
+one assignment column (the roster's column of that title, so Canvas matches it by its id, or the title
+alone), written with the separator, decimal mark and BOM read; `EX`/`N/A` cells and the Test Student's row
+stay as they were.  Moodle (View all submissions → Download grading worksheet, W1–W5): columns found by
+meaning in any language of W4 (`Identifier` "Participant 123", `Full name`, `Status`, [`Group`], `Grade`,
+`Maximum Grade`, `Last modified (grade)` …).  moodle.csv is the worksheet with its Grade cells filled, every
+other cell as it was and the columns Moodle imports (Identifier, Grade, Last modified (grade) and the
+feedback after it) untouched, written the way Moodle writes it (W5).
+
+Matching is by id only: a download's id (Canvas user id, Moodle participant id) matches the row with that
+id and nothing else; a name is used only where the download has no id at all (a plain folder), and only
+when one row has it; anything else is listed as unmatched, and no other row gets its grade.  Students
+without a submission are left as they were, and so is a submission the grader itself (or the machine)
+failed on.  A matched student's name in grades.csv, grades.json and report.html is the roster's (`named`).
+A file that is not a gradebook of the kind the download needs is refused in one line before grading.
 """
 
 from __future__ import annotations
@@ -19,21 +26,51 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from framework.harness.i18n import text
 from framework.harness.untrusted import safe_text
+from tools.layouts import canvas_slug
 from tools.reports import cell
 from tools.submissions import NOT_THEIR_DOING
 
-CANVAS_INFO = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
-CANVAS_OUT = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
-MOODLE_ID = {"identifier", "识别码", "标识符", "identificador", "identifiant", "id"}
-MOODLE_GRADE = {"grade", "成绩", "分数", "评分", "calificación", "note", "bewertung"}
-MOODLE_NAME = {"full name", "全名", "姓名", "nombre completo", "nom complet", "vollständiger name"}
-MOODLE_MAX = {"maximum grade", "最高成绩", "满分", "最高分", "calificación máxima", "note maximale", "bestwertung"}
-PARTICIPANT = re.compile(r"^\D*?(\d+)\s*$")
+CANVAS_STUDENT = ("Student", "LastName", "FirstName", "ID", "SIS User ID", "SIS Login ID", "Integration ID",
+                  "Root Account", "Section")  # G1: the columns that say who a row is
+CANVAS_KEYS = ("ID", "SIS User ID", "SIS Login ID")  # what a plain entry's name may be
+CANVAS_KEPT = ("EX", "N/A")  # G4: excused, cannot see the assignment: left as they were
+POINTS_POSSIBLE = "Points Possible"  # G3
+MANUAL_POSTING = "Manual Posting"  # G2
+TEST_STUDENT = ("student, test", "test student")  # G6
+
+# W4: each column's header in the languages Moodle ships the worksheet in (en 4.x; zh_cn 4.5 and the older
+# pack; de, fr, es), compared after Unicode normalisation and case folding.
+MOODLE_HEADERS = {
+    "identifier": ("Identifier", "标识符", "识别码", "ID", "Identifiant", "Identificador"),
+    "name": ("Full name", "全名", "Vollständiger Name", "Nom complet", "Nombre completo"),
+    "status": ("Status", "状态", "Statut", "Estado"),
+    "group": ("Group", "小组", "群组", "Gruppe", "Groupe", "Grupo"),
+    "grade": ("Grade", "成绩", "Bewertung", "Note", "Calificación"),
+    "maximum": ("Maximum Grade", "Maximum grade", "最高分", "最高成绩", "Bestwertung", "Note maximale",
+                "Calificación máxima"),
+    "modified": ("Last modified (grade)", "上次修改（评分）", "最后修改（教师）", "Zuletzt geändert (Bewertung)",
+                 "Dernière modification (note)", "Última modificación (calificación)"),
+}
+MOODLE_NEEDED = ("identifier", "grade", "maximum")
+# W3: the Status parts that say a submission came after its due date ("… - 2 hours 13 mins late",
+# "已提交请评分 - 迟47 分钟") or was still not submitted at it, and the parts that say only what state it is in.
+MOODLE_LATE = re.compile(r"^(?:.+ late|迟.+|.+之后|.+ zu spät|en retard de .+|.+ después|assignment is overdue by: .+|"
+                         r"作业过期时间: ?.+|作业截止日期: ?.+|abgabeende überschritten seit: .+|le devoir est en retard de .+|"
+                         r"la tarea está retrasada por: .+)$")
+MOODLE_STATES = {
+    "submitted for grading", "draft (not submitted)", "no submission", "graded", "not graded", "reopened",
+    "已提交请评分", "已经提交", "草稿（未提交）", "没有作业", "未提交", "没有提交的作业", "已评分", "未评分", "重新开启", "已开启重交",
+    "zur bewertung abgegeben", "entwurf (nicht abgegeben)", "keine abgabe", "bewertet", "nicht bewertet",
+    "remis pour évaluation", "brouillon (non remis)", "pas de travail remis", "non remis", "noté", "non évalué",
+    "enviado para calificar", "borrador (no enviado)", "sin entrega", "no entregado", "calificado", "sin calificar",
+}
+PARTICIPANT = re.compile(r"^\D*?(\d+)\s*$")  # W2: "Participant 1873401", "参与人2001001"
 MAX_ROWS = 20000
 
 
@@ -46,14 +83,20 @@ class Roster:
     kind: str  # canvas or moodle
     path: Path
     header: list
-    rows: list  # student rows (lists of cells, padded to the header)
+    rows: list  # student rows (lists of cells, as wide as the header)
     points_row: list | None = None  # Canvas's "Points Possible" row
     bom: bool = False
-    columns: tuple | None = None  # Moodle's (identifier, grade, maximum grade) columns (_moodle_columns)
+    columns: dict = field(default_factory=dict)  # Moodle: meaning -> column index (MOODLE_HEADERS)
+    delimiter: str = ","
+    decimal: str = "."  # the decimal mark its numbers use (G4, G5; Moodle's format_float)
+    index: dict | None = field(default=None, repr=False)  # rows by key, built once (`_index`)
 
+
+# --- reading --------------------------------------------------------------------------------------
 
 def load(path: Path) -> Roster:
-    """Read a Canvas gradebook export or a Moodle grading worksheet (UTF-8, with or without a BOM)."""
+    """Read a Canvas gradebook export or a Moodle grading worksheet (UTF-8, with or without a BOM, `,` or `;`),
+    or refuse it in one line."""
     try:
         raw = path.read_bytes()
     except OSError as error:
@@ -62,36 +105,312 @@ def load(path: Path) -> Roster:
         content = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RosterError(text("roster.not_utf8", path=path))
-    table = list(csv.reader(io.StringIO(content)))[:MAX_ROWS]
-    if not table:
-        raise RosterError(text("roster.unknown", path=path))
-    header = [name.strip() for name in table[0]]
-    width = len(header)
-    rows = [(row + [""] * width)[:width] for row in table[1:] if any(value.strip() for value in row)]
     bom = raw.startswith(b"\xef\xbb\xbf")
-    if header[:2] == ["Student", "ID"]:
-        points = next((row for row in rows if row[0].strip() == "Points Possible"), None)
-        students = [row for row in rows if row[1].strip() and row[0].strip() != "Points Possible"]
-        return Roster("canvas", path, header, students, points, bom)
-    columns = _moodle_columns(header, rows)
-    if columns:
-        return Roster("moodle", path, header, rows, None, bom, columns)
-    raise RosterError(text("roster.unknown", path=path))
+    first = content.split("\n", 1)[0]
+    moodle = None
+    for delimiter in sorted({",", ";"}, key=lambda sep: -first.count(sep)):
+        table = _table(content, delimiter)
+        if not table:
+            continue
+        header, names = table[0], {name.strip() for name in table[0]}
+        if "ID" in names and ("Student" in names or {"LastName", "FirstName"} <= names):
+            return _canvas_roster(path, [name.strip() for name in header], table[1:], bom, delimiter)
+        columns = _moodle_columns(header, table[1:])
+        if columns.get("identifier") is not None:
+            moodle = moodle or (header, table[1:], columns, delimiter)
+    if moodle is None:
+        raise RosterError(text("roster.unknown", path=path))
+    header, rows, columns, delimiter = moodle
+    missing = [meaning for meaning in MOODLE_NEEDED if columns.get(meaning) is None]
+    if missing:
+        raise RosterError(text("lms.roster.columns", path=path, missing=", ".join(missing),
+                               found=_listed(header)))
+    rows = _student_rows(path, header, rows)
+    _unique(path, [PARTICIPANT.match(row[columns["identifier"]].strip()) for row in rows], header, columns)
+    marks = [row[columns["maximum"]] for row in rows]
+    return Roster("moodle", path, header, rows, None, bom, columns, delimiter, _decimal(marks))
 
 
-def _moodle_columns(header: list, rows: list) -> tuple[int, int, int | None] | None:
-    """(identifier, grade, maximum grade) column indexes of a Moodle worksheet, or None."""
-    lowered = [name.strip().lower() for name in header]
-    identifier = next((i for i, name in enumerate(lowered) if name in MOODLE_ID), None)
-    if identifier is None:  # a language we do not know: the column of "Participant 123"-like cells
-        identifier = next((i for i in range(len(header)) if rows and all(
+def _table(content: str, delimiter: str) -> list:
+    try:
+        return list(csv.reader(io.StringIO(content), delimiter=delimiter))
+    except csv.Error:
+        return []
+
+
+def _student_rows(path: Path, header: list, rows: list) -> list:
+    """The non-blank rows, each exactly as wide as the header: a row that is not would be written shifted;
+    at most MAX_ROWS of them (more, and the gradebook written back would lose the rest)."""
+    if len(rows) > MAX_ROWS:
+        raise RosterError(text("lms.roster.rows", path=path, rows=len(rows), most=MAX_ROWS))
+    kept = []
+    for number, row in enumerate(rows, 2):
+        if not any(value.strip() for value in row):
+            continue
+        if len(row) != len(header):
+            raise RosterError(text("lms.roster.shifted", path=path, row=number, cells=len(row), width=len(header)))
+        kept.append(row)
+    return kept
+
+
+def _canvas_roster(path: Path, header: list, table: list, bom: bool, delimiter: str) -> Roster:
+    """G1–G6: the Points Possible row, the Manual Posting row (no ID: left out), the student rows."""
+    rows = _student_rows(path, header, table)
+    ids = header.index("ID")
+    points = next((row for row in rows if row[0].strip() == POINTS_POSSIBLE), None)
+    students = [row for row in rows if row[ids].strip() and row is not points]
+    _unique(path, [row[ids].strip() for row in students], header, {"identifier": ids})
+    numbers = [value for row in ([points] if points else []) + students for value in row]
+    return Roster("canvas", path, header, students, points, bom, {}, delimiter, _decimal(numbers))
+
+
+def _unique(path: Path, keys: list, header: list, columns: dict) -> None:
+    """Refuse a roster whose id column does not hold one id per row: matching by it could not be trusted."""
+    seen = set()
+    for key in keys:
+        key = key.group(1) if isinstance(key, re.Match) else key
+        if key is None or key in seen:
+            raise RosterError(text("lms.roster.ids", path=path, column=header[columns["identifier"]],
+                                   id=key or "—"))
+        seen.add(key)
+
+
+def _decimal(values: list) -> str:
+    """The decimal mark of a roster's numbers: `,` when they are written `8,50` (G4, G5), else `.`."""
+    commas = sum(bool(re.fullmatch(r"-?\d+,\d+", value.strip())) for value in values)
+    points = sum(bool(re.fullmatch(r"-?\d+\.\d+", value.strip())) for value in values)
+    return "," if commas > points else "."
+
+
+def _normal(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+_KNOWN = {meaning: {_normal(name) for name in names} for meaning, names in MOODLE_HEADERS.items()}
+
+
+def _moodle_columns(header: list, rows: list) -> dict:
+    """Each column's meaning (MOODLE_HEADERS), by its header in any language of W4; the identifier also by its
+    cells ("Participant 123" in every row) when the header is in a language not listed."""
+    normal = [_normal(name) for name in header]
+    columns = {meaning: next((i for i, name in enumerate(normal) if name in names), None)
+               for meaning, names in _KNOWN.items()}
+    if columns["identifier"] is None:
+        rows = [row for row in rows if len(row) == len(header)]
+        columns["identifier"] = next((i for i in range(len(header)) if rows and all(
             PARTICIPANT.match(row[i].strip()) and not row[i].strip().isdigit() for row in rows)), None)
-    grade = next((i for i, name in enumerate(lowered) if name in MOODLE_GRADE), None)
-    maximum = next((i for i, name in enumerate(lowered) if name in MOODLE_MAX), None)
-    if identifier is None or grade is None:
-        return None
-    return identifier, grade, maximum
+    return columns
 
+
+def _listed(header: list) -> str:
+    shown = [safe_text(name, 40, False) for name in header[:12]]
+    return ", ".join(shown) + (f" … +{len(header) - 12}" if len(header) > 12 else "")
+
+
+# --- which download it is for ------------------------------------------------------------------------
+
+def check_fits(roster: Roster, layouts) -> None:
+    """Refuse, before grading, a gradebook that is not of the kind the download needs (a Canvas download's ids
+    are not in a Moodle worksheet, a Blackboard download's in neither)."""
+    wanted = sorted(set(layouts) - {"plain"})
+    if any(layout != roster.kind for layout in wanted):
+        raise RosterError(text("lms.roster.other_lms", path=roster.path, kind=roster.kind,
+                               layout=", ".join(wanted)))
+
+
+# --- matching --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Found:
+    """Where a submission's row is, and how it was found: `id`, `name` (the download had no id), or why none:
+    `anonymous` (Canvas anonymous ids are not in the gradebook), `team` (a Moodle group's id), `missing`."""
+
+    row: int | None
+    how: str
+    group: str = ""  # Canvas: the entry's name when it is not its row's student (a group's entry, C5)
+
+
+def find(roster: Roster, student: str, layout: str, name: str = "") -> Found:
+    """The row of one submission, by the download's id only; by name only for a plain entry, which has no id."""
+    index = _index(roster)
+    if layout == "canvas" and roster.kind == "canvas":
+        if student.startswith("anon_"):
+            return Found(None, "anonymous")
+        row = index["id"].get(student)
+        if row is None:
+            return Found(None, "missing")
+        own = _name_keys(_row_name(roster, roster.rows[row]))
+        return Found(row, "id", name if name and own and _name_key(name) not in own else "")
+    if layout == "moodle" and roster.kind == "moodle":
+        row = index["id"].get(student)
+        if row is not None:
+            return Found(row, "id")
+        return Found(None, "team" if name and _normal(name) in index["teams"] else "missing")
+    if layout != "plain":
+        return Found(None, "missing")
+    rows = index["keys"].get(student) or index["folded"].get(student.casefold())  # exact first, then any case
+    if rows:
+        return Found(rows[0], "id") if len(rows) == 1 else Found(None, "missing")
+    rows = index["names"].get(_name_key(student), [])
+    return Found(rows[0], "name") if len(rows) == 1 else Found(None, "missing")
+
+
+def _index(roster: Roster) -> dict:
+    """The roster's rows by id (what the LMS's download names), by the other keys a plain entry may be named
+    after, and by name (for plain entries only); built once per roster."""
+    if roster.index is not None:
+        return roster.index
+    ids, keys, folded, names = {}, {}, {}, {}
+    group = roster.columns.get("group")
+    teams = {_normal(row[group]) for row in roster.rows} if group is not None else set()
+    for row_index, row in enumerate(roster.rows):
+        if roster.kind == "canvas":
+            ids[row[roster.header.index("ID")].strip()] = row_index
+            own = [row[roster.header.index(key)].strip() for key in CANVAS_KEYS if key in roster.header]
+        else:
+            number = PARTICIPANT.match(row[roster.columns["identifier"]].strip()).group(1)
+            ids[number] = row_index
+            own = [number, row[roster.columns["identifier"]].strip(), *[row[i].strip() for i in _identity(roster)]]
+        for key in {key for key in own if key}:
+            keys.setdefault(key, []).append(row_index)
+            folded.setdefault(key.casefold(), []).append(row_index)
+        for key in _name_keys(_row_name(roster, row)):
+            if row_index not in names.setdefault(key, []):
+                names[key].append(row_index)
+    roster.index = {"id": ids, "keys": keys, "folded": folded, "names": names, "teams": teams}
+    return roster.index
+
+
+def _identity(roster: Roster) -> list:
+    """Moodle's identity columns (W1: between Full name and Status, e.g. Email address, ID number)."""
+    name, status = roster.columns.get("name"), roster.columns.get("status")
+    first = (name if name is not None else roster.columns["identifier"]) + 1
+    return [i for i in range(first, status if status is not None else first) if i != roster.columns["identifier"]]
+
+
+def _row_name(roster: Roster, row: list) -> str:
+    """The row's student name as the roster writes it: Canvas's sortable `Student` (or `Last, First`), Moodle's
+    Full name ("" when the worksheet has none, as under blind marking)."""
+    if roster.kind == "canvas":
+        if "Student" in roster.header:
+            return row[roster.header.index("Student")].strip()
+        return ", ".join(row[roster.header.index(part)].strip() for part in ("LastName", "FirstName"))
+    column = roster.columns.get("name")
+    return row[column].strip() if column is not None else ""
+
+
+def _name_key(name: str) -> str:
+    return canvas_slug(unicodedata.normalize("NFKC", name)).replace("_", "").replace("-", "")
+
+
+def _name_keys(name: str) -> set:
+    """A name as a plain folder may be called: `Zhang, Wei` as `zhangwei`, `Zhang Wei` or `Wei Zhang`."""
+    if not name:
+        return set()
+    keys = {_name_key(name)}
+    if "," in name:
+        last, first = name.split(",", 1)
+        keys.add(_name_key(first + last))
+    return keys - {""}
+
+
+def is_test_student(roster: Roster, row: int) -> bool:
+    """Canvas's Test Student (Student View, G6): never given a grade."""
+    return roster.kind == "canvas" and _row_name(roster, roster.rows[row]).casefold() in TEST_STUDENT
+
+
+def late(roster: Roster, row: int) -> bool | None:
+    """W3: what a worksheet row's Status says: late (or still not submitted when due), on time, or unknown (a
+    Canvas roster, no Status column, or a status in a language not known)."""
+    column = roster.columns.get("status") if roster.kind == "moodle" else None
+    if column is None:
+        return None
+    parts = [_normal(re.sub(r"<[^>]*>", "", part)) for part in roster.rows[row][column].split(" - ")]
+    if any(MOODLE_LATE.match(part) for part in parts):
+        return True
+    return False if any(part in MOODLE_STATES for part in parts) else None
+
+
+def prepare(roster: Roster, submissions: list) -> list:
+    """Before grading: refuse a roster of another LMS, and give each submission what its row says: lateness the
+    download has no marker for (W3), and notes for the feedback: matched by name (the download has no id), a
+    group's submission (C5, M1)."""
+    check_fits(roster, [submission.layout for submission in submissions])
+    prepared = []
+    for submission in submissions:
+        found = find(roster, submission.student, submission.layout, submission.name)
+        notes, team = list(submission.notes), submission.team
+        if found.how == "name":
+            notes.append(("lms.note.by_name", {"name": _row_name(roster, roster.rows[found.row])}))
+        elif found.how == "team" or found.group:
+            team = team or submission.name
+            if ("lms.note.team", {"team": team}) not in notes:
+                notes.append(("lms.note.team", {"team": team}))
+        lms_late = late(roster, found.row) if found.row is not None and submission.lms_late is None else None
+        prepared.append(replace(submission, notes=tuple(notes), team=team,
+                                lms_late=submission.lms_late if lms_late is None else lms_late))
+    return prepared
+
+
+def match(roster: Roster, records: list[dict]) -> tuple[dict, list[str]]:
+    """(row index -> record, ids of submissions that match no row), by the rules of `find`: one row per id,
+    one record per row (a second record a row would get is listed as unmatched)."""
+    matched, unmatched = {}, []
+    for record in records:
+        found = find(roster, str(record["student"]), record.get("layout", "plain"), str(record.get("name") or ""))
+        if found.row is None or found.row in matched:
+            unmatched.append(str(record["student"]))
+        else:
+            matched[found.row] = record
+    return matched, unmatched
+
+
+def named(roster: Roster, records: list[dict], matched: dict) -> list[dict]:
+    """The records with the name the roster gives their student (Canvas's `Student`, Moodle's full name),
+    for the rows `match` matched them with; a record no row matches, or whose row names nobody, keeps the
+    name the submission carried."""
+    names = {}
+    for index, record in matched.items():
+        name = safe_text(_row_name(roster, roster.rows[index]), 120, False).strip()
+        if name:
+            names[str(record["student"])] = name
+    return [{**record, "name": names[str(record["student"])]} if str(record["student"]) in names else record
+            for record in records]
+
+
+def summary(roster: Roster, records: list[dict], matched: dict, unmatched: list[str], title: str) -> list[str]:
+    """What the instructor must do by hand, one line each (terminal and report): submissions of anonymous ids
+    and of groups, cells left as they were (EX, N/A, the Test Student), submissions matched by name."""
+    by_id = {str(record["student"]): record for record in records}
+    lines = []
+    anonymous = [student for student in unmatched if by_id.get(student, {}).get("layout") == "canvas"
+                 and student.startswith("anon_")]
+    if anonymous:
+        lines.append(text("lms.roster.anonymous", count=len(anonymous), ids=_few(anonymous)))
+    column = _canvas_assignment(roster.header, title) if roster.kind == "canvas" else None
+    kept = [str(record["student"]) for index, record in matched.items()
+            if is_test_student(roster, index) or (column is not None and roster.rows[index][column].strip()
+                                                  in CANVAS_KEPT)]
+    if kept:
+        lines.append(text("lms.roster.kept", count=len(kept), ids=_few(kept)))
+    by_name = [str(record["student"]) for index, record in matched.items() if find(
+        roster, str(record["student"]), record.get("layout", "plain"), "").how == "name"]
+    if by_name:
+        lines.append(text("lms.roster.by_name", count=len(by_name), ids=_few(by_name)))
+    return lines
+
+
+def team_lines(records: list[dict]) -> list[str]:
+    """One line naming the group submissions, whose other members must get the grade in the LMS."""
+    teams = [f"{record['student']} ({record['team']})" for record in records if record.get("team")]
+    return [text("lms.teams", count=len(teams), ids=_few(teams))] if teams else []
+
+
+def _few(ids: list, shown: int = 10) -> str:
+    return ", ".join(ids[:shown]) + (f" … +{len(ids) - shown}" if len(ids) > shown else "")
+
+
+# --- writing -------------------------------------------------------------------------------------------
 
 def export(roster: Roster, matched: dict, course) -> tuple[str, str]:
     """(file name, CSV text) for this roster, given the records its rows matched (`match`)."""
@@ -100,62 +419,14 @@ def export(roster: Roster, matched: dict, course) -> tuple[str, str]:
     return _moodle(roster, matched)
 
 
-def named(roster: Roster, records: list[dict], matched: dict) -> list[dict]:
-    """The records with the name the roster gives their student (Canvas's `Student`, Moodle's full name),
-    for the rows `match` matched them with; a record no row matches, or whose row names nobody, keeps the
-    name the submission carried."""
-    column = _name_column(roster)
-    if column is None:
-        return list(records)
-    names = {}
-    for index, record in matched.items():
-        name = safe_text(roster.rows[index][column].strip(), 120, False).strip()
-        if name:
-            names[str(record["student"])] = name
-    return [{**record, "name": names[str(record["student"])]} if str(record["student"]) in names else record
-            for record in records]
-
-
-def _name_column(roster: Roster) -> int | None:
-    """Where the roster names its students: Canvas's `Student`; Moodle's `Full name` (in a language we know,
-    else the column after the identifier, where Moodle puts it)."""
-    if roster.kind == "canvas":
-        return roster.header.index("Student") if "Student" in roster.header else None
-    identifier = roster.columns[0]
-    lowered = [name.strip().lower() for name in roster.header]
-    known = next((i for i, name in enumerate(lowered) if name in MOODLE_NAME), None)
-    if known is not None:
-        return known
-    return 1 if identifier != 1 and len(roster.header) > 1 else None
-
-
-def _keys(roster: Roster):
-    """A roster row's keys for matching a record's id: what the LMS imports students by."""
-    if roster.kind == "canvas":
-        where = {name: roster.header.index(name) for name in CANVAS_INFO if name in roster.header}
-
-        def canvas_keys(row):
-            return [row[where[name]].strip() for name in ("ID", "SIS User ID", "SIS Login ID", "Student")
-                    if name in where]
-        return canvas_keys
-    identifier = roster.columns[0]
-    emails = [i for i, name in enumerate(roster.header) if roster.rows and all(
-        "@" in row[i] or not row[i].strip() for row in roster.rows) and any("@" in row[i] for row in roster.rows)]
-
-    def moodle_keys(row):
-        found = PARTICIPANT.match(row[identifier].strip())
-        return [found.group(1) if found else "", row[identifier].strip(), *[row[i].strip() for i in emails],
-                row[1].strip() if len(row) > 1 and identifier != 1 else ""]
-    return moodle_keys
-
-
-def _points(record: dict, maximum: float | None) -> str:
-    """A record's score as the gradebook's points: blank for a grader error, scaled to `maximum` if known."""
+def _points(record: dict, maximum: float | None, decimal: str) -> str:
+    """A record's score as the gradebook's points: blank for a grader error, scaled to `maximum` if known,
+    written with the gradebook's decimal mark."""
     if record.get("status") in NOT_THEIR_DOING:  # the grader or the machine failed: left to you
         return ""
     top = record.get("max_score") or 100  # full marks of the grading scheme the record was graded with
     value = record["score"] * (maximum if maximum else top) / top
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{value:.2f}".rstrip("0").rstrip(".").replace(".", decimal)
 
 
 def _number(value: str) -> float | None:
@@ -166,49 +437,31 @@ def _number(value: str) -> float | None:
     return number if number > 0 else None
 
 
-def match(roster: Roster, records: list[dict]) -> tuple[dict, list[str]]:
-    """(row index -> record, ids of submissions that match no row): each record's id against each row's keys,
-    what the LMS imports students by (exact first, then ignoring case)."""
-    matched, unmatched = {}, []
-    exact: dict[str, int] = {}
-    folded: dict[str, int] = {}
-    keys = _keys(roster)
-    for index, row in enumerate(roster.rows):
-        for key in keys(row):
-            if key:
-                exact.setdefault(key, index)
-                folded.setdefault(key.casefold(), index)
-    for record in records:
-        student = str(record["student"])
-        index = exact.get(student, folded.get(student.casefold()))
-        if index is None and record.get("name"):
-            index = folded.get(str(record["name"]).casefold())
-        if index is None or index in matched:
-            unmatched.append(student)
-        else:
-            matched[index] = record
-    return matched, unmatched
-
-
 def _canvas(roster: Roster, matched: dict, course) -> tuple[str, str]:
-    where = {name: roster.header.index(name) for name in CANVAS_INFO if name in roster.header}
+    student = [i for i, name in enumerate(roster.header) if name in CANVAS_STUDENT]
     column = _canvas_assignment(roster.header, course.title)
     title = roster.header[column] if column is not None else course.title
     maximum = _number(roster.points_row[column]) if column is not None and roster.points_row else None
     stream = io.StringIO()
-    writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow([*CANVAS_OUT, title])
-    if maximum is not None:
-        writer.writerow(["Points Possible", "", "", "", "", f"{maximum:g}"])
+    if roster.bom:
+        stream.write("\ufeff")
+    writer = csv.writer(stream, delimiter=roster.delimiter, lineterminator="\n")
+    writer.writerow([roster.header[i] for i in student] + [title])
+    if roster.points_row is not None:
+        points = roster.points_row[column] if column is not None else ""
+        writer.writerow([roster.points_row[i] for i in student] + [points])
     for index, row in enumerate(roster.rows):
-        info = [cell(row[where[name]]) if name in where else "" for name in CANVAS_OUT]
-        writer.writerow([*info, _points(matched[index], maximum) if index in matched else ""])
+        before = row[column] if column is not None else ""
+        value = before
+        if index in matched and not is_test_student(roster, index) and before.strip() not in CANVAS_KEPT:
+            value = _points(matched[index], maximum, roster.decimal) or before
+        writer.writerow([cell(row[i]) for i in student] + [value])
     return "canvas.csv", stream.getvalue()
 
 
 def _canvas_assignment(header: list, title: str) -> int | None:
     """The roster's column for this assignment: "<title> (<id>)", else exactly "<title>"."""
-    start = max((header.index(name) for name in CANVAS_INFO if name in header), default=1) + 1
+    start = max((header.index(name) for name in CANVAS_STUDENT if name in header), default=1) + 1
     for index in range(start, len(header)):
         if re.fullmatch(re.escape(title) + r" \(\d+\)", header[index]) or header[index] == title:
             return index
@@ -216,16 +469,30 @@ def _canvas_assignment(header: list, title: str) -> int | None:
 
 
 def _moodle(roster: Roster, matched: dict) -> tuple[str, str]:
-    _, grade, maximum_column = roster.columns
-    stream = io.StringIO()
-    if roster.bom:
-        stream.write("\ufeff")
-    writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow([cell(name) for name in roster.header])
+    """W5's way: a BOM if the worksheet had one, a cell quoted only when it holds the separator, a quote, a
+    backslash, a space or a line break; every row as wide as the header; only Grade cells change."""
+    columns = roster.columns
+    grade, maximum_column = columns["grade"], columns["maximum"]
+    modified = columns.get("modified")
+    imported = {columns["identifier"], grade, *(range(modified, len(roster.header)) if modified is not None
+                                                 else range(grade + 1, len(roster.header)))}
+    lines = ["\ufeff" if roster.bom else ""]
+    lines[0] += _moodle_line(roster.header, roster.delimiter)
     for index, row in enumerate(roster.rows):
-        out = [cell(value) for value in row]
+        out = [value if i in imported else _guarded(value) for i, value in enumerate(row)]
         if index in matched:
-            maximum = _number(row[maximum_column]) if maximum_column is not None else None
-            out[grade] = _points(matched[index], maximum) or row[grade]
-        writer.writerow(out)
-    return "moodle.csv", stream.getvalue()
+            out[grade] = _points(matched[index], _number(row[maximum_column]), roster.decimal) or row[grade]
+        lines.append(_moodle_line(out, roster.delimiter))
+    return "moodle.csv", "".join(lines)
+
+
+def _guarded(value: str) -> str:
+    """A cell Moodle does not import, made safe for a spreadsheet (a name like `=HYPERLINK(…)`); `-` stays."""
+    return value if value.strip() in ("", "-") else cell(value)
+
+
+def _moodle_line(cells: list, delimiter: str) -> str:
+    quoted = [f'"{value.replace(chr(34), chr(34) * 2)}"' if any(c in value for c in (delimiter, '"', "\\", " ", "\n",
+                                                                                     "\r", "\t")) else value
+              for value in cells]
+    return delimiter.join(quoted) + "\n"

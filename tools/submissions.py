@@ -1,16 +1,18 @@
 """Turns a submissions folder into one Submission per student: which student.py, which helpers, which attempt.
 
 A folder may be a plain class folder (a sub-folder, a .py, a .zip or a .tar.gz per student) or an LMS
-export (see tools/layouts.py), where a student's work is spread over several entries.  All of one
-student's files form one submission; ambiguity is resolved the way a person would (a top-level
-student.py beats one in backup/, a whole lab copy uses its framework/student.py, a later upload beats
-an earlier one) and every such decision is stated in the feedback; what cannot be resolved says what
-was found.
+download (see tools/layouts.py), where a student's work is spread over several entries.  All of one
+student's files form one submission, read with one budget (tools/archives.py).  One upload is one attempt:
+Blackboard's attempts are attempts, while copies of one file inside an upload (`student (1).py` from Moodle or
+a browser, `student-1.py` from Canvas) are versions of it, and the highest number, the newest copy, is graded.
+Ambiguity is resolved the way a person would (a top-level student.py beats one in backup/, a whole lab copy
+uses its framework/student.py) and every such decision is stated in the feedback; what cannot be resolved
+says what was found.  Inspecting files before grading (which one defines the lab's functions, which helpers
+student.py imports) is a bounded scan of bytes, never a parse: nothing of a student's is compiled here.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import re
@@ -28,6 +30,8 @@ MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\.py$")
 BACKUP = re.compile(r"(?i)backup|\bbak\b|^old\b|^old[-_ ]|copy|archive|previous|备份|旧|副本")
 MAX_HELPERS = 20
 MAX_FOUND = 8  # files named when saying what a submission holds
+MAX_INSPECTED = 8 << 20  # bytes of one student's files searched for the lab's functions
+RECEIPT_BYTES = 4096  # of a Blackboard receipt: its first line names the student
 UNGRADABLE = ("no_student_py", "several_student_py", "bad_archive", "unsupported", "unreadable", "too_many_files")
 NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine failed, not the student
 
@@ -55,6 +59,9 @@ class Submission:
     name: str = ""
     attempts: tuple = ()
     notes: tuple = ()  # (text key, fields) pairs the feedback states
+    lms_late: bool | None = None  # what the LMS says of the whole submission: the download's marker, else the
+    #                               gradebook's status (roster.prepare); the counted attempt's own marker comes first
+    team: str = ""  # the group's name, for a group's submission (its other members get the grade in the LMS)
 
     def __post_init__(self):
         if self.source is not None and not self.attempts:
@@ -66,7 +73,9 @@ class Submission:
 
     @property
     def late(self) -> bool | None:
-        return self.attempts[-1].late if self.attempts else None
+        """The download's marker for the attempt that counts last, else the gradebook's status, else unknown."""
+        own = self.attempts[-1].late if self.attempts else None
+        return self.lms_late if own is None else own
 
 
 @dataclass
@@ -77,21 +86,23 @@ class _Pool:
     entries: list = field(default_factory=list)
     files: list = field(default_factory=list)  # (Member, Owner of its entry)
     errors: list = field(default_factory=list)  # status strings of entries that could not be read
+    paths: list = field(default_factory=list)  # (path, Owner or None): read when the student's turn comes
+    budget: _Budget = field(default_factory=_Budget)  # one for everything this student handed in
 
 
 # --- a class folder -------------------------------------------------------------------------------
 
 def discover(folder: Path, skip: tuple = ()) -> list[Submission]:
     """One Submission per student in `folder`, sorted by id; ids are unique and safe as file names.
-    `skip` lists paths never graded (the output folder); earlier grading outputs are skipped too."""
+    `skip` lists paths never graded (the output folder); earlier grading outputs are skipped too.
+    Students are read one at a time, so memory holds one student's files, not the class's."""
     skipped = {os.path.realpath(path) for path in skip}
     entries = []
     for path in sorted(folder.iterdir()):
         if path.name.startswith(".") or os.path.realpath(path) in skipped or is_grading_output(path):
             continue
         entries.append(path)
-    pools = _pools(entries)
-    submissions = [resolve(pool) for pool in pools]
+    submissions = [_resolved(pool) for pool in _pools(entries)]
     return sorted(unique_ids(submissions), key=lambda s: s.student)
 
 
@@ -102,6 +113,7 @@ def is_grading_output(path: Path) -> bool:
 
 
 def _pools(entries: list[Path]) -> list[_Pool]:
+    """The entries grouped by student, from their names (and Blackboard's receipts); nothing else is read yet."""
     owned: dict[tuple, _Pool] = {}
     plain: list[_Pool] = []
     owners = {path: recognise(path.name, path.is_dir()) for path in entries}
@@ -109,7 +121,7 @@ def _pools(entries: list[Path]) -> list[_Pool]:
     if board:
         receipts = {owner.student: _receipt(path) for path, owner in owners.items()
                     if owner and owner.kind == "receipt"}
-        users = blackboard_users(board, receipts)
+        users = blackboard_users([owner.student for owner in board], receipts)
         owners = {path: replace(owner, student=users[owner.student][0], name=users[owner.student][1])
                   if owner and owner.layout == "blackboard" else owner for path, owner in owners.items()}
     for path, owner in owners.items():
@@ -117,19 +129,29 @@ def _pools(entries: list[Path]) -> list[_Pool]:
             pool = _Pool(Owner("plain", _stem(path)))
             plain.append(pool)
         else:
-            owner = replace(owner, name=safe_text(owner.name, 120, False))
+            owner = replace(owner, name=safe_text(owner.name, 120, False), team=safe_text(owner.team, 120, False))
             pool = owned.setdefault((owner.layout, owner.student), _Pool(owner))
             if owner.name and not pool.owner.name:
                 pool.owner = replace(pool.owner, name=owner.name)
         pool.entries.append(safe_text(path.name, 200, False))
-        _add_entry(pool, path, owner)
+        pool.paths.append((path, owner))
     return list(owned.values()) + plain
+
+
+def _resolved(pool: _Pool) -> Submission:
+    """Read the student's entries, all against the pool's one budget, and resolve them; then let go of the
+    files (what runs is in the submission's attempts)."""
+    for path, owner in pool.paths:
+        _add_entry(pool, path, owner)
+    submission = resolve(pool)
+    pool.paths, pool.files = [], []
+    return submission
 
 
 def _receipt(path: Path) -> str:
     try:
         with open(path, "rb") as handle:
-            return handle.read(1 << 16).decode("utf-8", "replace")
+            return handle.read(RECEIPT_BYTES).decode("utf-8", "replace")
     except OSError:
         return ""
 
@@ -157,7 +179,7 @@ def _add_entry(pool: _Pool, path: Path, owner: Owner | None) -> None:
 def _add_members(pool: _Pool, owner: Owner | None, members) -> None:
     """Add what `members(budget)` lists to the pool, or, when it cannot be read, the status that says why."""
     try:
-        pool.files += [(member, owner) for member in members(_Budget())]
+        pool.files += [(member, owner) for member in members(pool.budget)]
     except ArchiveError as error:
         pool.errors.append("too_many_files" if error.args[0] == "too_many_files" else "bad_archive")
     except OSError:
@@ -169,7 +191,9 @@ def _add_members(pool: _Pool, owner: Owner | None, members) -> None:
 def resolve(pool: _Pool) -> Submission:
     """The student's Submission: their attempts, or the status that says why none can run."""
     owner = pool.owner
-    base = Submission(student=owner.student, entry="; ".join(pool.entries), layout=owner.layout, name=owner.name)
+    marks = [entry.late for _, entry in pool.files if entry is not None and entry.late is not None]
+    base = Submission(student=owner.student, entry="; ".join(pool.entries), layout=owner.layout, name=owner.name,
+                      team=owner.team, lms_late=any(marks) if marks else None)
     notes = _pool_notes(pool)
     code = [(member, entry) for member, entry in pool.files if member.data is not None and _code(entry)]
     candidates = [(member, entry) for member, entry in code if _is_target(member.name)]
@@ -177,22 +201,21 @@ def resolve(pool: _Pool) -> Submission:
             [member.path for member, _ in code] == [pool.entries[0]]:
         candidates = code  # a plain class folder: one .py file per student, named after the student
     elif not candidates:
-        candidates = [(member, entry) for member, entry in code if _defines_lab_functions(member.data)]
+        candidates = _defining(code)
         if len(candidates) == 1:
             notes.append(("note.renamed", {"file": candidates[0][0].path}))
     if not candidates:
         return replace(base, status=_why_none(pool), found=_listing(pool), notes=tuple(notes))
-    groups: dict[tuple, list] = {}
+    uploads: dict[str, list] = {}
     for member, entry in candidates:
-        groups.setdefault(_attempt_key(member, entry), []).append((member, entry))
+        uploads.setdefault(entry.attempt if entry else "", []).append((member, entry))
     attempts, ambiguous = [], []
-    for key in sorted(groups):
-        chosen, dropped, reason = _choose(groups[key])
+    for key in sorted(uploads):
+        chosen, decided = _choose(uploads[key])
+        notes += decided
         if chosen is None:
-            ambiguous += [member.path for member, _ in groups[key]]
+            ambiguous += [member.path for member, _ in uploads[key]]
             continue
-        if dropped:
-            notes.append((f"note.chose_{reason}", {"chosen": chosen[0].path, "others": ", ".join(dropped)}))
         attempts.append(_attempt(chosen, pool))
     if ambiguous:
         return replace(base, status="several_student_py", found=tuple(sorted(ambiguous)), notes=tuple(notes))
@@ -207,40 +230,106 @@ def _is_target(name: str) -> bool:
     return version(name.lower())[0] == TARGET
 
 
-def _attempt_key(member: Member, owner: Owner | None) -> tuple:
-    """Orders one student's student.py files in time: LMS upload order, then the copy number in the name."""
-    return (owner.order if owner else "", version(member.name.lower())[1])
-
-
-def _choose(group: list) -> tuple:
-    """The one student.py of an attempt, the ones set aside, and why; (None, ...) when a person could not say."""
-    pool = [member for member, _ in group]
-    reasons = []
-    for keep, reason in ((lambda m: not _in_backup(m.path), "backup"),
-                         (lambda m: m.path.endswith("framework/" + m.name), "lab_copy"),
-                         (lambda m: m.path.count("/") == min(x.path.count("/") for x in pool), "top_level"),
-                         (lambda m: m.name == TARGET, "exact_name")):
-        kept = [member for member in pool if keep(member)]
-        if kept and len(kept) < len(pool):
-            pool = kept
-            reasons.append(reason)
+def _choose(upload: list) -> tuple:
+    """The one student.py of an upload and the decisions taken, stated in the feedback; (None, …) when a
+    person could not say.  Copies of one file in one folder are versions (the LMS or a browser renamed them):
+    the highest number, the newest, counts; then the rules for files in different places."""
+    notes = []
+    copies: dict[tuple, list] = {}
+    for member, owner in upload:
+        stem, number = version(member.name.lower())
+        copies.setdefault((member.folder, stem), []).append(((number, owner.order if owner else ""), member))
+    pool = []
+    for versions in copies.values():
+        versions.sort(key=lambda pair: (pair[0], pair[1].path))
+        newest = versions[-1][1]
+        pool.append(newest)
+        if len(versions) > 1:
+            notes.append(("lms.note.versions", {"chosen": newest.path,
+                                                "files": ", ".join(member.path for _, member in versions)}))
+    rules = ((lambda m: not _in_backup(m.path), "backup"),
+             (lambda m: m.path.endswith("framework/" + m.name), "lab_copy"),
+             (lambda m: m.path.count("/") == min(x.path.count("/") for x in pool), "top_level"),
+             (lambda m: m.name == TARGET, "exact_name"))
+    reasons, dropped = [], []
+    for keep, reason in rules:
         if len(pool) == 1:
             break
+        kept = [member for member in pool if keep(member)]
+        if kept and len(kept) < len(pool):
+            dropped += [member.path for member in pool if member not in kept]
+            pool = kept
+            reasons.append(reason)
     if len(pool) != 1:
-        return None, (), ""
-    chosen = next((member, entry) for member, entry in group if member is pool[0])
-    dropped = [member.path for member, _ in group if member is not pool[0]]
-    return chosen, dropped, reasons[0] if reasons else "top_level"
+        return None, notes
+    if dropped:
+        notes.append((f"note.chose_{reasons[0]}", {"chosen": pool[0].path, "others": ", ".join(dropped)}))
+    return next((member, entry) for member, entry in upload if member is pool[0]), notes
+
+
+# --- bounded inspection: a scan of bytes, never a parse (nothing of a student's is compiled here) -----------
+
+_DEFINITION = re.compile(rb"def[ \t]+(?:format_prompt|extract_response)[ \t]*\(")
+_LINE_START = re.compile(rb"(?:\xef\xbb\xbf)?(?:async[ \t]+)?")
+_IMPORT = re.compile(rb"\bimport\b")
+_IMPORT_LINE = re.compile(rb"[ \t]*(?:from[ \t]+(?P<dots>\.*)[ \t]*(?P<module>[A-Za-z_][\w.]*)?[ \t]*import[ \t]*"
+                          rb"(?P<names>[^\n#]*)|import[ \t]+(?P<modules>[^\n#]*))")
+_NAME = re.compile(rb"[A-Za-z_]\w*")
+
+
+def _defining(code: list) -> list:
+    """The files that define format_prompt or extract_response at their top level (a misnamed student.py),
+    searched in path order until MAX_INSPECTED bytes of this student's files have been looked at."""
+    found, inspected = [], 0
+    for member, entry in sorted(code, key=lambda pair: pair[0].path):
+        inspected += len(member.data)
+        if inspected > MAX_INSPECTED:
+            break
+        if _defines_lab_functions(member.data):
+            found.append((member, entry))
+    return found
 
 
 def _defines_lab_functions(source: bytes) -> bool:
-    """Whether a file defines format_prompt or extract_response at its top level (a misnamed student.py)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return any(isinstance(node, ast.FunctionDef) and node.name in ("format_prompt", "extract_response")
-               for node in tree.body)
+    """Whether a file has `def format_prompt(` or `def extract_response(` at the start of a line (top level)."""
+    for match in _DEFINITION.finditer(source):
+        start = source.rfind(b"\n", max(0, match.start() - 16), match.start()) + 1
+        if start == 0 and match.start() > 16:
+            continue  # the line began further back: something else comes before `def`
+        if _LINE_START.fullmatch(source, start, match.start()):
+            return True
+    return False
+
+
+def _imports(source: bytes) -> set[str]:
+    """Top-level names of the modules a source imports, from its `import` and `from … import` lines (anywhere,
+    indented too); a line continued with brackets is read to its closing bracket.  Over-reading costs nothing:
+    a name only matters if a module of that name sits beside student.py."""
+    names, position = set(), 0
+    while True:
+        found = _IMPORT.search(source, position)
+        if found is None:
+            return names
+        start = source.rfind(b"\n", position, found.start()) + 1 or position
+        end = source.find(b"\n", found.end())
+        end = len(source) if end < 0 else end
+        line = _IMPORT_LINE.match(source, max(start, position), end)
+        if line and line["names"] is not None:
+            listed = line["names"]
+            if listed.lstrip().startswith(b"(") and b")" not in listed:
+                close = source.find(b")", end, end + 4096)
+                end = close if close >= 0 else end
+                listed = source[found.end():end]
+            if line["module"] and not line["dots"]:
+                names.add(line["module"].split(b".")[0].decode())
+            elif line["dots"] == b"." and not line["module"]:
+                names.update(name.decode() for name in _NAME.findall(listed) if name != b"as")
+        elif line and line["modules"]:
+            for part in line["modules"].split(b";")[0].split(b","):
+                module = _NAME.match(part.strip())
+                if module:
+                    names.add(module.group().decode())
+        position = end + 1
 
 
 def _in_backup(path: str) -> bool:
@@ -256,18 +345,19 @@ def _attempt(chosen: tuple, pool: _Pool) -> Attempt:
 
 
 def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Member]:
-    """The modules beside student.py that it imports (and they import), latest upload of each name."""
-    scope = owner.order if owner and owner.layout == "blackboard" else None
+    """The modules beside student.py that it imports (and they import), the newest copy of each name, from
+    the same upload."""
+    upload = owner.attempt if owner else ""
     beside: dict[str, tuple] = {}
     for member, entry in pool.files:
         if member is target or member.data is None or member.folder != target.folder or not _code(entry):
             continue
-        if scope is not None and (entry is None or entry.order != scope):
+        if (entry.attempt if entry else "") != upload:
             continue
         name, number = version(member.name)
         if not MODULE.match(name) or _is_target(name):
             continue
-        rank = ((entry.order if entry else ""), number)
+        rank = (number, (entry.order if entry else ""))
         if name not in beside or rank > beside[name][0]:
             beside[name] = (rank, member)
     if not beside:
@@ -283,28 +373,17 @@ def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Memb
     return dict(sorted(chosen.items()))
 
 
-def _imports(source: bytes) -> set[str]:
-    """Top-level names of the modules a source imports (nothing when it does not parse)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return set()
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0 and node.module:
-                names.add(node.module.split(".")[0])
-            elif node.level == 1 and not node.module:
-                names.update(alias.name for alias in node.names)
-    return names
-
-
 def _pool_notes(pool: _Pool) -> list:
     notes = []
-    if any(entry is not None and entry.kind == "online_text" for _, entry in pool.files):
+    kinds = {entry.kind for _, entry in pool.files if entry is not None}
+    if "online_text" in kinds:
         notes.append(("note.online_text", {}))
+    if "link" in kinds:
+        notes.append(("lms.note.link", {}))
+    if "receipt" in kinds and not kinds & {"file", "online_text", "link"}:
+        notes.append(("lms.note.receipt_only", {}))
+    if pool.owner.team:
+        notes.append(("lms.note.team", {"team": pool.owner.team}))
     skipped = [member.path for member, _ in pool.files if member.skipped and searched(member.path)]
     if skipped:
         notes.append(("note.skipped", {"files": _names(skipped)}))

@@ -57,6 +57,16 @@ register({
                      "not opened (links, special files or unsafe paths): {files}"),
     "note.renamed": ("没有 student.py；测试的是定义了这些函数的 {file}。下次请命名为 student.py",
                      "no student.py; tested {file}, which defines the functions. Name it student.py next time"),
+    # --- LMS downloads: decisions stated in the feedback (lms stream) ---------------------------
+    "lms.note.versions": ("{files} 是同一次上传里同一个文件的几个副本 (LMS 或浏览器改的名)；测试的是编号最大、最新的 {chosen}",
+                          "{files} are copies of one file in one upload (renamed by the LMS or the browser); "
+                          "tested {chosen}, the highest number, the newest"),
+    "lms.note.link": ("提交的是一个网址 (link.html)，不是代码，没有评分", "a URL was submitted (link.html): not code, not graded"),
+    "lms.note.receipt_only": ("只有 Blackboard 的回执，没有附加文件；在提交框里输入的文字不是代码，没有评分",
+                              "only Blackboard's receipt, no file attached; text typed into the Submission Field is "
+                              "not code and was not graded"),
+    "lms.note.team": ("这是小组 {team} 的提交: 只评分一次；小组其他成员的成绩请在 LMS 里给",
+                      "a group submission ({team}): graded once; give its other members the grade in the LMS"),
     # --- the run --------------------------------------------------------------------------------
     "grade.progress": ("评分中 {done}/{total} · 已用 {elapsed:.1f} 秒 · 预计还要 {eta:.1f} 秒",
                        "grading {done}/{total} · {elapsed:.1f} s elapsed · ETA {eta:.1f} s"),
@@ -101,6 +111,33 @@ register({
     "roster.about": ("{file} 已按名单写好，可以导入；名单里找不到的提交列在下面，需要手工处理",
                      "{file} follows the roster and is ready to import; the submissions below match no row of it and "
                      "need a hand"),
+    # --- gradebooks as they really come (lms stream) ---------------------------------------------
+    "lms.roster.columns": ("{path} 看起来是 Moodle 评分表，但分不清哪一列是 {missing}；找到的列: {found}",
+                           "{path} looks like a Moodle grading worksheet, but which column is the {missing} cannot be "
+                           "told; columns found: {found}"),
+    "lms.roster.shifted": ("{path} 第 {row} 行有 {cells} 个单元格，表头有 {width} 个: 写回去会错位，请从 LMS 重新导出",
+                           "{path} row {row} has {cells} cells, the header {width}: it would be written shifted; "
+                           "export it from the LMS again"),
+    "lms.roster.rows": ("{path} 有 {rows} 行，超过 {most} 行: 写回去会丢掉多出的行", "{path} has {rows} rows, more "
+                        "than {most}: the gradebook written back would lose the rest"),
+    "lms.roster.ids": ("{path} 的 {column} 列不是每行一个不同的编号 ({id})，不能靠它对应学生",
+                       "{path}: its {column} column does not hold one id per row ({id}); students cannot be "
+                       "matched by it"),
+    "lms.roster.other_lms": ("{path} 是 {kind} 的成绩册，但 SUBMISSIONS 是 {layout} 的下载: 请给它自己的成绩册",
+                             "{path} is a {kind} gradebook but SUBMISSIONS is a {layout} download: give it its own "
+                             "gradebook"),
+    "lms.roster.anonymous": ("匿名提交 ({count}) 的编号 (anon_…) 不在成绩册里，匿名解除前请在 SpeedGrader 里给分: {ids}",
+                             "anonymous submissions ({count}): their ids (anon_…) are not in the gradebook until "
+                             "anonymity is lifted; grade them in SpeedGrader: {ids}"),
+    "lms.roster.kept": ("保持原样、没有写成绩的 ({count}: EX、N/A 或 Test Student): {ids}",
+                        "left as they were, no grade written ({count}: EX, N/A or the Test Student): {ids}"),
+    "lms.roster.by_name": ("按姓名对应的提交 ({count}，下载里没有编号): {ids}",
+                           "matched by name ({count}; the download carries no id): {ids}"),
+    "lms.teams": ("小组提交 ({count})，每组只评分一次；小组其他成员的成绩请在 LMS 里给: {ids}",
+                  "group submissions ({count}), each graded once; give the other members of each group the grade in "
+                  "the LMS: {ids}"),
+    "lms.note.by_name": ("下载里没有你的编号，按姓名对应到成绩册里的 {name}", "the download carries no id: matched to "
+                         "{name} in the gradebook by name"),
     # --- the terminal summary -----------------------------------------------------------------
     "report.done": ("Lab09: {count} 份提交评分完成，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
                     "Lab09: graded {count} submissions in {seconds:.1f} s ({jobs} at a time)"),
