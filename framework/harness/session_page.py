@@ -285,8 +285,8 @@ def render(turns, meta: dict, store=None) -> str:
     seed = text("page.no_seed") if meta["seed"] is None else meta["seed"]
     trim = meta.get("trim_state", "ready")
     trim_words = text(f"page.trim_{trim}", n=meta.get("max_turns", 6))
-    knowledge = (text("page.knowledge", sheet="TASK.en.md" if current_language() == "en" else "TASK.md")
-                 if any(t.hits_original for t in turns) else text("page.knowledge_off"))
+    searched = sorted({hit.passage.sheet for t in turns for hit in t.hits_original})
+    knowledge = text("page.knowledge", sheet=", ".join(searched)) if searched else text("page.knowledge_off")
     head = text("page.meta", file=safe_text(meta["file"]), seed=seed, rewrite=setting(meta["rewrite_state"], meta),
                 trim=trim_words, knowledge=knowledge)
     return "\n".join([
