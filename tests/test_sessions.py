@@ -45,10 +45,11 @@ def test_after_two_chats_the_database_holds_both_sessions_and_the_page_lists_the
     assert not [content for *_, content, _ in messages if "资料" in content]
     turns = rows(db, "SELECT session, turn, follow_up, evidence_tokens > 0, prompt_tokens <= untrimmed_tokens FROM turns")
     assert len(turns) == 5 and all(evidence and fits for *_, evidence, fits in turns)
-    rewrites = rows(db, "SELECT session, turn, original, rewritten, reason FROM rewrites ORDER BY session, turn")
-    assert rewrites == [(1, 2, DEMO_SCRIPTS["zh"][1], "trim_history 会改动调用者的列表吗？", None),
-                        (1, 3, DEMO_SCRIPTS["zh"][2], "trim_history 的 max_turns 小于 1 时怎么办？", None),
-                        (2, 2, "它是谁拼出来的？", "提示词是谁拼出来的？", None)]
+    rewrites = rows(db, "SELECT session, turn, state, original, rewritten, reason, ms > 0 FROM rewrites"
+                        " ORDER BY session, turn")
+    assert rewrites == [(1, 2, "done", DEMO_SCRIPTS["zh"][1], "trim_history 会改动调用者的列表吗？", None, 1),
+                        (1, 3, "done", DEMO_SCRIPTS["zh"][2], "trim_history 的 max_turns 小于 1 时怎么办？", None, 1),
+                        (2, 2, "done", "它是谁拼出来的？", "提示词是谁拼出来的？", None, 1)]
     hits = rows(db, "SELECT session, turn, search, rank, title FROM hits WHERE session = 1 AND rank = 1 ORDER BY turn, search")
     assert hits == [(1, 1, "original", 1, "TASK.md › 1.5.7 选做: trim_history 按整轮裁剪历史 › T1"),
                     (1, 2, "original", 1, "TASK.md › 1.5.2 实现 format_prompt › F4"),

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
+import sqlite3
 import sys
 import time
 from dataclasses import dataclass, field
@@ -325,9 +327,12 @@ class Chat:
                 and not returned.get("is_argument"):
             return returned["value"]
         if not self.trim_note_shown:
-            why = (text("chat.problem.{}".format(problem)) if record is None
-                   else text("chat.reason.raised", function="trim_history", type=record.raised.get("type", "?"))
-                   if record.raised is not None else text("chat.trim_same_list"))
+            if record is None:
+                why = text(f"chat.problem.{problem}")
+            elif record.raised is not None:
+                why = text("chat.reason.raised", function="trim_history", type=record.raised.get("type", "?"))
+            else:
+                why = text("chat.trim_same_list")
             self.say(INDENT + text("chat.trim_failed", reason=why))
             self.trim_note_shown = True
         return messages
@@ -366,7 +371,7 @@ class Chat:
             return
         try:
             self.store.add_turn(record, record.question, record.reply)
-        except sessions.sqlite3.Error as problem:
+        except sqlite3.Error as problem:
             self.say(INDENT + text("store.failed", path=self.store.path.name, problem=str(problem)))
             self.store = None
 
@@ -399,7 +404,7 @@ def lines_from(stream, interactive: bool, demo: bool, out=sys.stdout):
 
 def command(chat: Chat, line: str) -> bool:
     """Carry out a /command; False when the line is a question (or /quit, which the caller handles)."""
-    if not (line.startswith("/") and line[1:].isalpha()) or line in QUIT:
+    if not re.fullmatch(r"/[A-Za-z]+", line) or line in QUIT:
         return False
     if line == RESET:
         chat.reset()
@@ -452,9 +457,10 @@ def run(args, seed, interactive: bool) -> int:
         chat.say(text("chat.no_seed") if seed is None else text("chat.seed", seed=seed))
         for line in chat.banner() + ([opened.note] if opened.note else []):
             chat.say(line)
-        meta = {"file": student.display, "seed": seed, "rewrite_state": chat.rewrite_code, "trim_state": chat.trim_status[0],
-                "deadline_ms": args.rewrite_deadline, "delay_ms": args.rewrite_delay, "max_turns": chat.max_turns,
-                "demo": args.demo, "language": current_language(), "system": text("chat.system")}
+        meta = {"file": student.display, "seed": seed, "rewrite_state": chat.rewrite_code,
+                "trim_state": chat.trim_status[0], "deadline_ms": args.rewrite_deadline, "delay_ms": args.rewrite_delay,
+                "max_turns": chat.max_turns, "demo": args.demo, "language": current_language(),
+                "system": text("chat.system")}
         if opened.store is not None:
             opened.store.begin(meta)
         code = 0

@@ -250,7 +250,7 @@ def _follow_up_rows(follow_ups, this_session) -> list:
                         "</td></tr>")
         if row.rewritten is not None:
             rewrite = shown(row.rewritten)
-        elif row.rewritten_hits is not None:  # the channel ran and fell back
+        elif row.state == "fallback":
             rewrite = f'<span class="fallback">{_escaped("page.insight_fallback", reason=row.reason or "?")}</span>'
         else:
             rewrite = f'<span class="note">{_escaped("page.insight_off", reason=row.reason or "?")}</span>'

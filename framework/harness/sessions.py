@@ -35,7 +35,8 @@ CREATE TABLE turns (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEG
 CREATE TABLE messages (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
     role TEXT NOT NULL CHECK (role IN ('user', 'assistant')), content TEXT NOT NULL, tokens INTEGER NOT NULL);
 CREATE TABLE rewrites (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
-    original TEXT NOT NULL, rewritten TEXT, reason TEXT, ms REAL, PRIMARY KEY (session, turn));
+    state TEXT NOT NULL CHECK (state IN ('done', 'same', 'fallback', 'off')), original TEXT NOT NULL,
+    rewritten TEXT, reason TEXT, ms REAL, PRIMARY KEY (session, turn));
 CREATE TABLE hits (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
     search TEXT NOT NULL CHECK (search IN ('original', 'rewritten')), rank INTEGER NOT NULL,
     title TEXT NOT NULL, score REAL NOT NULL, PRIMARY KEY (session, turn, search, rank));
@@ -61,6 +62,7 @@ class FollowUp:
     student: str
     rewrite_setting: str
     turn: int
+    state: str  # "done", "same" (kept as it was), "fallback" or "off" (no rewrite channel: REWRITE=0, a stub)
     original: str
     rewritten: str | None
     reason: str | None
@@ -74,9 +76,11 @@ class Store:
     def __init__(self, connection: sqlite3.Connection, path: Path):
         self.connection, self.path = connection, path
         self.session: int | None = None
+        self.meta: dict = {}
 
     def begin(self, meta: dict) -> None:
-        """Remember this chat's settings; its row is written with the first turn (no turn, no session)."""
+        """Remember this chat's settings (the page's `meta`); its row is written with the first turn, so a chat
+        that never finished a turn leaves no session."""
         self.meta = meta
 
     def add_turn(self, turn, question: str, reply: str) -> None:
@@ -99,9 +103,11 @@ class Store:
                                         [(*key, "user", question, count_tokens(question)),
                                          (*key, "assistant", reply, count_tokens(reply))])
             if turn.follow_up:
-                rewritten = turn.asked if turn.rewrite_state in ("done", "same") else None
-                self.connection.execute("INSERT INTO rewrites VALUES (?, ?, ?, ?, ?, ?)",
-                                        (*key, turn.question, rewritten, turn.rewrite_reason or None, turn.rewrite_ms))
+                state = turn.rewrite_state or "off"
+                rewritten = turn.asked if state in ("done", "same") else None
+                self.connection.execute("INSERT INTO rewrites VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                        (*key, state, turn.question, rewritten, turn.rewrite_reason or None,
+                                         turn.rewrite_ms))
             for search, hits in (("original", turn.hits_original), ("rewritten", turn.hits_rewritten)):
                 self.connection.executemany("INSERT INTO hits VALUES (?, ?, ?, ?, ?, ?)",
                                             [(*key, search, hit.rank, hit.passage.title, hit.score)
@@ -113,23 +119,23 @@ class Store:
     def follow_ups(self, limit: int = 100) -> tuple:
         """The newest `limit` follow-ups of every stored session (newest session first, its turns in order),
         and how many older ones were left out."""
-        rows = self.connection.execute(
-            "SELECT r.session, s.started, s.student, s.rewrite, r.turn, r.original, r.rewritten, r.reason"
-            " FROM rewrites r JOIN sessions s ON s.id = r.session ORDER BY r.session DESC, r.turn").fetchall()
-        kept, left_out = rows[:limit], max(0, len(rows) - limit)
+        kept = self.connection.execute(
+            "SELECT r.session, s.started, s.student, s.rewrite, r.turn, r.state, r.original, r.rewritten, r.reason"
+            " FROM rewrites r JOIN sessions s ON s.id = r.session ORDER BY r.session DESC, r.turn LIMIT ?",
+            (limit,)).fetchall()
+        left_out = self.connection.execute("SELECT count(*) FROM rewrites").fetchone()[0] - len(kept)
         hits: dict = {}
         if kept:
-            oldest = min(row[0] for row in kept)
             for session, turn, search, title, score in self.connection.execute(
                     "SELECT session, turn, search, title, score FROM hits WHERE session >= ? ORDER BY rank",
-                    (oldest,)):
+                    (min(row[0] for row in kept),)):
                 hits.setdefault((session, turn, search), []).append((title, score))
-        ran = {(session, turn) for session, turn in self.connection.execute(
-            "SELECT DISTINCT session, turn FROM hits WHERE search = 'rewritten'")}
-        return [FollowUp(session, started, student, setting, turn, original, rewritten, reason,
-                         hits.get((session, turn, "original"), []),
-                         hits.get((session, turn, "rewritten"), []) if (session, turn) in ran else None)
-                for session, started, student, setting, turn, original, rewritten, reason in kept], left_out
+        follow_ups = []
+        for session, started, student, setting, turn, state, original, rewritten, reason in kept:
+            follow_ups.append(FollowUp(session, started, student, setting, turn, state, original, rewritten, reason,
+                                       hits.get((session, turn, "original"), []),
+                                       None if state == "off" else hits.get((session, turn, "rewritten"), [])))
+        return follow_ups, left_out
 
     def close(self) -> None:
         self.connection.close()
