@@ -416,6 +416,30 @@ def test_the_sheets_quotes_of_the_rewrite_and_search_log_are_what_the_demo_print
     assert log_lines(late.stdout, language, from_turn=2) == transcript("chat_fallback", sheet)
 
 
+def _section(sheet: str, start: str, end: str = "\n#") -> str:
+    text = (ROOT / sheet).read_text(encoding="utf-8")
+    return text.split(start, 1)[1].split(end, 1)[0]
+
+
+@pytest.mark.parametrize("sheet", ["TASK.md", "TASK.en.md"])
+def test_the_sheet_says_what_a_deployed_phi3_stops_at_and_why_this_model_runs_on(sheet):
+    chat_section = _section(sheet, "### 1.5.5 ")
+    real_systems = _section(sheet, "### 1.5.6 ")
+    stops = ("<|endoftext|>", "<|assistant|>", "<|end|>")
+    assert all(stop in real_systems for stop in stops)  # 1.5.6's list of Phi-3's end tokens ...
+    claim = chat_section.split("Phi-3", 1)[1].split("E3", 1)[0]
+    assert all(stop in claim for stop in stops)  # ... is what 1.5.5 says a deployed Phi-3 stops at
+    assert ("故意" in claim) if sheet == "TASK.md" else ("on purpose" in claim)  # and that this model runs on
+
+
+def test_the_demo_script_has_one_name_in_both_sheets():
+    zh, en = ((ROOT / sheet).read_text(encoding="utf-8") for sheet in ("TASK.md", "TASK.en.md"))
+    assert "回归脚本" not in zh and "三问" not in zh and "three-question script" not in en
+    assert "验收脚本" in _section("TASK.md", "### 1.5.8 ") and "验收脚本" in _section("TASK.md", "## 思考题", "\n## ")
+    assert "acceptance script" in _section("TASK.en.md", "### 1.5.8 ")
+    assert "acceptance script" in _section("TASK.en.md", "## Questions", "\n## ")
+
+
 def test_piped_input_reset_and_end_of_input(tmp_path):
     page = tmp_path / "page.html"
     result = subprocess.run([sys.executable, "-m", "framework.harness.chat", "--student", str(SOLUTION), "--seed", "1",

@@ -97,11 +97,11 @@ def test_the_rewrites_of_every_stored_session_are_listed_newest_first_with_what_
     assert table.count('<tr class="follow-up">') == len(follow_ups) + len(EARLIER) - 1
     assert "那中文呢？" in table.split(f'id="session-{store.session - 1}"')[1]  # the earlier session's follow-up
     assert "&lt;script&gt;alert(1)" in table and "<script>" not in table  # stored text is escaped too
-    gained = [(turn.number, hit.passage.title) for turn in follow_ups for hit in turn.hits_rewritten or ()
-              if hit.passage.title not in {h.passage.title for h in turn.hits_original}]
-    assert gained and table.count('<li class="gained">') == len(gained) + sum(  # and the earlier session's
-        1 for row in store.follow_ups()[0] if row.session != store.session for title, _ in row.rewritten_hits or ()
-        if title not in {t for t, _ in row.original_hits})
+    stored = store.follow_ups()[0]
+    gained = sum(title not in {t for t, _ in row.original_hits} for row in stored for title, _ in row.rewritten_hits or ())
+    assert gained and table.count('<li class="gained">') == gained  # ★ on what only the rewrite found
+    third = [row for row in stored if row.session == store.session and row.turn == 3][0]
+    assert [title.rsplit(" › ", 1)[1] for title, _ in third.rewritten_hits] == ["T5", "R4", "T3"]  # none found before
     second = table.split('<tr class="follow-up">')[1]  # turn 2 of the demo: the rewrite found T4, the question not
     assert "1.5.7 选做: trim_history 按整轮裁剪历史 › T4" in second.split("</td><td>")[-1]
 

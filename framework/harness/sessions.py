@@ -26,18 +26,18 @@ from framework.harness.tinylm import count_tokens
 FILE_NAME = "chat-sessions.db"
 VERSION = 1  # PRAGMA user_version of the schema below; another value is an older (or newer) layout
 SCHEMA = """
-CREATE TABLE sessions (id INTEGER PRIMARY KEY, started TEXT NOT NULL, student TEXT NOT NULL, seed INTEGER,
+CREATE TABLE IF NOT EXISTS sessions (id INTEGER PRIMARY KEY, started TEXT NOT NULL, student TEXT NOT NULL, seed INTEGER,
     language TEXT NOT NULL, system TEXT NOT NULL, rewrite TEXT NOT NULL, deadline_ms REAL NOT NULL,
     delay_ms REAL NOT NULL, max_turns INTEGER NOT NULL, demo INTEGER NOT NULL);
-CREATE TABLE turns (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS turns (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
     asked TEXT NOT NULL, follow_up INTEGER NOT NULL, prompt_tokens INTEGER NOT NULL,
     untrimmed_tokens INTEGER NOT NULL, evidence_tokens INTEGER NOT NULL, PRIMARY KEY (session, turn));
-CREATE TABLE messages (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS messages (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
     role TEXT NOT NULL CHECK (role IN ('user', 'assistant')), content TEXT NOT NULL, tokens INTEGER NOT NULL);
-CREATE TABLE rewrites (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS rewrites (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
     state TEXT NOT NULL CHECK (state IN ('done', 'same', 'fallback', 'off')), original TEXT NOT NULL,
     rewritten TEXT, reason TEXT, ms REAL, PRIMARY KEY (session, turn));
-CREATE TABLE hits (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS hits (session INTEGER NOT NULL REFERENCES sessions(id), turn INTEGER NOT NULL,
     search TEXT NOT NULL CHECK (search IN ('original', 'rewritten')), rank INTEGER NOT NULL,
     title TEXT NOT NULL, score REAL NOT NULL, PRIMARY KEY (session, turn, search, rank));
 """
