@@ -478,8 +478,7 @@ CATALOGUE = {
                            "Follow-ups are rewritten first with rewrite_messages and clean_rewrite (optional, "
                            "TASK.en.md 1.5.8), deadline {ms} ms; REWRITE=0 turns it off."),
     "chat.rewrite_off": ("改写已关闭 (REWRITE=0): 问题原样发给模型，检索也只用原句。",
-                         "Rewriting is off (REWRITE=0): questions go to the model as they are, and only they are "
-                         "searched."),
+                         "Rewriting is off (REWRITE=0): questions go to the search and the model as typed."),
     "chat.system": ("你是一个简洁的助手。", "You are a concise assistant."),
     "chat.rewrite_label": ("改写: ", "rewrite: "),
     "chat.rewrite_done": ("{question} → {rewrite} ({time})", "{question} → {rewrite} ({time})"),
@@ -494,11 +493,11 @@ CATALOGUE = {
     "chat.reason.not_str": ("clean_rewrite 返回的不是 str", "clean_rewrite returned no str"),
     "chat.reason.none": ("rewrite_messages 有历史时返回了 None", "rewrite_messages returned None with a history"),
     "chat.rewrite_stub": ("{function} 还没有实现 (还是初始代码): 追问不改写，检索只用原句；选做 TASK.md 1.5.8。",
-                          "{function} is not implemented yet (still the stub): follow-ups are not rewritten and only "
-                          "they are searched; optional, TASK.en.md 1.5.8."),
+                          "{function} is not implemented yet (still the stub): follow-ups go to the search and the "
+                          "model as typed; optional, TASK.en.md 1.5.8."),
     "chat.rewrite_missing": ("{function} 不在你的文件里: 追问不改写，检索只用原句；选做 TASK.md 1.5.8。",
-                             "{function} is not in your file: follow-ups are not rewritten and only they are "
-                             "searched; optional, TASK.en.md 1.5.8."),
+                             "{function} is not in your file: follow-ups go to the search and the model as typed; "
+                             "optional, TASK.en.md 1.5.8."),
     "chat.search_original": ("检索 (原句): ", "search (original): "),
     "chat.search_rewritten": ("检索 (改写): ", "search (rewrite): "),
     "chat.search_fallback": ("检索 (降级，用原句): ", "search (fallback, the original): "),
