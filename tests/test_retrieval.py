@@ -77,6 +77,7 @@ def test_evidence_never_carries_a_real_tag_and_long_passages_give_their_best_sen
     assert len(long.snippet("n-gram")) <= 120
 
 
-def test_a_missing_sheet_means_no_search(tmp_path):
-    knowledge = KnowledgeBase({"zh": tmp_path / "TASK.md"})
-    assert knowledge.search("截断") == [] and knowledge.size("zh") == 0
+def test_a_missing_or_damaged_sheet_means_no_search(tmp_path):
+    (tmp_path / "TASK.en.md").write_bytes(b"## \xff\xfe not UTF-8\n")
+    knowledge = KnowledgeBase({"zh": tmp_path / "TASK.md", "en": tmp_path / "TASK.en.md"})
+    assert knowledge.search("截断") == [] and knowledge.search("cut") == [] and knowledge.size("zh") == 0

@@ -1,17 +1,17 @@
 """`make chat`'s knowledge base: the lab's own sheet as passages, ranked by BM25 (standard library only).
 
-    python -m framework.harness.retrieval "那它在哪里停下？"     the top hits of a question, with their scores
+    python -m framework.harness.retrieval "它会改动传进去的列表吗？"     the top hits of a question, with scores
 
-Passages, read from TASK.md (and TASK.en.md for English questions) at start-up: every rule (`- **E3** …`),
-every item of the common mistakes and of the questions, and the rest of each section's prose, each with
-its title path (`TASK.md › 1.5.3 实现 extract_response › E3`).  Fenced blocks (examples, commands,
-transcripts) are left out: they are code, not explanations, and the quoted chat logs would otherwise
-feed the index that made them.
+Passages, read from TASK.md (and TASK.en.md for questions without Chinese) at start-up: every rule
+(`- **E3** …`, indexed with the line that introduces its list), every item of the common mistakes, and the
+rest of each section's prose, each with its title path (`TASK.md › 1.5.3 实现 extract_response › E3`).
+Fenced blocks (examples, commands, transcripts) are left out: they are code, not explanations, and the
+quoted chat logs would otherwise feed the index that made them.
 
 Tokens work for Chinese without a dictionary: the character bigrams of each run of Chinese, lower-case
 Latin words (an identifier such as `extract_response` and a number such as `1.5.3` stay whole), and each
-of the four tags as one token.  BM25 (k1 = 1.2, b = 0.75, the usual choice) ranks the passages; a
-passage that shares no token with the question is never a hit.
+tag as the word of its role; function and question words are not counted.  BM25 (k1 = 1.2, b = 0.75, the
+usual choice) ranks the passages; a passage that shares no token with the question is never a hit.
 """
 
 from __future__ import annotations
@@ -227,7 +227,12 @@ class KnowledgeBase:
     """An index per sheet; a question is searched in the sheet of its language."""
 
     def __init__(self, sheets: dict = SHEETS):
-        self.indexes = {language: Index(read_sheet(path)) for language, path in sheets.items() if path.is_file()}
+        self.indexes = {}
+        for language, path in sheets.items():
+            try:
+                self.indexes[language] = Index(read_sheet(path))
+            except (OSError, UnicodeDecodeError):  # a sheet missing or damaged: that language is not searched
+                continue
 
     def sheet(self, query: str) -> str:
         return language_of(query) if language_of(query) in self.indexes else next(iter(self.indexes), "")
