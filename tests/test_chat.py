@@ -530,3 +530,13 @@ def test_ctrl_c_and_ctrl_d_leave_make_chat_tidily(tmp_path, keys):
     after = shown.rsplit("你> ", 1)[1]
     assert after.startswith(("^C\r\n", "\r\n")), repr(after[:40])  # the next line starts on a line of its own
     assert page.exists() and "助手> 你好" in shown
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path):
+    chat = subprocess.Popen([sys.executable, "-m", "framework.harness.chat", "--student", str(SOLUTION), "--demo",
+                             "--page", str(tmp_path / "page.html")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=ROOT, env=clean_env())
+    chat.stdout.readline()  # like `make chat | head -1`
+    chat.stdout.close()
+    err = chat.stderr.read().decode("utf-8", "replace")
+    assert chat.wait(timeout=60) == 0 and "Traceback" not in err, err

@@ -19,6 +19,7 @@ nothing is claimed for it.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sqlite3
@@ -441,6 +442,9 @@ def main(argv=None) -> int:
             return run(args, seed, interactive)
         except KeyboardInterrupt:  # Ctrl-C before the chat began: leave quietly, like /quit
             print()
+            return 0
+        except BrokenPipeError:  # `make chat | head`: the reader left; so do we, without a traceback
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
 
 
