@@ -24,7 +24,8 @@ help test test-full challenge watch clean:
 chat:
 	$(LAB) chat --student "$(STUDENT)" $(if $(DEMO),--demo) $(if $(SEED),--seed "$(SEED)") \
 	  $(if $(REWRITE),REWRITE="$(REWRITE)") $(if $(REWRITE_DEADLINE),REWRITE_DEADLINE="$(REWRITE_DEADLINE)") \
-	  $(if $(REWRITE_DELAY),REWRITE_DELAY="$(REWRITE_DELAY)") $(if $(CHAT_PAGE),CHAT_PAGE="$(CHAT_PAGE)")
+	  $(if $(REWRITE_DELAY),REWRITE_DELAY="$(REWRITE_DELAY)") $(if $(CHAT_PAGE),CHAT_PAGE="$(CHAT_PAGE)") \
+	  $(if $(CHAT_DB),CHAT_DB="$(CHAT_DB)")
 
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades

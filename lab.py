@@ -30,7 +30,7 @@ PYTEST_TARGETS = {"test": [], "test-full": ["--full"], "challenge": ["--challeng
 TARGETS = ("test", "test-full", "challenge", "watch", "chat", "clean", "help", "run")
 OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_python", "--venv": "venv",
            "--seed": "seed", "--lab-lang": "lang", "--rewrite": "rewrite", "--rewrite-deadline": "rewrite_deadline",
-           "--rewrite-delay": "rewrite_delay", "--chat-page": "chat_page",
+           "--rewrite-delay": "rewrite_delay", "--chat-page": "chat_page", "--chat-db": "chat_db",
            }  # each takes a value; make's spelling works too: STUDENT=x.py, REWRITE=0
 FLAGS = {"--demo": "demo", "--make": "make"}  # --make: started by the Makefile (messages then say `make`)
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
@@ -53,7 +53,7 @@ def main(argv=None):
 def parse(argv):
     """Target and options in any order; `run` passes everything after it to Python untouched."""
     options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "seed": "", "lang": "",
-               "rewrite": "", "rewrite_deadline": "", "rewrite_delay": "", "chat_page": "", "demo": False, "make": False, "target": "", "rest": []}
+               "rewrite": "", "rewrite_deadline": "", "rewrite_delay": "", "chat_page": "", "chat_db": "", "demo": False, "make": False, "target": "", "rest": []}
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -149,7 +149,8 @@ def command(options, python):
         chat += ["--no-rewrite"] * (options["rewrite"] in ("0", "off", "no"))
         for option, value in (("--seed", options["seed"]), ("--rewrite-deadline", options["rewrite_deadline"]),
                               ("--rewrite-delay", options["rewrite_delay"]),
-                              ("--page", _typed_path(options["chat_page"]))):
+                              ("--page", _typed_path(options["chat_page"])),
+                              ("--db", _typed_path(options["chat_db"]))):
             chat += [option, value] if value else []
         return chat
     return [python] + options["rest"]  # run

@@ -1,4 +1,5 @@
-"""chat-session.html: every turn of `make chat` on one self-contained page, escaped, checked in a real browser."""
+"""chat-session.html: every turn of `make chat` and every stored follow-up on one self-contained page, escaped,
+checked in a real browser."""
 
 import io
 import random
@@ -8,23 +9,40 @@ import pytest
 
 import browser
 from conftest import SOLUTION, unavailable
-from framework.harness import session_page
+from framework.harness import session_page, sessions
 from framework.harness.chat import DEMO_SCRIPTS, Chat, models
 from framework.harness.engine import StudentRun
+from framework.harness.retrieval import KnowledgeBase
 
 CHAT_MODEL, REWRITER = models()
+KNOWLEDGE = KnowledgeBase()
 HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)>\x1b[31m\u202e'
 QUESTIONS = [*DEMO_SCRIPTS["zh"], HOSTILE, *[f"问题 {n}" for n in range(5, 10)]]
+EARLIER = ["什么是 token？", "那中文呢？"]  # a session stored before this one
+META = {"file": "framework/student.py", "seed": 4, "rewrite_state": "ready", "trim_state": "ready", "deadline_ms": 500,
+        "delay_ms": 0, "max_turns": 6, "demo": False, "language": "zh", "system": "你是一个简洁的助手。"}
+
+
+def chatted(student, questions, store, seed):
+    chat = Chat(student, CHAT_MODEL, random.Random(seed), io.StringIO(), rewriter=REWRITER, deadline_ms=60_000,
+                knowledge=KNOWLEDGE, store=store)
+    store.begin(META)
+    for question in questions:
+        chat.turn(question)
+    return chat
 
 
 @pytest.fixture(scope="module")
-def session():
+def session(tmp_path_factory):
+    path = tmp_path_factory.mktemp("db") / sessions.FILE_NAME
     with StudentRun(SOLUTION, display="student.py") as student:
-        chat = Chat(student, CHAT_MODEL, random.Random(4), io.StringIO(), rewriter=REWRITER, deadline_ms=60_000)
-        for question in QUESTIONS:
-            chat.turn(question)
-    meta = {"file": "framework/student.py", "seed": 4, "rewrite": True, "deadline_ms": 500, "delay_ms": 0}
-    return chat.turns, meta
+        earlier = sessions.open_store(path).store
+        chatted(student, EARLIER, earlier, 1)
+        earlier.close()
+        store = sessions.open_store(path).store
+        chat = chatted(student, QUESTIONS, store, 4)
+    yield chat.turns, META, store
+    store.close()
 
 
 @pytest.fixture(scope="module")
@@ -34,11 +52,11 @@ def page(session, tmp_path_factory):
 
 def test_the_page_has_every_turn_and_is_self_contained(session, page):
     source = page.read_text(encoding="utf-8")
-    turns, _ = session
+    turns, _, _ = session
     assert source.count('<section class="turn"') == len(QUESTIONS) == len(turns)
     assert "<script" not in source.lower().replace("&lt;script", "") and "src=" not in source.replace("src=x", "")
     assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", source)  # nothing to fetch
-    assert "中文里一个 token 有多长？" in source and "那中文里它有多长？" in source  # question beside its rewrite
+    assert "trim_history 会改动调用者的列表吗？" in source and "它会改动传进去的列表吗？" in source  # question and rewrite
 
 
 def test_student_text_is_escaped_and_control_characters_are_visible(page):
@@ -48,18 +66,50 @@ def test_student_text_is_escaped_and_control_characters_are_visible(page):
     assert '<span class="ctl">\\x1b</span>' in source and '<span class="ctl">\\u202e</span>' in source
 
 
-def test_the_chart_shows_tokens_with_and_without_trimming(session):
-    turns, _ = session
+def test_the_chart_shows_tokens_with_and_without_trimming_and_the_evidence(session, page):
+    turns, meta, _ = session
     assert [t.tokens_before > t.tokens_after for t in turns] == [False] * 6 + [True] * 3  # trimming starts at turn 7
     svg = session_page.chart(turns)
     lines = re.findall(r'<polyline class="series"[^>]*points="([^"]+)"', svg)
-    assert len(lines) == 2 and all(len(points.split()) == len(turns) for points in lines)
+    assert len(lines) == 3 and all(len(points.split()) == len(turns) for points in lines)
+    assert "从第 7 轮起，trim_history 只发最后 6 轮" in page.read_text(encoding="utf-8")
+    assert session_page.chart_note(turns[:6], meta).startswith("这 6 轮都没有超过 max_turns=6 轮")
+    assert "两条线重合" in session_page.chart_note(turns, dict(meta, trim_state="stub"))
+
+
+def test_each_turn_says_what_its_evidence_cost_and_that_the_next_prompt_no_longer_carries_it(session, page):
+    turns, _, _ = session
+    source = page.read_text(encoding="utf-8")
+    assert all(turn.evidence_tokens > 0 for turn in turns[:3]) and all(turn.evidence == "" or turn.evidence_tokens
+                                                                         for turn in turns)
+    assert [session_page.carried(turns, index) for index in range(len(turns))] == [0] * (len(turns) - 1) + [None]
+    for turn in turns[:-1]:
+        assert f"资料: 这一轮的消息里 {turn.evidence_tokens} 个 token；下一轮的提示词里还剩 0 个。" in source
+        assert f'<td class="num">{turn.evidence_tokens} → 0</td>' in source
+
+
+def test_the_rewrites_of_every_stored_session_are_listed_newest_first_with_what_each_search_found(session, page):
+    turns, _, store = session
+    source = page.read_text(encoding="utf-8")
+    table = source.split('<table id="rewrites-table">')[1].split("</table>")[0]
+    assert re.findall(r'<tr class="session" id="session-(\d+)">', table) == [str(store.session), str(store.session - 1)]
+    follow_ups = [turn for turn in turns if turn.follow_up]
+    assert table.count('<tr class="follow-up">') == len(follow_ups) + len(EARLIER) - 1
+    assert "那中文呢？" in table.split(f'id="session-{store.session - 1}"')[1]  # the earlier session's follow-up
+    assert "&lt;script&gt;alert(1)" in table and "<script>" not in table  # stored text is escaped too
+    stored = store.follow_ups()[0]
+    gained = sum(title not in {t for t, _ in row.original_hits} for row in stored for title, _ in row.rewritten_hits or ())
+    assert gained and table.count('<li class="gained">') == gained  # ★ on what only the rewrite found
+    third = [row for row in stored if row.session == store.session and row.turn == 3][0]
+    assert [title.rsplit(" › ", 1)[1] for title, _ in third.rewritten_hits] == ["T5", "R4", "T3"]  # none found before
+    second = table.split('<tr class="follow-up">')[1]  # turn 2 of the demo: the rewrite found T4, the question not
+    assert "1.5.7 选做: trim_history 按整轮裁剪历史 › T4" in second.split("</td><td>")[-1]
 
 
 def test_an_empty_reply_or_a_single_turn_still_draws():
     from framework.harness.chat import Turn
     svg = session_page.chart([Turn(1, "你好", asked="你好", tokens_before=10, tokens_after=10)])
-    assert svg.count("<polyline") == 2
+    assert svg.count("<polyline") == 3
 
 
 @pytest.fixture
@@ -81,14 +131,20 @@ def probed(page, tmp_path_factory):
 
 def test_the_page_renders_in_a_real_browser(chromium, page, probed):
     dom = browser.dump_dom(page)
-    assert dom.count('class="turn"') == len(QUESTIONS)
-    assert len(re.findall(r"<tr>", dom)) == len(QUESTIONS) + 1 and dom.count("<polyline") == 2
+    assert dom.count('class="turn"') == len(QUESTIONS) and dom.count("<polyline") == 3
     facts = browser.probe(probed, "({scripts: document.scripts.length, images: document.images.length,"
                                 " wide: document.documentElement.scrollWidth,"
                                 " chart: document.getElementById('token-chart').getBoundingClientRect().width,"
+                                " rows: document.querySelectorAll('#summary tbody tr').length,"
+                                " hits: document.querySelectorAll('#turn-2 .hits-rewritten li').length,"
+                                " followUps: document.querySelectorAll('#rewrites-table tr.follow-up').length,"
+                                " sessions: document.querySelectorAll('#rewrites-table tr.session').length,"
+                                " gained: getComputedStyle(document.querySelector('li.gained')).fontWeight,"
                                 " hostile: document.querySelector('#turn-4 .question').textContent})", width=1000)
     assert facts["scripts"] == 0 and facts["images"] == 0
     assert facts["wide"] <= 1000 and facts["chart"] > 300
+    assert facts["rows"] == len(QUESTIONS) and facts["hits"] == 3 and facts["sessions"] == 2
+    assert facts["followUps"] == len(QUESTIONS) - 1 + len(EARLIER) - 1 and facts["gained"] == "600"
     assert facts["hostile"].startswith("<script>alert(1)</script>") and "\\x1b" in facts["hostile"]
 
 

@@ -8,10 +8,12 @@ shorter one.  Training is reading the text (the counts are made the first time a
 question it knows is answered from the whole question, and a follow-up such as "那中文呢？" is answered
 from the history before it.
 
-Like a deployed Phi-3, whose generation config lists <|assistant|> among its end tokens, it stops when it
-would write <|assistant|> and leaves that tag out (as vLLM and llama.cpp leave stop strings out); nothing
-stops it at <|end|> or <|user|>, so it often runs on past the end of its reply into an invented user
-turn.  That is what extract_response is for.
+A deployed Phi-3 stops at any of the end tokens its generation config lists (<|endoftext|>, <|assistant|>,
+<|end|>).  This model keeps only one of them on purpose: it stops when it would write <|assistant|> (which
+can never belong to a reply) and leaves that tag out, as vLLM and llama.cpp leave stop strings out.
+Nothing stops it at <|end|> or <|user|>, so it often runs on past the end of its reply into an invented
+user turn, as a model does when a server's stop list is missing or not applied; that is what
+extract_response is for.
 """
 
 from __future__ import annotations
@@ -98,13 +100,16 @@ class TinyLM:
         return token
 
     def generate(self, prompt: str, max_new_tokens: int = 120, temperature: float = 0.7,
-                 rng: random.Random | None = None, stop: str = ASSISTANT_TAG, deadline: float | None = None) -> str:
+                 rng: random.Random | None = None, stop: str = ASSISTANT_TAG, deadline: float | None = None,
+                 unread: str = "") -> str:
         """Prompt plus continuation, as `model.generate` returns it: the caller must find the reply.
 
         With a `deadline` (a time.monotonic() value) generation is abandoned when it passes, between two
-        tokens: DeadlineExceeded is raised with what had been written."""
+        tokens: DeadlineExceeded is raised with what had been written.  `unread` is a part of the prompt the
+        model does not read (`make chat`'s evidence: nothing like it was in its training text, so it would
+        only push the history out of its reach); the output still holds the whole prompt."""
         rng = rng or random.Random()
-        tokens = start = encode(prompt)
+        tokens = start = encode(prompt.replace(unread, "", 1) if unread else prompt)
         stop_token = encode(stop)
         matched = None
         for _ in range(max_new_tokens):
