@@ -42,9 +42,9 @@ BEHAVIOUR = {
     "forges_replies_with_nonce": (ALL, "crashed", "hint.forged_reply"),
     "leaves_a_process_behind": (ALL, "wrong_value", "hint.returned_empty"),
     "many_names": (FORMAT, "missing_function", "hint.missing_function"),
-    "probes_its_walls": (ALL, "wrong_value", "hint.case1"),
+    "probes_its_walls": (ALL, "wrong_value", "hint.tag_line_expected"),
     "returns_deep_nesting": (ALL, "wrong_type", "hint.not_str"),
-    "surrogate_in_exception": (ALL, {"wrong_value", "raised"}, "hint.case1"),
+    "surrogate_in_exception": (ALL, {"wrong_value", "raised"}, "hint.tag_line_expected"),
 }
 
 
