@@ -47,7 +47,7 @@ def main(argv=None):
         clean()
         return 0
     python = interpreter(options)
-    return run(python, command(options, python))
+    return run(python, command(options, python), "make" if options["make"] else "python lab.py")
 
 
 def parse(argv):
@@ -162,10 +162,13 @@ def _typed_path(path):
     return path
 
 
-def run(python, argv):
+def run(python, argv, command_name="make"):
     """Run a target from the lab's folder: in this process when this is the right interpreter and pytest
     does the work (no second start-up), else as a new program: on POSIX in place of this one, elsewhere
-    as a child whose exit code is passed on."""
+    as a child whose exit code is passed on.  LAB_CWD and LAB_COMMAND tell the program where the student
+    started it and how (the advice in its messages names the same command and files)."""
+    os.environ.setdefault("LAB_CWD", os.getcwd())
+    os.environ.setdefault("LAB_COMMAND", command_name)
     os.chdir(LAB)
     if argv[1:3] == ["-m", "pytest"] and _is_this_python(python):
         import pytest

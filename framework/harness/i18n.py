@@ -15,6 +15,11 @@ CATALOGUE = {
                         "=== Optional 2: query rewriting (rewrite_messages, clean_rewrite) ==="),
     "section.extended": ("=== 扩展检查 (协议的其余部分) ===", "=== Extended checks (the rest of the protocol) ==="),
     "summary": ("测试结果: {passed} 通过, {failed} 失败", "Result: {passed} passed, {failed} failed"),
+    "summary.file": ("测试的文件: {file}", "tested: {file}"),
+    "summary.stub_elsewhere": ("注意: {file} 的两个函数还和初始代码一样 (都返回 \"\")，而旁边的 {other} 不一样: "
+                               "你改的是那个文件吗？测试它: {command} test STUDENT={other}",
+                               "NOTE: {file} still behaves like the untouched stub (both functions return \"\"), but "
+                               "{other} nearby differs: did you edit that one? Test it: {command} test STUDENT={other}"),
     "summary.extended": ("扩展检查: {passed} 通过, {failed} 失败", "Extended checks: {passed} passed, {failed} failed"),
     "case.1.label": ("单轮: 一条 user 消息的提示词", "single turn: prompt for one user message"),
     "case.2.label": ("多轮: system + 三轮历史的标签、顺序与内容",
@@ -67,6 +72,10 @@ CATALOGUE = {
     "diff.list_end": ("← 到这里就结束了 (共 {count} 项)", "← ends here ({count} items)"),
     "list.same": ("… 前 {count} 项两边相同", "… {count} items the same on both sides"),
     "list.more": ("… 后面还有 {count} 项", "… {count} more"),
+    "value.more_items": ("… 还有 {count} 项", "… {count} more"),
+    "diff.item_at": ("第 {n} 项的第 {column} 个字符起不同", "first difference: item {n}, character {column}"),
+    "value.unchanged": ("参数保持原样 (不修改传进来的列表和字典)", "the arguments as they were (the list and dicts unchanged)"),
+    "value.new_list": ("一个新列表 (不是传进来的那个)", "a new list (not the one it was given)"),
     "value.wrong_type": ("{shown}  (类型是 {type})", "{shown}  (of type {type})"),
     "value.raises": ("抛出 {type}，信息里写出 \"{word}\"", "raise {type} whose message names \"{word}\""),
     "value.raises_any": ("抛出 {type}", "raise {type}"),
