@@ -96,3 +96,25 @@ def test_stub_returns_empty_strings_and_points_at_task_md():
     assert source.count("return None") == 1 and source.count("return question") == 1  # the optional 选做 2 stubs
     assert "TODO" in source and "TASK.md" in source
     assert "from framework.tags import" in source
+
+
+def test_the_stubs_docstring_examples_copy_as_they_look():
+    """An editor shows the source: an example written with "\\\\n" in it gave students who copied it a literal
+    backslash and an n.  The docstrings are raw, with no doubled backslash, and each example (a line "例: …")
+    is a Python expression that holds for the reference solution exactly as it is written."""
+    source = STUB.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    spec = importlib.util.spec_from_file_location("reference", SOLUTION)
+    reference = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference)
+    examples = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and ast.get_docstring(node):
+            segment = ast.get_source_segment(source, node.body[0])
+            assert "\\\\" not in segment, node.name  # what the editor shows is what a copy gives
+            assert not ("\\" in segment and not segment.startswith(("r\"\"\"", "r'''"))), node.name
+            examples += [line.split("例:", 1)[1].strip() for line in ast.get_docstring(node).splitlines()
+                         if line.strip().startswith("例:")]
+    assert len(examples) >= 2
+    for example in examples:
+        assert eval(example, vars(reference)) is True, example
