@@ -118,3 +118,20 @@ def test_the_stubs_docstring_examples_copy_as_they_look():
     assert len(examples) >= 2
     for example in examples:
         assert eval(example, vars(reference)) is True, example
+
+
+@pytest.mark.parametrize("sheet, heading", [(TASK, "## 思考题"), (TASK_EN, "## Questions")], ids=["TASK.md", "TASK.en.md"])
+def test_question_3_quotes_the_input_of_test_6_it_asks_about(sheet, heading):
+    """A student whose TEST 6 passes never sees its inputs, so the question quotes the one it is about."""
+    from framework.harness.cases import CORE
+    question = re.search(r"^3\. (.+?)(?=^\d\. |\Z)", sheet.split(heading)[1], re.M | re.S).group(1)
+    quoted = re.search(r'`("[^`]+")`', question).group(1)
+    inputs = [example.args[0] for case in CORE if case.id == "6" for example in case.examples]
+    assert ast.literal_eval(quoted) in inputs and "<|end|>" in ast.literal_eval(quoted)
+
+
+@pytest.mark.parametrize("sheet", [TASK, TASK_EN], ids=["TASK.md", "TASK.en.md"])
+def test_the_sheet_says_why_the_prompt_has_no_end_tag(sheet):
+    """1.5.6 shows Phi-3 ending every turn with <|end|>; rule F1 writes none: the sheet says why, in 1.5.2."""
+    section = sheet.split("### 1.5.2")[1].split("### 1.5.3")[0]
+    assert "<|end|>" in section and "E3" in section and "1.5.6" in section
