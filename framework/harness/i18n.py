@@ -669,6 +669,10 @@ CATALOGUE = {
     "help.bench": ("计时目标", "timing goals of make test and make grade"),
     "lab.bad_argument": ("看不懂 {argument}: 用法 python lab.py 目标 [STUDENT=文件]，目标是 {targets} 之一",
                          "cannot use {argument}: python lab.py TARGET [STUDENT=file], TARGET one of {targets}"),
+    "lab.other_venv": ("[setup] {venv} 是 Python {made} 建的，这次照样用它 (不是 Python {this})；要换成 {this}: "
+                       "{name} test BASE_PYTHON=\"{python}\"",
+                       "[setup] {venv} was made by Python {made} and runs this time (not Python {this}); to switch to "
+                       "{this}: {name} test BASE_PYTHON=\"{python}\""),
     "lab.python_not_found": ("[setup] 找不到 {python}: 请安装 Python 3.10+，或用 PYTHON= / BASE_PYTHON= 指定解释器",
                              "[setup] {python} not found: install Python 3.10+, or name an interpreter with "
                              "PYTHON= / BASE_PYTHON="),
