@@ -681,6 +681,9 @@ CATALOGUE = {
                      "[{time}] all passed. Saving {file} again re-runs the cases; Ctrl-C leaves."),
     "watch.failed": ("[{time}] 还有没通过的测试。保存 {file} 会自动重新测试；Ctrl-C 退出。",
                      "[{time}] some cases still fail. Saving {file} re-runs them; Ctrl-C leaves."),
+    "watch.running": ("[{time}] 还在测试 {file} …；文件顶层如果有停不下来的代码 (比如 while True)，加载超时后会说明。",
+                      "[{time}] still testing {file} …; if top-level code never ends (a while True, say), the load "
+                      "time limit will say so."),
     "watch.stopped": ("watch 已停止。", "watch stopped."),
 }
 
