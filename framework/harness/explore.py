@@ -68,7 +68,7 @@ def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRIN
         chunk = [specimen for _, specimen in zip(range(BATCH), inputs)]
         if not chunk:
             break
-        examples = [_example(check, specimen) for specimen in chunk]
+        examples = [check.demand(specimen) for specimen in chunk]
         results = student.call_many(check.case.function, [list(example.args) for example in examples])
         for specimen, example, (record, problem, detail) in zip(chunk, examples, results):
             tried += 1
@@ -77,8 +77,9 @@ def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRIN
                 found = attempt
                 break
         if found is not None:  # the batch's other answers tell apart slips that explain the failure equally well
-            context = [(example, record.returned["value"]) for specimen, example, (record, _, _)
-                       in zip(chunk, examples, results) if specimen is not found.specimen and record is not None
+            context = [(_with_mistakes(check, specimen, example), record.returned["value"])
+                       for specimen, example, (record, _, _) in zip(chunk, examples, results)
+                       if specimen is not found.specimen and record is not None
                        and (record.returned or {}).get("kind") == "str"]
     if found is None:
         return Verdict(check.case, True, seconds=time.monotonic() - started)
@@ -89,22 +90,25 @@ def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRIN
     return verdict
 
 
-def _example(check: Drawn, specimen):
-    """What the protocol demands for `specimen`, with the outputs of the known mistakes it can show."""
-    example = check.demand(specimen)
+def _with_mistakes(check: Drawn, specimen, example):
+    """`example` with the outputs of the known mistakes `specimen` can show (worked out only for a failure)."""
     return replace(example, mistakes=check.mistakes(specimen, example))
 
 
 def _attempt(student: StudentRun, check: Drawn, specimen) -> Attempt:
     """One drawn input tried in a call of its own (shrinking tries one candidate at a time)."""
-    example = _example(check, specimen)
+    example = check.demand(specimen)
     return _judged(check, specimen, example, *student.call(check.case.function, list(example.args)), student)
 
 
 def _judged(check: Drawn, specimen, example, record, problem, detail, student: StudentRun) -> Attempt:
+    """The verdict on one drawn input; a failure is judged again with the known mistakes of its input."""
     run = CaseRun(calls=[record] if record is not None else [], problem=problem, detail=detail,
                   seconds=record.seconds if record is not None else 0.0)
-    return Attempt(specimen, judge(replace(check.case, examples=(example,)), run, student.load), run)
+    verdict = judge(replace(check.case, examples=(example,)), run, student.load)
+    if not verdict.passed:
+        verdict = judge(replace(check.case, examples=(_with_mistakes(check, specimen, example),)), run, student.load)
+    return Attempt(specimen, verdict, run)
 
 
 def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> tuple[Attempt, str]:
