@@ -290,9 +290,6 @@ CATALOGUE = {
     "hint.blank_line": ("多了空行: 每条消息正好两行，中间没有空行 (TASK.md 1.5.2 规则 F1)",
                         "extra blank line: each message is exactly two lines, no blank lines "
                         "(TASK.en.md 1.5.2, rule F1)"),
-    "hint.whitespace_only": ("只差空白字符 (空格、换行)，逐字符对照期望值 (TASK.md 1.5.2 规则 F1)",
-                             "only whitespace differs (spaces, newlines); compare character by character "
-                             "(TASK.en.md 1.5.2, rule F1)"),
     "hint.whitespace_only_reply": ("只差空白字符: 回复中间的换行和空格原样保留，只用不带参数的 strip() 去掉首尾空白 "
                                    "(TASK.md 1.5.3 规则 E4)",
                                    "only whitespace differs: keep the line breaks and spaces inside the reply, and "
