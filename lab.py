@@ -191,8 +191,7 @@ def run(python, argv, command_name="make"):
     does the work (no second start-up), else as a new program: on POSIX in place of this one, elsewhere
     as a child whose exit code is passed on.  LAB_CWD and LAB_COMMAND tell the program where the student
     started it and how (the advice in its messages names the same command and files)."""
-    os.environ.setdefault("LAB_CWD", os.getcwd())
-    os.environ.setdefault("LAB_COMMAND", command_name)
+    os.environ["LAB_CWD"], os.environ["LAB_COMMAND"] = os.getcwd(), command_name
     os.chdir(LAB)
     if argv[1:3] == ["-m", "pytest"] and _is_this_python(python) and not REBUILT:
         import pytest

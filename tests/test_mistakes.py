@@ -202,8 +202,8 @@ ENTRIES = [(folder, name) for folder, (table, _) in TABLES.items() for name in s
 
 def test_the_benchmark_class_leaves_out_exactly_the_wrong_files_that_hang():
     from tools.bench import HANGING
-    hang = {name for folder in ("wrong", "wrong_full", "wrong_multi") for name, (_, _, hint) in TABLES[folder][0].items()
-            if hint in ("hint.timeout", "hint.timeout_prompt")}
+    hang = {name for folder in ("wrong", "wrong_full", "wrong_multi")
+            for name, (_, _, hint) in TABLES[folder][0].items() if hint in ("hint.timeout", "hint.timeout_prompt")}
     assert set(HANGING) == hang
 
 
@@ -406,6 +406,7 @@ def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
     ({"type": "TypeError", "message": "unsupported operand"}, "plain text", "E1"),
     ({"type": "IndexError", "message": "list index out of range"}, "<|user|>\nhi\n<|assistant|>", "E3"),
     ({"type": "IndexError", "message": "list index out of range"}, "<|user|>\nhi\n<|assistant|>\nok", "E3"),
+    ({"type": "ValueError", "message": "substring not found"}, "<|user|>\nhi\n<|assistant|><|end|>", "E4"),
     ({"type": "KeyError", "message": "'system'"}, [{"role": "system", "content": "x"}], "F2"),
     ({"type": "IndexError", "message": "list index out of range"}, [], "F3"),
     ({"type": "IndexError", "message": "string index out of range"}, [{"role": "user", "content": ""}], "F1"),

@@ -18,8 +18,9 @@ CATALOGUE = {
     "summary.file": ("测试的文件: {file}", "tested: {file}"),
     "summary.stub_elsewhere": ("注意: {file} 的两个函数还和初始代码一样 (都返回 \"\")，而旁边的 {other} 不一样: "
                                "你改的是那个文件吗？测试它: {command} test STUDENT={other}",
-                               "NOTE: {file} still behaves like the untouched stub (both functions return \"\"), but "
-                               "{other} nearby differs: did you edit that one? Test it: {command} test STUDENT={other}"),
+                               "NOTE: {file} still behaves like the untouched stub (both functions return \"\"), "
+                               "but {other} nearby differs: did you edit that one? Test it: {command} test "
+                               "STUDENT={other}"),
     "summary.extended": ("扩展检查: {passed} 通过, {failed} 失败", "Extended checks: {passed} passed, {failed} failed"),
     "case.1.label": ("单轮: 一条 user 消息的提示词", "single turn: prompt for one user message"),
     "case.2.label": ("多轮: system + 三轮历史的标签、顺序与内容",
@@ -362,8 +363,8 @@ CATALOGUE = {
                                 "line \"<|assistant|>\\n\" (TASK.en.md 1.5.1; 1.5.2, rule F3)"),
     "hint.literal_backslash_n": ("提示词里是反斜杠和 n 两个字符，不是换行: 代码里写 \"\\n\" (一个反斜杠)；"
                                  "写成 \"\\\\n\" 或 r\"\\n\" 得到的是字面上的 \\n (TASK.md 1.5.2 规则 F1)",
-                                 "the prompt holds a backslash and an n, not a newline: write \"\\n\" (one backslash) in "
-                                 "code; \"\\\\n\" or r\"\\n\" give a literal \\n (TASK.en.md 1.5.2, rule F1)"),
+                                 "the prompt holds a backslash and an n, not a newline: write \"\\n\" (one backslash) "
+                                 "in code; \"\\\\n\" or r\"\\n\" give a literal \\n (TASK.en.md 1.5.2, rule F1)"),
     "hint.after_generation": ("提示词到生成标签行 \"<|assistant|>\\n\" 为止: 后面不能再有别的，连空行也不要 "
                               "(TASK.md 1.5.2 规则 F3)",
                               "the prompt ends with the generation line \"<|assistant|>\\n\": nothing after it, not "

@@ -264,7 +264,7 @@ def _crlf(expected: str, actual: str):
 
 
 def _blank_lines(expected: str, actual: str):
-    """Blank lines between messages (one after the generation line is F3's, see _after_the_end)."""
+    """Blank lines between messages (a blank line after the generation line is F3's: _prompt_difference)."""
     return "hint.blank_line" if "\n\n" in actual.rstrip("\n") and re.sub(r"\n{2,}", "\n", actual) == expected \
         else None
 
@@ -619,11 +619,10 @@ def _reply_exception_hint(kind: str, message: str, given: str) -> str:
             return "hint.substring_not_found"  # str.index / rindex instead of find / rfind
         return "hint.split_index" if kind == "IndexError" else "hint.raised_no_tag"
     after = given[given.rfind(ASSISTANT_TAG) + len(ASSISTANT_TAG):]
-    if not after.strip():
-        return "hint.raised_empty_reply"
-    if not any(tag in after for tag in BOUNDARIES):
-        return "hint.raised_no_boundary"
-    return "hint.raised_reply"
+    cut = min([after.find(tag) for tag in BOUNDARIES if tag in after], default=-1)
+    if not after[:cut if cut >= 0 else len(after)].strip():
+        return "hint.raised_empty_reply"  # nothing, or only whitespace, before the end or a boundary
+    return "hint.raised_no_boundary" if cut < 0 else "hint.raised_reply"
 
 
 def _prompt_exception_hint(kind: str, message: str, given) -> str:

@@ -154,9 +154,8 @@ class CourseReport:
         """The summary between rules, the file that was tested, and, when it is still the stub while another
         student file sits nearby, a line that says so (the likely reason for six failures: the wrong file)."""
         results = [(case, self.outcomes.get(case.id, False)) for case in selected_cases(self.config)]
-        lines = render.summary_lines(results)
         lab = self.config.stash[_LAB]
-        lines.insert(lines.index(render.RULE, 1) + 1, text("summary.file", file=lab.file))
+        lines = render.summary_lines(results, lab.file)
         others = lab.other_files() if lab.still_the_stub() else []
         for line in lines:
             terminalreporter.write_line(line)

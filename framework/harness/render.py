@@ -124,10 +124,11 @@ def result_line(case_number: str, label: str, passed: bool) -> tuple[str, str]:
     return f"[TEST {case_number}] {label} ... ", "[PASS]" if passed else "[FAIL]"
 
 
-def summary_lines(results) -> list[str]:
+def summary_lines(results, file: str | None = None) -> list[str]:
     """The summary between rules for (case, passed) pairs, one line per suite: the six (or the challenge)
-    in the course's words, then the extended, property and generated checks apart.  When only the six ran
-    and all passed, one more line says what else the grade checks and how to run it."""
+    in the course's words, then the extended, property and generated checks apart; then the `file` tested,
+    if given.  When only the six ran and all passed, one more line says what else the grade checks and how
+    to run it."""
     lines = [RULE]
     suites = list(dict.fromkeys(case.suite for case, _ in results)) or ["core"]
     for suite in suites:
@@ -135,6 +136,8 @@ def summary_lines(results) -> list[str]:
         key = "summary" if suite in ("core", "challenge") else f"summary.{suite}"
         lines.append(text(key, passed=sum(outcomes), failed=len(outcomes) - sum(outcomes)))
     lines.append(RULE)
+    if file is not None:
+        lines.append(text("summary.file", file=file))
     if suites == ["core"] and results and all(passed for _, passed in results):
         lines.append(text("summary.pointer"))
     return lines
@@ -183,7 +186,7 @@ def course_report(verdicts, file: str) -> str:
     """The whole text `make test` / `make test-full` prints for these verdicts."""
     course = CourseText(file)
     lines = [line for verdict in verdicts for line, _ in course.case_lines(verdict.case, verdict)]
-    summary = summary_lines([(verdict.case, verdict.passed) for verdict in verdicts])
+    summary = summary_lines([(verdict.case, verdict.passed) for verdict in verdicts], file)
     return "\n".join(lines + [""] + summary) + "\n"
 
 
@@ -260,7 +263,8 @@ def _expected_rows(example, problem: str) -> list:
     if problem == "same_object":
         return [("field.expected", text("value.new_list"))]
     expected = example.expected  # on one line: there is no second list to set it beside
-    return [("field.expected", excerpt(expected, 0) if isinstance(expected, str) else py_literal(expected, ITEM_COLUMNS))]
+    shown = excerpt(expected, 0) if isinstance(expected, str) else py_literal(expected, ITEM_COLUMNS)
+    return [("field.expected", shown)]
 
 
 def _data_rows(label: str, value) -> list:
