@@ -9,9 +9,9 @@ import pytest
 
 from framework import LAB, STUB, display_name
 from framework.harness import render
-from framework.harness.i18n import text
 from framework.harness.cases import CORE, EXTENDED, OPTIONAL
 from framework.harness.engine import StudentRun
+from framework.harness.i18n import text
 from framework.harness.judge import check
 
 _LINES = pytest.StashKey["list[tuple[str, str | None]]"]()
@@ -79,10 +79,11 @@ class Lab:
         for folder in dict.fromkeys((LAB, LAB / "framework", Path(os.environ.get("LAB_CWD") or os.getcwd()))):
             for path in sorted(folder.glob("[Ss]tudent*.py")):
                 try:
-                    same = path.resolve() == self.path.resolve() or path.read_bytes() == mine
-                    defines = b"def format_prompt" in path.read_bytes() or b"def extract_response" in path.read_bytes()
+                    source = path.read_bytes() if path.is_file() and path.stat().st_size <= 1 << 20 else b""
+                    same = path.resolve() == self.path.resolve() or source == mine
                 except OSError:
                     continue
+                defines = b"def format_prompt" in source or b"def extract_response" in source
                 if not same and defines and display_name(str(path)) not in found:
                     found.append(display_name(str(path)))
         return found
@@ -161,8 +162,8 @@ class CourseReport:
             terminalreporter.write_line(line)
         if others:
             command = os.environ.get("LAB_COMMAND") or "make"
-            terminalreporter.write_line(text("summary.stub_elsewhere", file=lab.file, other=others[0],
-                                                    command=command), bold=True, yellow=True)
+            terminalreporter.write_line(text("summary.stub_elsewhere", file=lab.file, other=others[0], command=command),
+                                        bold=True, yellow=True)
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session):
