@@ -134,9 +134,11 @@ def test_make_test_leaves_no_bytecode_beside_the_students_file():
 
 
 def fake_venv(folder, version: str):
-    """A venv that says it was made by Python `version` and whose interpreter is this one (it has pytest)."""
+    """A venv that says it was made by Python `version` and whose interpreter runs this one (it has pytest;
+    a script, since a link to a venv's python would take this pyvenv.cfg for its own)."""
     (folder / "bin").mkdir(parents=True)
-    (folder / "bin" / "python").symlink_to(sys.executable)
+    (folder / "bin" / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (folder / "bin" / "python").chmod(0o755)
     (folder / "pyvenv.cfg").write_text(f"home = /nowhere\nversion = {version}.0\n")
     (folder / setup_venv.STAMP).write_text("ready\n")
     return folder
