@@ -9,7 +9,8 @@ ifeq ($(origin PYTHON)-$(if $(strip $(PYTHON)),set),command line-set)
   OPTIONS := --python "$(PYTHON)"
 else
   RUNNER  := $(or $(if $(wildcard $(VENV)/.lab09-ready),$(firstword $(wildcard $(VENV)/bin/python $(VENV)/Scripts/python.exe))),$(BASE_PYTHON))
-  OPTIONS := --base-python "$(BASE_PYTHON)" --venv "$(VENV)"
+  # BASE_PYTHON= named by the student (not the default) also remakes a venv that another Python made
+  OPTIONS := $(if $(filter-out file,$(origin BASE_PYTHON)),--base-python "$(BASE_PYTHON)") --venv "$(VENV)"
 endif
 
 # One shell line: a clear message if the interpreter is missing, else lab.py in place of the shell.

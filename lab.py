@@ -47,7 +47,7 @@ def main(argv=None):
         clean()
         return 0
     python = interpreter(options)
-    return run(python, command(options, python))
+    return run(python, command(options, python), "make" if options["make"] else "python lab.py")
 
 
 def parse(argv):
@@ -105,7 +105,29 @@ def interpreter(options):
     if not setup_venv.is_ready(venv, os.path.join(LAB, "requirements.txt")):
         base = _located(options["base_python"]) if options["base_python"] else _base_python()
         _setup(base, [options["venv"], "requirements.txt"], name)
+    elif options["base_python"]:  # BASE_PYTHON= given: a venv of another Python is made again with it
+        base = _located(options["base_python"])
+        if _version_of(base) not in (None, setup_venv.venv_version(venv)):
+            _setup(base, ["--rebuild", options["venv"], "requirements.txt"], name, kept=3)
+            REBUILT.append(venv)  # this process may be the old venv's Python: the new one must run the target
+    elif setup_venv.venv_version(venv) not in (None, setup_venv.this_version()):  # python3.13 lab.py, a 3.11 venv
+        sys.stderr.write(_text("lab.other_venv", venv=options["venv"], made=setup_venv.venv_version(venv),
+                               this=setup_venv.this_version(), name=name, python=sys.executable) + "\n")
     return setup_venv.venv_python(venv)
+
+
+REBUILT = []
+
+
+def _version_of(python):
+    """The version ("3.13") of another interpreter, or None if it does not answer."""
+    import subprocess
+    try:
+        found = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                               capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found.stdout.strip() or None
 
 
 def _located(python):
@@ -127,11 +149,13 @@ def _is_this_python(python):
     return os.path.normcase(os.path.abspath(python)) == os.path.normcase(os.path.abspath(sys.executable))
 
 
-def _setup(python, args, name):
+def _setup(python, args, name, kept=None):
+    """Run setup_venv.py with `python`; its failure ends this run, but for the exit code `kept` (the old venv
+    stays in use)."""
     import subprocess
     script = os.path.join(LAB, "framework", "harness", "setup_venv.py")
     code = subprocess.call([python, script, "--command", name] + args, cwd=LAB)
-    if code != 0:
+    if code not in (0, kept):
         sys.exit(code)
 
 
@@ -163,12 +187,14 @@ def _typed_path(path):
     return path
 
 
-def run(python, argv):
+def run(python, argv, command_name="make"):
     """Run a target from the lab's folder: in this process when this is the right interpreter and pytest
     does the work (no second start-up), else as a new program: on POSIX in place of this one, elsewhere
-    as a child whose exit code is passed on."""
+    as a child whose exit code is passed on.  LAB_CWD and LAB_COMMAND tell the program where the student
+    started it and how (the advice in its messages names the same command and files)."""
+    os.environ["LAB_CWD"], os.environ["LAB_COMMAND"] = os.getcwd(), command_name
     os.chdir(LAB)
-    if argv[1:3] == ["-m", "pytest"] and _is_this_python(python):
+    if argv[1:3] == ["-m", "pytest"] and _is_this_python(python) and not REBUILT:
         import pytest
         return int(pytest.main(argv[3:]))
     sys.stdout.flush()

@@ -10,10 +10,10 @@ from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 
 def format_prompt(messages: list[dict]) -> str:
-    """把对话历史拼成一个提示词，并以生成标签结尾。
+    r"""把对话历史拼成一个提示词，并以生成标签结尾。
 
     messages: [{"role": "system" | "user" | "assistant", "content": str}, ...]
-    例: [{"role": "user", "content": "你好"}] -> "<|user|>\\n你好\\n<|assistant|>\\n"
+    例: format_prompt([{"role": "user", "content": "你好"}]) == "<|user|>\n你好\n<|assistant|>\n"
     未知的角色抛出 ValueError；不修改传入的列表和字典。
     """
     # TODO (TASK.md 1.5.2 规则 F1): 按顺序把每条消息写成两行: 标签行、内容行 (内容原样保留)
@@ -24,11 +24,11 @@ def format_prompt(messages: list[dict]) -> str:
 
 
 def extract_response(output: str) -> str:
-    """从模型的原始输出 (提示词 + 续写) 中取出回复。
+    r"""从模型的原始输出 (提示词 + 续写) 中取出回复。
 
     没有 <|assistant|> 时返回整段输出去掉首尾空白；否则取最后一个 <|assistant|> 之后的文本，
     在最早出现的 <|user|>、<|assistant|>、<|system|> 或 <|end|> 处截断，再去掉首尾空白。
-    例: "<|user|>\\n你好\\n<|assistant|>\\n你好！<|end|>\\n" -> "你好！"
+    例: extract_response("<|user|>\n你好\n<|assistant|>\n你好！<|end|>\n") == "你好！"
     """
     # TODO (TASK.md 1.5.3 规则 E1): 输出里没有 ASSISTANT_TAG 时，返回 output.strip()
     # TODO (规则 E2): 找到最后一个 ASSISTANT_TAG (提示: str.rfind)，回复从它后面开始
@@ -55,11 +55,11 @@ REWRITE_LABELS = {"user": "用户：", "assistant": "助手：", "question": "�
 
 
 def rewrite_messages(history: list[dict], question: str, max_turns: int = 3) -> list[dict] | None:
-    """选做 2 (TASK.md 1.5.8): 为改写模型准备消息，把离不开历史的追问改写成单独也能懂的问题。
+    r"""选做 2 (TASK.md 1.5.8): 为改写模型准备消息，把离不开历史的追问改写成单独也能懂的问题。
 
     history 里没有 user 消息 (没有一轮对话) 时返回 None: 不需要改写。否则返回一个新列表，两条消息:
     system 消息的内容是 REWRITE_INSTRUCTION；user 消息把最后 max_turns 轮 (同 trim_history 的整轮) 里的
-    user / assistant 消息按顺序各写一行 "用户：内容" / "助手：内容"，最后一行 "问题：" + question，行间用 "\\n"。
+    user / assistant 消息按顺序各写一行 "用户：内容" / "助手：内容"，最后一行 "问题：" + question，行间用 "\n"。
     不修改传入的列表；max_turns < 1 时抛出 ValueError。
     """
     # 选做 2: 不做也不影响 make test。完成后运行 make challenge；make chat 会用它改写追问。

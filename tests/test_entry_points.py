@@ -27,7 +27,7 @@ def test_lab_py_runs_the_six_like_make_test():
     stub = python("lab.py", "test", f"PYTHON={sys.executable}")
     assert stub.returncode == 1 and stub.stdout == transcript("stub")
     solved = python("lab.py", "test", "--student", "solutions/student.py", "--python", sys.executable)
-    assert solved.returncode == 0 and solved.stdout == transcript("solution")
+    assert solved.returncode == 0 and solved.stdout == transcript("solution", tested="solutions/student.py")
 
 
 def test_lab_py_speaks_english_on_request_and_runs_the_other_targets():
@@ -51,7 +51,8 @@ def test_python_framework_verify_py_prints_the_six_with_the_right_exit_code(fold
     assert stub.returncode == 1 and stub.stdout == transcript("stub"), stub.stderr
     solution = os.path.relpath(SOLUTION, folder)
     solved = python(script, f"STUDENT={solution}", f"PYTHON={sys.executable}", cwd=folder)
-    assert solved.returncode == 0 and solved.stdout == transcript("solution"), solved.stderr
+    assert solved.returncode == 0 and solved.stdout == transcript("solution", tested="solutions/student.py"), \
+        solved.stderr
 
 
 @pytest.mark.parametrize("folder", [ROOT, FRAMEWORK], ids=["from the lab", "from framework/"])

@@ -1,9 +1,12 @@
 """Every plausible mistake fails in the case that names it, with its hint; every correct style passes.
 
-The wrong submissions in tests/students/wrong (and wrong_full) are the specification of the hints: each
-says in its docstring which rule it breaks (`Breaks: E2`, `Breaks: 1.5.1` for a section of TASK.md,
-`Breaks: mistake 1` for an item of its common-mistakes list), and the hint of the first case it fails,
-the one a student reads first, must cite that rule in both languages.
+The wrong submissions in tests/students/wrong, wrong_full and wrong_multi are the specification of the hints:
+each says in its docstring which rules it breaks (`Breaks: E2, F2`; `1.5.1` for a section of TASK.md,
+`mistake 1` for an item of its common-mistakes list), the first one being the rule of the first case it
+fails, the one a student reads first.  That hint must cite the first rule, and the hint of every check it
+fails (the six, the extended, property and generated checks) a rule it breaks, in both languages, and no
+range of rules (F1–F3) where a precise one holds.  The files of wrong_multi make two or three slips at
+once, written the way public code is (stop-string loops, split(tag)[-1], ChatML- or Zephyr-style builders).
 """
 
 import functools
@@ -12,6 +15,7 @@ import re
 import pytest
 
 from conftest import QUICK, SOLUTION, STUB, STUDENTS, failing, judged
+from framework.tags import ASSISTANT_TAG
 from framework.harness import render
 from framework.harness.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
 from framework.harness.engine import StudentRun
@@ -38,7 +42,7 @@ MISTAKES = {
     "first_type_end_first": ({"6"}, "6", "hint.cut_at_earliest"),
     "empty_when_no_tag": ({"4"}, "4", "hint.empty_when_no_tag"),
     "untrimmed_when_no_tag": ({"4"}, "4", "hint.not_trimmed"),
-    "none_when_no_tag": ({"4"}, "4", "hint.none_returned"),
+    "none_when_no_tag": ({"4"}, "4", "hint.none_no_tag"),
     "no_trim": ({"4", "5", "6"}, "5", "hint.not_trimmed"),
     "rstrip_only": ({"4", "5", "6"}, "4", "hint.trim_one_side"),
     "strip_spaces_only": ({"4", "5", "6"}, "4", "hint.not_trimmed"),
@@ -61,7 +65,9 @@ MISTAKES = {
     "forgot_return": ({"1", "2", "3"}, "1", "hint.none_returned"),
     "prints_instead_of_returning": ({"1", "2", "3"}, "1", "hint.printed_not_returned"),
     "returns_bytes": ({"1", "2", "3"}, "1", "hint.not_str"),
-    "space_after_tag": ({"1", "2", "3"}, "1", "hint.whitespace_only"),
+    "space_after_tag": ({"1", "2", "3"}, "1", "hint.tag_line_spaces"),
+    "assistant_as_end_tag": ({"2", "3"}, "2", "hint.assistant_as_end"),
+    "literal_backslash_n": ({"1", "2", "3"}, "1", "hint.literal_backslash_n"),
     # extract_response
     "forgot_tag_length": ({"5", "6"}, "5", "hint.empty_reply"),
     "reply_starts_with_tag": ({"5", "6"}, "5", "hint.tag_text_left"),
@@ -80,7 +86,7 @@ MISTAKES = {
     "first_line_only": ({"5"}, "5", "hint.cut_at_newline"),
     "line_after_tag": ({"5", "6"}, "5", "hint.cut_at_newline"),
     "replaces_tags": ({"6"}, "6", "hint.removed_not_cut"),
-    "no_return_without_boundary": ({"5"}, "5", "hint.none_returned"),
+    "no_return_without_boundary": ({"5"}, "5", "hint.none_no_boundary"),
     "strip_newlines_only": ({"4", "5"}, "4", "hint.not_trimmed"),
     "lstrip_only": ({"4", "5", "6"}, "4", "hint.trim_one_side"),
     "collapses_whitespace": ({"4", "5"}, "4", "hint.whitespace_only_reply"),
@@ -120,7 +126,7 @@ EXTENDED_MISTAKES = {
     "changes_the_callers_dicts": ({"x3"}, "x3", "hint.input_modified"),
     "strips_content": ({"x4"}, "x4", "hint.content_verbatim"),
     "generation_tag_only_after_user": ({"x1", "x5"}, "x5", "hint.no_generation_tag"),
-    "system_moved_to_front": ({"x6"}, "x6", "hint.case2"),
+    "system_moved_to_front": ({"x6"}, "x6", "hint.system_moved"),
     "c_isspace_trim": ({"x8"}, "x8", "hint.x7"),
     "empty_reply_falls_back": ({"x9"}, "x9", "hint.x9"),
     "cuts_at_anything_tag_like": ({"x10"}, "x10", "hint.x10"),
@@ -141,7 +147,8 @@ TRIM_MISTAKES = {
 
 # file in tests/students/wrong_rewrite -> (rewrite cases it fails, the case that names it, that case's hint)
 REWRITE_MISTAKES = {
-    "ascii_colon": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.r2"),
+    "ascii_colon": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.rewrite_ascii_colon"),
+    "newline_after_every_line": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.rewrite_newlines"),
     "every_role_as_a_line": ({"r2", "r3", "r4", "r5"}, "r3", "hint.r3"),
     "whole_history": ({"r4"}, "r4", "hint.r4"),
     "no_question_line": ({"r1", "r2", "r3", "r4", "r5"}, "r2", "hint.r2"),
@@ -154,16 +161,49 @@ REWRITE_MISTAKES = {
 }
 
 
+# file in tests/students/wrong_multi: several slips at once -> (the six and extended cases it fails, the first,
+# its hint)
+MULTI_MISTAKES = {
+    "chatml_builder": ({"1", "2", "3", "6", "x1", "x2", "x3", "x4", "x5", "x6"}, "1", "hint.generation_tag_newline"),
+    "copied_escaped_newlines": ({"1", "2", "3", "5", "x1", "x2", "x3", "x4", "x5", "x6"}, "1",
+                                "hint.literal_backslash_n"),
+    "decode_strip_then_cut": ({"6", "x2", "x7"}, "6", "hint.no_cut_user"),
+    "drops_system_blank_lines": ({"1", "2", "3", "x1", "x2", "x3", "x4", "x5", "x6"}, "1", "hint.blank_line"),
+    "generation_as_a_message": ({"1", "2", "3", "x1", "x2", "x3", "x4", "x5", "x6"}, "1", "hint.after_generation"),
+    "generation_only_after_user_stripped": ({"x1", "x4", "x5"}, "x1", "hint.x1"),
+    "get_with_defaults": ({"2", "3", "x2", "x3", "x5"}, "2", "hint.assistant_as_end"),
+    "hand_trim_first_tag": ({"4", "5", "x2", "x7", "x8", "x9"}, "4", "hint.not_trimmed"),
+    "index_first_assistant": ({"4", "5", "x2", "x7", "x9"}, "4", "hint.substring_not_found"),
+    "lines_joined_strip_spaces": ({case.id for case in ALL_CASES}, "1", "hint.generation_tag_newline"),
+    "lstrip_tag_first": ({"5", "x2", "x9"}, "5", "hint.first_not_last"),
+    "min_of_finds_rstrip": ({"4", "5", "6", "x2", "x7", "x8", "x9", "x10"}, "4", "hint.trim_one_side"),
+    "newline_join_anonymous_error": ({"1", "2", "3", "x1", "x2", "x3", "x4", "x5", "x6"}, "1",
+                                     "hint.generation_tag_newline"),
+    "phi3_template": ({"1", "2", "3", "4", "6", "x2", "x3", "x4", "x5", "x6", "x7"}, "1", "hint.end_tag_in_prompt"),
+    "regex_stop": ({"4", "5", "6", "x2", "x7", "x9"}, "4", "hint.not_trimmed"),
+    "rfind_without_check": ({"4", "x2", "x7"}, "4", "hint.empty_when_no_tag"),
+    "rpartition_end_only": ({"4", "5", "6", "x2", "x7", "x8", "x9"}, "4", "hint.not_trimmed"),
+    "rsplit_replace_end": ({"4", "x2", "x7", "x9"}, "4", "hint.split_index"),
+    "sanitised_content_keyerror": ({"x2", "x4"}, "x2", "hint.unknown_role"),
+    "split_one_stop_end": ({"4", "5", "6", "x2", "x7", "x9"}, "4", "hint.split_index"),
+    "stop_strings_without_system": ({"6", "x2"}, "6", "hint.no_cut_system"),
+    "turn_template_without_system": ({"2", "3", "x2", "x3", "x6"}, "2", "hint.system_dropped"),
+    "windows_lines_stripped": ({"1", "2", "3", "x1", "x2", "x3", "x4", "x5", "x6"}, "1", "hint.crlf"),
+    "zephyr_template": ({"1", "2", "3", "6", "x2", "x3", "x4", "x5", "x6", "x7", "x9"}, "1", "hint.end_mark_in_prompt"),
+}
+
+
 # folder of tests/students -> (its table, the cases its files are judged on)
 TABLES = {"wrong": (MISTAKES, CORE), "wrong_full": (EXTENDED_MISTAKES, ALL_CASES),
+          "wrong_multi": (MULTI_MISTAKES, ALL_CASES),
           "wrong_trim": (TRIM_MISTAKES, CHALLENGE), "wrong_rewrite": (REWRITE_MISTAKES, REWRITE)}
 ENTRIES = [(folder, name) for folder, (table, _) in TABLES.items() for name in sorted(table)]
 
 
 def test_the_benchmark_class_leaves_out_exactly_the_wrong_files_that_hang():
     from tools.bench import HANGING
-    hang = {name for folder in ("wrong", "wrong_full") for name, (_, _, hint) in TABLES[folder][0].items()
-            if hint in ("hint.timeout", "hint.timeout_prompt")}
+    hang = {name for folder in ("wrong", "wrong_full", "wrong_multi")
+            for name, (_, _, hint) in TABLES[folder][0].items() if hint in ("hint.timeout", "hint.timeout_prompt")}
     assert set(HANGING) == hang
 
 
@@ -186,11 +226,12 @@ def test_mistake_fails_exactly_its_cases_and_the_named_one_gives_its_hint(folder
     assert verdicts[named].hint == hint
 
 
-def breaks(path) -> str:
-    """The rule a wrong submission breaks, from the `Breaks:` line of its docstring."""
+def breaks(path) -> list:
+    """The rules a wrong submission breaks, from the `Breaks:` line of its docstring: the rule of the first
+    case it fails, then any others."""
     found = re.search(rb"^Breaks: (.+)$", path.read_bytes(), re.M)
     assert found, f"{path.name} does not say which rule it breaks"
-    return found.group(1).decode().strip()
+    return [rule.strip() for rule in found.group(1).decode().split(",")]
 
 
 def cited(sentence: str) -> set:
@@ -209,8 +250,8 @@ def test_cited_reads_ranges_lists_sections_and_common_mistakes():
     assert cited("(TASK.md 常见错误 11)") == cited("(TASK.en.md, common mistake 11)") == {"mistake 11"}
 
 
-CATALOGUE = [("wrong", path.stem) for path in sorted((STUDENTS / "wrong").glob("*.py"))] + \
-            [("wrong_full", path.stem) for path in sorted((STUDENTS / "wrong_full").glob("*.py"))]
+CATALOGUE = [(folder, path.stem) for folder in ("wrong", "wrong_full", "wrong_multi")
+             for path in sorted((STUDENTS / folder).glob("*.py"))]
 
 
 def test_the_catalogue_holds_at_least_40_mistakes_in_the_six_and_every_common_mistake_of_task_md():
@@ -223,11 +264,47 @@ def test_the_catalogue_holds_at_least_40_mistakes_in_the_six_and_every_common_mi
 def test_the_first_hint_a_student_reads_cites_the_rule_the_mistake_breaks(folder, name, monkeypatch):
     verdicts = verdicts_of(folder, name)
     first = next(verdict for verdict in verdicts.values() if not verdict.passed)  # in the order make test prints
-    rule = breaks(STUDENTS / folder / f"{name}.py")
+    rule = breaks(STUDENTS / folder / f"{name}.py")[0]
     for language in ("zh", "en"):
         monkeypatch.setenv("LAB_LANG", language)
         hint = render.hint_text(first)
         assert rule in cited(hint), f"[{language}] TEST {first.case.id} of {name} breaks {rule}; hint: {hint}"
+
+
+@functools.lru_cache(maxsize=None)
+def every_check_of(folder: str, name: str) -> list:
+    """The verdicts of every check a wrong submission meets in grading: the six, the extended, property and
+    generated checks (drawn for one student id, with the default scheme)."""
+    from framework.harness import properties
+    from tools import config, generated
+    scheme = config.load()
+    with StudentRun(STUDENTS / folder / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
+        verdicts = [properties.run(student, case) for case in ALL_CASES + properties.PROPERTY_CASES]
+        return verdicts + generated.run(student, name, scheme.secret, scheme.generated_count)
+
+
+def own_rules(rules: list, function: str) -> set:
+    """Of the rules a file breaks, those a check of `function` can be about: F for format_prompt, E for
+    extract_response, and the sections and common mistakes, which concern both."""
+    letter = {"format_prompt": "F", "extract_response": "E"}[function]
+    return {rule for rule in rules if rule[0] == letter or not re.fullmatch(r"[EF]\d", rule)}
+
+
+@pytest.mark.parametrize("folder, name", CATALOGUE, ids=[name for _, name in CATALOGUE])
+def test_every_failing_check_names_a_rule_the_file_breaks_and_no_range(folder, name, monkeypatch):
+    """Not only the first hint: every check a file fails, table or drawn, tells the rule its output breaks at
+    the first difference, in both languages; a range ("F1–F4") is what a check says when it knows nothing
+    more precise, and for these mistakes something more precise is always true."""
+    rules = breaks(STUDENTS / folder / f"{name}.py")
+    failed = [verdict for verdict in every_check_of(folder, name) if not verdict.passed]
+    assert failed
+    for verdict in failed:
+        for language in ("zh", "en"):
+            monkeypatch.setenv("LAB_LANG", language)
+            hint = render.hint_text(verdict)
+            where = f"[{language}] {verdict.case.id} of {name} (breaks {', '.join(rules)}): {hint}"
+            assert own_rules(rules, verdict.case.function) & cited(hint), where
+            assert not re.search(r"[EFT]\d–[EFT]\d", hint), where
 
 
 @pytest.mark.parametrize("name", NAMED_IN_EVERY_FAILING_CASE)
@@ -283,3 +360,71 @@ def test_stub_fails_all_six_cleanly():
 def test_a_wrong_value_records_expected_and_actual():
     verdict = judged(STUDENTS / "wrong" / "first_not_last.py")["5"]
     assert (verdict.facts["expected"], verdict.facts["actual"], verdict.example) == ("3", "2", 0)
+
+
+# --- the findings of issue 18 (hints on every check), each as it was reported --------------------------
+
+def test_the_shrinker_never_cuts_a_string_into_the_characters_of_a_tag():
+    """A reply shrunk to ">" next to a real tag reads as the tag's last character, so a file that took the
+    first <|assistant|> was told it forgot `+ len(ASSISTANT_TAG)`: no candidate may begin with the end of a
+    tag or end with the start of one unless the string itself did."""
+    from framework.harness import generators
+    for text in ("ok>", "x|>y", "ab<", "a<|b", "好的r|>"):
+        for candidate in generators.smaller(text):
+            assert not candidate.startswith((">", "|>")) or text.startswith((">", "|>")), (text, candidate)
+            assert not candidate.endswith(("<", "<|")) or text.endswith(("<", "<|")), (text, candidate)
+    assert "|>" in list(generators.smaller("|>x"))  # a piece drawn that way may keep its edge
+
+
+def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
+    """`<|assistant|>\\n>\\n<|assistant|>` → ">": the first <|assistant|> taken, or a slice one character early
+    from the last one.  The judge lists both; the check's other answers (those of the same file) decide."""
+    from framework.harness import judge as judging
+    from framework.harness.cases import Case, Example
+    case = Case("p3", "properties", "extract_response", (), "hint.p3")
+    shown = Example(("<|assistant|>\n>\n<|assistant|>",), "")
+    assert {"hint.first_not_last", "hint.tag_text_left"} <= set(judging.explanations(shown, ">"))
+    # the same file on two more outputs: it keeps taking the first reply
+    others = [(Example(("<|user|>\nhi\n<|assistant|>\nA\n<|user|>\nmore\n<|assistant|>\nB",), "B"), "A"),
+              (Example(("<|assistant|>\nok\n<|assistant|>\nlast",), "last"), "ok")]
+    assert judging.mistake_hint(case, shown, ">", others) == "hint.first_not_last"
+
+
+def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
+    """End to end: the file that takes the first <|assistant|> gets E2's hint about the first tag on p3."""
+    from framework.harness import properties
+    with StudentRun(STUDENTS / "wrong" / "first_not_last.py", display="first_not_last.py", limits=QUICK) as student:
+        verdict = properties.run(student, properties.PROPERTY_CASES[2])
+    assert not verdict.passed and verdict.hint == "hint.first_not_last"
+    [output] = verdict.case.examples[0].args
+    assert not any(piece.strip().startswith((">", "|>")) for piece in output.split(ASSISTANT_TAG)[1:])
+
+
+@pytest.mark.parametrize("raised, given, rule", [
+    ({"type": "ValueError", "message": "substring not found"}, "  no tag here  ", "E1"),
+    ({"type": "IndexError", "message": "list index out of range"}, "plain text", "E1"),
+    ({"type": "TypeError", "message": "unsupported operand"}, "plain text", "E1"),
+    ({"type": "IndexError", "message": "list index out of range"}, "<|user|>\nhi\n<|assistant|>", "E3"),
+    ({"type": "IndexError", "message": "list index out of range"}, "<|user|>\nhi\n<|assistant|>\nok", "E3"),
+    ({"type": "ValueError", "message": "substring not found"}, "<|user|>\nhi\n<|assistant|><|end|>", "E4"),
+    ({"type": "KeyError", "message": "'system'"}, [{"role": "system", "content": "x"}], "F2"),
+    ({"type": "IndexError", "message": "list index out of range"}, [], "F3"),
+    ({"type": "IndexError", "message": "string index out of range"}, [{"role": "user", "content": ""}], "F1"),
+])
+def test_an_exception_is_named_by_the_rule_of_the_input_it_broke_on(raised, given, rule, monkeypatch):
+    """A crash is the slip of the input's shape: E1 for an output without <|assistant|>, E3 for a reply that
+    is empty or has no boundary after it, F2 for a role missing from a table, F3 for an empty history."""
+    from framework.harness import i18n, judge as judging
+    function = "extract_response" if isinstance(given, str) else "format_prompt"
+    key = judging.exception_hint(raised, function, given)
+    for language in ("zh", "en"):
+        assert rule in cited(i18n.text(key, language)), (key, language)
+
+
+def test_none_is_named_by_the_branch_of_the_input_that_returned_it():
+    from framework.harness import judge as judging
+    assert judging._none_hint("extract_response", "plain", "plain") == "hint.none_no_tag"
+    assert judging._none_hint("extract_response", "<|assistant|>\nhi", "hi") == "hint.none_no_boundary"
+    assert judging._none_hint("extract_response", "<|assistant|><|end|>", "") == "hint.none_empty_reply"
+    assert judging._none_hint("format_prompt", [], "<|assistant|>\n") == "hint.none_empty_history"
+    assert judging._none_hint("format_prompt", [{"role": "user", "content": "x"}], "") == "hint.none_returned"

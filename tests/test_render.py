@@ -45,7 +45,7 @@ def test_long_values_are_cut_around_the_difference():
     shown = [line for line in lines if "期望:" in line or "实际:" in line]
     assert all(line.split(":", 1)[1].strip().startswith("…") for line in shown)
     assert any('还缺: "\\n"' in line for line in lines)
-    assert all(render.width(line) < 100 for line in lines)
+    assert all(render.width(line) < 100 for line in lines if "提示:" not in line)  # the values, not the hint
 
 
 def test_missing_and_extra_text_are_named():
@@ -109,3 +109,68 @@ def test_a_long_call_keeps_every_argument():
                     None, list(case.examples[0].args), {"text": "", "dropped": 0}, 0.0)
     lines = render.failure_lines(judge(case, CaseRun(calls=[ok, call]), LoadOutcome("ok")), "student.py")
     assert any(line.strip() == "], 2) (例 2/2)" for line in lines)
+
+
+# --- bounded, and expected always shown (issue 15 build 3, issue 18 items 2 and 5) ---------------------
+
+class CountingList(list):
+    """A list that counts how many of its items were read (rendering must not read them all)."""
+
+    read = 0
+
+    def __iter__(self):
+        for item in super().__iter__():
+            CountingList.read += 1
+            yield item
+
+
+def verdict_of(problem_facts: dict, problem: str, example: Example, case=ALL_CASES[0]):
+    case = type(case)(case.id, case.section, case.function, (example,), case.hint)
+    return Verdict(case, False, problem, 0, case.hint, dict(problem_facts, output={"text": "", "dropped": 0}))
+
+
+def test_a_huge_value_is_cut_with_a_count_of_what_was_left_out():
+    """A million-item list returned instead of a str, a MiB string inside a dict and a changed argument of a
+    million items: each is shown in a few lines, saying how much was left out, reading few of its items."""
+    CountingList.read = 0
+    huge = CountingList(["x"] * 1_000_000)
+    example = Example(([{"role": "user", "content": "你好"}],), "<|user|>\n你好\n<|assistant|>\n", unchanged=True)
+    shown = []
+    shown += render.failure_lines(verdict_of({"returned": {"kind": "data", "type": "list", "value": huge}},
+                                             "wrong_type", example), "s.py")
+    shown += render.failure_lines(verdict_of({"returned": {"kind": "data", "type": "dict",
+                                                           "value": {"content": "长" * (1 << 20)}}},
+                                             "wrong_type", example), "s.py")
+    shown += render.failure_lines(verdict_of({"before": list(example.args), "after": [huge]}, "modified_input",
+                                             example), "s.py")
+    assert CountingList.read < 1000
+    assert sum(len(line) for line in shown) < 3000 and all(render.width(line) < 200 for line in shown)
+    assert any("… 还有 999" in line for line in shown)  # the list's remaining items, counted
+    assert any('长长"…' in line for line in shown)  # the long string cut, visibly
+
+
+def test_a_list_difference_has_a_caret_under_the_first_differing_character_of_the_item():
+    """An ASCII colon instead of a full-width one is nearly invisible in a long message: the caret shows it."""
+    expected = [{"role": "system", "content": "指令"}, {"role": "user", "content": "用户：什么是 token？\n问题：那中文呢？"}]
+    actual = [{"role": "system", "content": "指令"}, {"role": "user", "content": "用户:什么是 token？\n问题:那中文呢？"}]
+    lines = render.failure_lines(verdict_of({"expected": expected, "actual": actual, "returned": {}}, "wrong_value",
+                                            Example(([], "q"), expected), ALL_CASES[0]), "s.py")
+    item = next(line for line in lines if '"用户:' in line)
+    caret = lines[lines.index(item) + 1]
+    assert caret.index("^") == render.width(item[:item.index("用户:") + 2]) and "第 2 项的第" in caret
+
+
+@pytest.mark.parametrize("problem, facts, example, shown", [
+    ("wrong_type", {"returned": {"kind": "other", "type": "NoneType", "repr": "None"}},
+     Example(("x",), "x"), '期望: "x"'),
+    ("wrong_type", {"returned": {"kind": "data", "type": "list", "value": []}}, Example(([], "q"), None), "期望: None"),
+    ("raised", {"raised": {"type": "ValueError", "message": "no"}}, Example(("x",), "x"), '期望: "x"'),
+    ("timeout", {"seconds": 2.0}, Example(("x",), "x"), '期望: "x"'),
+    ("timeout", {"seconds": 2.0}, Example(([],), raises="ValueError", mentions="tool"), '期望: 抛出 ValueError'),
+    ("crashed", {"signal": 11}, Example(("x",), ["a", "b"]), '期望: ["a", "b"]'),
+    ("modified_input", {"before": [[1]], "after": [[2]]}, Example(([1],), "x", unchanged=True), "期望: 参数保持原样"),
+    ("same_object", {}, Example(([1],), [1], fresh=True), "期望: 一个新列表"),
+])
+def test_every_failure_shows_what_was_expected(problem, facts, example, shown):
+    lines = render.failure_lines(verdict_of(facts, problem, example), "s.py")
+    assert any(line.strip().startswith(shown) for line in lines), lines

@@ -46,6 +46,7 @@ def test_offline_install_says_what_it_does_then_gets_one_clear_line(tmp_path):
     assert len(lines) == 2, result.stderr  # "first run: creating … installing …", then the one reason
     assert "首次运行" in lines[0] and "pytest" in lines[0]
     assert "PYTHON=/path/to/python" in lines[1] and "make test" in lines[1]
+    assert "pip config set global.index-url" in lines[1]  # a mirror: the likelier fix than no network at all
     assert not (tmp_path / "v env" / setup_venv.STAMP).exists()
 
 
@@ -130,3 +131,59 @@ def test_make_test_leaves_no_bytecode_beside_the_students_file():
     assert make("test", "STUDENT=solutions/student.py", env=env).returncode == 0
     assert not (ROOT / "framework" / "__pycache__").exists()
     assert not (ROOT / "framework" / "harness" / "__pycache__").exists()
+
+
+def fake_venv(folder, version: str):
+    """A venv that says it was made by Python `version` and whose interpreter runs this one (it has pytest;
+    a script, since a link to a venv's python would take this pyvenv.cfg for its own)."""
+    (folder / "bin").mkdir(parents=True)
+    (folder / "bin" / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (folder / "bin" / "python").chmod(0o755)
+    (folder / "pyvenv.cfg").write_text(f"home = /nowhere\nversion = {version}.0\n")
+    (folder / setup_venv.STAMP).write_text("ready\n")
+    return folder
+
+
+def test_a_venv_of_another_python_is_named_in_one_line_and_still_used(tmp_path):
+    """python3.13 lab.py with a .venv a 3.9 made: one line says so and how to switch; the run goes on."""
+    venv = fake_venv(tmp_path / "old venv", "3.9")
+    result = subprocess.run([sys.executable, "lab.py", "test", f"VENV={venv}"], cwd=ROOT, env=clean_env(),
+                            capture_output=True, text=True, timeout=120)
+    lines = [line for line in result.stderr.splitlines() if line.startswith("[setup]")]
+    this = "%d.%d" % sys.version_info[:2]
+    assert lines == [f"[setup] {venv} 是 Python 3.9 建的，这次照样用它 (不是 Python {this})；要换成 {this}: "
+                     f'python lab.py test BASE_PYTHON="{sys.executable}"'], result.stderr
+    assert "测试结果: 0 通过, 6 失败" in result.stdout
+
+
+def test_base_python_remakes_a_venv_of_another_python_and_keeps_it_when_that_fails(tmp_path):
+    """BASE_PYTHON= used to be ignored while an older .venv existed.  Now it remakes the venv beside the old
+    one; offline, the old one stays and is used, and the lines say why, how to point pip at a mirror, and
+    how to switch by hand."""
+    venv = fake_venv(tmp_path / "venv", "3.9")
+    env = clean_env(PIP_INDEX_URL="http://127.0.0.1:9/simple", PIP_CONFIG_FILE=os.devnull, PIP_FIND_LINKS="")
+    result = subprocess.run([sys.executable, "lab.py", "test", f"VENV={venv}", f"BASE_PYTHON={sys.executable}"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    lines = [line for line in result.stderr.splitlines() if line.startswith("[setup]")]
+    assert len(lines) == 3, result.stderr
+    assert lines[0].startswith(f"[setup] {venv} 是 Python 3.9 建的，用 Python {'%d.%d' % sys.version_info[:2]} 重新创建")
+    assert "pip config set global.index-url" in lines[1] and str(venv) in lines[1]
+    assert lines[2].startswith(f"[setup] 原来的 {venv} (Python 3.9) 没有动")
+    assert "测试结果: 0 通过, 6 失败" in result.stdout  # the old venv ran the cases
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["venv"]  # no half-made venv left beside it
+
+
+def test_a_remade_venv_takes_the_old_ones_place_only_when_complete(tmp_path, monkeypatch):
+    venv = fake_venv(tmp_path / "venv", "3.9")
+    made = []
+
+    def create(target, requirements, command="make", replacing=None):
+        os.makedirs(target)
+        (tmp_path / target / "made").write_text("new\n")
+        made.append(replacing)
+
+    monkeypatch.setattr(setup_venv, "create", create)
+    setup_venv.rebuild(str(venv), "requirements.txt")
+    assert made == [(str(venv), "3.9")] and (venv / "made").exists()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["venv"]
+

@@ -96,3 +96,42 @@ def test_stub_returns_empty_strings_and_points_at_task_md():
     assert source.count("return None") == 1 and source.count("return question") == 1  # the optional 选做 2 stubs
     assert "TODO" in source and "TASK.md" in source
     assert "from framework.tags import" in source
+
+
+def test_the_stubs_docstring_examples_copy_as_they_look():
+    """An editor shows the source: an example written with "\\\\n" in it gave students who copied it a literal
+    backslash and an n.  The docstrings are raw, with no doubled backslash, and each example (a line "例: …")
+    is a Python expression that holds for the reference solution exactly as it is written."""
+    source = STUB.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    spec = importlib.util.spec_from_file_location("reference", SOLUTION)
+    reference = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference)
+    examples = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and ast.get_docstring(node):
+            segment = ast.get_source_segment(source, node.body[0])
+            assert "\\\\" not in segment, node.name  # what the editor shows is what a copy gives
+            assert not ("\\" in segment and not segment.startswith(("r\"\"\"", "r'''"))), node.name
+            examples += [line.split("例:", 1)[1].strip() for line in ast.get_docstring(node).splitlines()
+                         if line.strip().startswith("例:")]
+    assert len(examples) >= 2
+    for example in examples:
+        assert eval(example, vars(reference)) is True, example
+
+
+@pytest.mark.parametrize("sheet, heading", [(TASK, "## 思考题"), (TASK_EN, "## Questions")], ids=["TASK.md", "TASK.en.md"])
+def test_question_3_quotes_the_input_of_test_6_it_asks_about(sheet, heading):
+    """A student whose TEST 6 passes never sees its inputs, so the question quotes the one it is about."""
+    from framework.harness.cases import CORE
+    question = re.search(r"^3\. (.+?)(?=^\d\. |\Z)", sheet.split(heading)[1], re.M | re.S).group(1)
+    quoted = re.search(r'`("[^`]+")`', question).group(1)
+    inputs = [example.args[0] for case in CORE if case.id == "6" for example in case.examples]
+    assert ast.literal_eval(quoted) in inputs and "<|end|>" in ast.literal_eval(quoted)
+
+
+@pytest.mark.parametrize("sheet", [TASK, TASK_EN], ids=["TASK.md", "TASK.en.md"])
+def test_the_sheet_says_why_the_prompt_has_no_end_tag(sheet):
+    """1.5.6 shows Phi-3 ending every turn with <|end|>; rule F1 writes none: the sheet says why, in 1.5.2."""
+    section = sheet.split("### 1.5.2")[1].split("### 1.5.3")[0]
+    assert "<|end|>" in section and "E3" in section and "1.5.6" in section

@@ -62,7 +62,7 @@ def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRIN
     """The verdict of `check` on `inputs` (from `specimens`): a pass, or the smallest failure found.  Inputs
     go to the child BATCH at a time, one request each (each call keeps its own limit and printed output)."""
     started = time.monotonic()
-    found, tried = None, 0
+    found, tried, context = None, 0, []
     inputs = iter(inputs)
     while found is None:
         chunk = [specimen for _, specimen in zip(range(BATCH), inputs)]
@@ -76,15 +76,23 @@ def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRIN
             if not attempt.verdict.passed:
                 found = attempt
                 break
+        if found is not None:  # the batch's other answers tell apart slips that explain the failure equally well
+            context = [(_with_mistakes(check, specimen, example), record.returned["value"])
+                       for specimen, example, (record, _, _) in zip(chunk, examples, results)
+                       if specimen is not found.specimen and record is not None
+                       and (record.returned or {}).get("kind") == "str"]
     if found is None:
         return Verdict(check.case, True, seconds=time.monotonic() - started)
     found, shrunk = _shrink(student, check, found, shrink_calls)
-    example = found.verdict.case.examples[0]
-    shown = replace(example, mistakes=check.mistakes(found.specimen, example))
-    verdict = judge(replace(check.case, examples=(shown,)), found.run, student.load)
+    verdict = judge(found.verdict.case, found.run, student.load, context)
     verdict.facts["drawn"] = {"tried": tried, "shrunk": shrunk}
     verdict.seconds = time.monotonic() - started
     return verdict
+
+
+def _with_mistakes(check: Drawn, specimen, example):
+    """`example` with the outputs of the known mistakes `specimen` can show (worked out only for a failure)."""
+    return replace(example, mistakes=check.mistakes(specimen, example))
 
 
 def _attempt(student: StudentRun, check: Drawn, specimen) -> Attempt:
@@ -94,15 +102,20 @@ def _attempt(student: StudentRun, check: Drawn, specimen) -> Attempt:
 
 
 def _judged(check: Drawn, specimen, example, record, problem, detail, student: StudentRun) -> Attempt:
+    """The verdict on one drawn input; a failure is judged again with the known mistakes of its input."""
     run = CaseRun(calls=[record] if record is not None else [], problem=problem, detail=detail,
                   seconds=record.seconds if record is not None else 0.0)
-    return Attempt(specimen, judge(replace(check.case, examples=(example,)), run, student.load), run)
+    verdict = judge(replace(check.case, examples=(example,)), run, student.load)
+    if not verdict.passed:
+        verdict = judge(replace(check.case, examples=(_with_mistakes(check, specimen, example),)), run, student.load)
+    return Attempt(specimen, verdict, run)
 
 
 def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> tuple[Attempt, str]:
-    """Greedy: take the first smaller input that still fails, again and again, within `calls` calls.
-    A failure without a value (a hang, a crash) is never shrunk further: each try could cost the limit.
-    Also says how it ended: "minimal" (nothing smaller fails), "budget" (out of calls) or "stopped"."""
+    """Greedy: take the first smaller input that still fails the same way (`_same_failure`), again and
+    again, within `calls` calls.  A failure without a value (a hang, a crash) is never shrunk further: each
+    try could cost the limit.  Also says how it ended: "minimal" (nothing smaller fails that way), "budget"
+    (out of calls) or "stopped"."""
     tried: set = set()
     while found.run.calls:  # a value came back (with none, a hang or a crash, stop there)
         if calls == 0:
@@ -114,7 +127,7 @@ def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> tu
             tried.add(key)
             calls -= 1
             attempt = _attempt(student, check, candidate)
-            if not attempt.verdict.passed:
+            if _same_failure(attempt.verdict, found.verdict, check):
                 found = attempt
                 break
             if calls == 0:
@@ -122,3 +135,12 @@ def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> tu
         else:
             return found, "minimal"  # nothing smaller fails: a local minimum
     return found, "stopped"
+
+
+def _same_failure(candidate: Verdict, found: Verdict, check: Drawn) -> bool:
+    """Whether a smaller input fails as the one found does: the same problem and the same hint (or any hint,
+    while the found one is only the check's own).  So a shrunk input shows the mistake that was found, not
+    another one it happens to look like once it is small (a reply cut down to a tag's last character)."""
+    if candidate.passed or candidate.problem != found.problem:
+        return False
+    return candidate.hint == found.hint or found.hint == check.case.hint

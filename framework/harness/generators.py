@@ -186,11 +186,25 @@ def _cuts(sequence):
         run //= 2
 
 
+_TAG_ENDS = tuple({tag[cut:] for tag in TAGS for cut in range(1, len(tag))})  # ">", "|>", "r|>", …
+_TAG_STARTS = tuple({tag[:cut] for tag in TAGS for cut in range(1, len(tag))})  # "<", "<|", "<|u", …
+
+
+def _tag_edges(text: str) -> tuple:
+    """Whether `text` begins with the end of a tag and whether it ends with the start of one."""
+    return text.startswith(_TAG_ENDS), text.endswith(_TAG_STARTS)
+
+
 def smaller(value):
-    """Every candidate strictly smaller than `value` (an item or characters fewer), biggest cuts first."""
+    """Every candidate strictly smaller than `value` (an item or characters fewer), biggest cuts first.  A
+    string is never cut into the characters of a tag at either edge (">" or "|>" after a tag, "<|" before
+    one): next to a real tag such a piece reads as part of it, and a slip that misplaces a slice by a
+    character or two would explain the shrunk input as well as the mistake that was found."""
     if isinstance(value, str):
         if value not in ATOMIC:
-            yield from _cuts(value)
+            edges = _tag_edges(value)
+            yield from (cut for cut in _cuts(value)
+                        if cut == "" or all(new <= old for new, old in zip(_tag_edges(cut), edges)))
     elif isinstance(value, list):
         yield from _cuts(value)
         for index, item in enumerate(value):

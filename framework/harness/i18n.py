@@ -15,6 +15,12 @@ CATALOGUE = {
                         "=== Optional 2: query rewriting (rewrite_messages, clean_rewrite) ==="),
     "section.extended": ("=== 扩展检查 (协议的其余部分) ===", "=== Extended checks (the rest of the protocol) ==="),
     "summary": ("测试结果: {passed} 通过, {failed} 失败", "Result: {passed} passed, {failed} failed"),
+    "summary.file": ("测试的文件: {file}", "tested: {file}"),
+    "summary.stub_elsewhere": ("注意: {file} 的两个函数还和初始代码一样 (都返回 \"\")，而旁边的 {other} 不一样: "
+                               "你改的是那个文件吗？测试它: {command} test STUDENT={other}",
+                               "NOTE: {file} still behaves like the untouched stub (both functions return \"\"), "
+                               "but {other} nearby differs: did you edit that one? Test it: {command} test "
+                               "STUDENT={other}"),
     "summary.extended": ("扩展检查: {passed} 通过, {failed} 失败", "Extended checks: {passed} passed, {failed} failed"),
     "case.1.label": ("单轮: 一条 user 消息的提示词", "single turn: prompt for one user message"),
     "case.2.label": ("多轮: system + 三轮历史的标签、顺序与内容",
@@ -67,6 +73,10 @@ CATALOGUE = {
     "diff.list_end": ("← 到这里就结束了 (共 {count} 项)", "← ends here ({count} items)"),
     "list.same": ("… 前 {count} 项两边相同", "… {count} items the same on both sides"),
     "list.more": ("… 后面还有 {count} 项", "… {count} more"),
+    "value.more_items": ("… 还有 {count} 项", "… {count} more"),
+    "diff.item_at": ("第 {n} 项的第 {column} 个字符起不同", "first difference: item {n}, character {column}"),
+    "value.unchanged": ("参数保持原样 (不修改传进来的列表和字典)", "the arguments as they were (the list and dicts unchanged)"),
+    "value.new_list": ("一个新列表 (不是传进来的那个)", "a new list (not the one it was given)"),
     "value.wrong_type": ("{shown}  (类型是 {type})", "{shown}  (of type {type})"),
     "value.raises": ("抛出 {type}，信息里写出 \"{word}\"", "raise {type} whose message names \"{word}\""),
     "value.raises_any": ("抛出 {type}", "raise {type}"),
@@ -281,9 +291,6 @@ CATALOGUE = {
     "hint.blank_line": ("多了空行: 每条消息正好两行，中间没有空行 (TASK.md 1.5.2 规则 F1)",
                         "extra blank line: each message is exactly two lines, no blank lines "
                         "(TASK.en.md 1.5.2, rule F1)"),
-    "hint.whitespace_only": ("只差空白字符 (空格、换行)，逐字符对照期望值 (TASK.md 1.5.2 规则 F1)",
-                             "only whitespace differs (spaces, newlines); compare character by character "
-                             "(TASK.en.md 1.5.2, rule F1)"),
     "hint.whitespace_only_reply": ("只差空白字符: 回复中间的换行和空格原样保留，只用不带参数的 strip() 去掉首尾空白 "
                                    "(TASK.md 1.5.3 规则 E4)",
                                    "only whitespace differs: keep the line breaks and spaces inside the reply, and "
@@ -339,6 +346,102 @@ CATALOGUE = {
                          "(TASK.en.md 1.5.3, rule E4)"),
     "hint.trim_one_side": ("只去掉了一边的空白，两边都要去掉: str.strip() (TASK.md 1.5.3 规则 E4)",
                            "only one end was trimmed; trim both: str.strip() (TASK.en.md 1.5.3, rule E4)"),
+    "hint.none_no_tag": ("输出里没有 <|assistant|> 时函数返回了 None: 这个分支也要 return，返回整段输出去掉首尾空白 "
+                         "(TASK.md 1.5.1；1.5.3 规则 E1)",
+                         "the function returned None for an output without <|assistant|>: that branch must return "
+                         "too, the whole output trimmed (TASK.en.md 1.5.1; 1.5.3, rule E1)"),
+    "hint.none_empty_reply": ("回复为空时函数返回了 None: 空回复也要返回 \"\" (TASK.md 1.5.1；1.5.3 规则 E3、E4)",
+                              "the function returned None for an empty reply: return \"\" then "
+                              "(TASK.en.md 1.5.1; 1.5.3, rules E3, E4)"),
+    "hint.none_no_boundary": ("回复后面没有边界标签时函数返回了 None: 一个边界都没有，回复就取到结尾 "
+                              "(TASK.md 1.5.1；1.5.3 规则 E3)",
+                              "the function returned None for a reply with no boundary after it: with none, the reply "
+                              "runs to the end (TASK.en.md 1.5.1; 1.5.3, rule E3)"),
+    "hint.none_empty_history": ("空列表时函数返回了 None: 没有消息也要返回生成标签 \"<|assistant|>\\n\" "
+                                "(TASK.md 1.5.1；1.5.2 规则 F3)",
+                                "the function returned None for an empty list: with no messages, return the generation "
+                                "line \"<|assistant|>\\n\" (TASK.en.md 1.5.1; 1.5.2, rule F3)"),
+    "hint.literal_backslash_n": ("提示词里是反斜杠和 n 两个字符，不是换行: 代码里写 \"\\n\" (一个反斜杠)；"
+                                 "写成 \"\\\\n\" 或 r\"\\n\" 得到的是字面上的 \\n (TASK.md 1.5.2 规则 F1)",
+                                 "the prompt holds a backslash and an n, not a newline: write \"\\n\" (one backslash) "
+                                 "in code; \"\\\\n\" or r\"\\n\" give a literal \\n (TASK.en.md 1.5.2, rule F1)"),
+    "hint.after_generation": ("提示词到生成标签行 \"<|assistant|>\\n\" 为止: 后面不能再有别的，连空行也不要 "
+                              "(TASK.md 1.5.2 规则 F3)",
+                              "the prompt ends with the generation line \"<|assistant|>\\n\": nothing after it, not "
+                              "even a blank line (TASK.en.md 1.5.2, rule F3)"),
+    "hint.stops_early": ("提示词提前结束了: 每条消息都要写出来 (return 是不是写在了循环里？)，最后再加生成标签行 "
+                         "(TASK.md 1.5.2 规则 F1、F3)",
+                         "the prompt stops early: write every message (is the return inside the loop?), then the "
+                         "generation line (TASK.en.md 1.5.2, rules F1, F3)"),
+    "hint.assistant_as_end": ("assistant 消息的标签是 ASSISTANT_TAG，不是 END_TAG: <|end|> 是模型写出的结束标记，"
+                              "不是角色 (TASK.md 1.5.2 规则 F2)",
+                              "an assistant message takes ASSISTANT_TAG, not END_TAG: <|end|> is the end mark a model "
+                              "writes, not a role (TASK.en.md 1.5.2, rule F2)"),
+    "hint.message_dropped": ("少了一条消息: 每条消息 (不管什么角色) 都按原顺序写进提示词 (TASK.md 1.5.2 规则 F1)",
+                             "a message is missing: every message, whatever its role, goes into the prompt in its "
+                             "order (TASK.en.md 1.5.2, rule F1)"),
+    "hint.message_order": ("消息的顺序变了: 每条消息都留在原来的位置，按原顺序写出 (TASK.md 1.5.2 规则 F1)",
+                           "the messages are out of order: write every message in its place, in the order given "
+                           "(TASK.en.md 1.5.2, rule F1)"),
+    "hint.tag_line_expected": ("每条消息从它的标签行开始: system → <|system|>，user → <|user|>，assistant → "
+                               "<|assistant|>，一行一个标签，下一行才是内容 (TASK.md 1.5.2 规则 F1、F2)",
+                               "every message starts with its tag line: system → <|system|>, user → <|user|>, "
+                               "assistant → <|assistant|>, one tag on its line, the content on the next "
+                               "(TASK.en.md 1.5.2, rules F1, F2)"),
+    "hint.tag_line_spaces": ("标签行只有标签本身: 前后都不加空格，标签后面紧跟换行 (TASK.md 1.5.2 规则 F1)",
+                             "a tag line holds the tag alone: no space before or after it, then the newline "
+                             "(TASK.en.md 1.5.2, rule F1)"),
+    "hint.end_mark_in_prompt": ("本协议的消息没有回合结束标记: 内容行之后直接换行，不写 </s>、<|end|> 之类 (那是别的模板的) "
+                                "(TASK.md 1.5.2 规则 F1)",
+                                "this protocol's messages have no end-of-turn mark: the content line ends with its "
+                                "newline, no </s>, <|end|> or the like (other templates have them) "
+                                "(TASK.en.md 1.5.2, rule F1)"),
+    "hint.no_tag_minus_one": ("输出里没有 <|assistant|> 时 rfind 返回 -1，-1 + len(ASSISTANT_TAG) 不是回复的开头: "
+                              "先判断 -1，这时整段输出去掉首尾空白就是回复 (TASK.md 1.5.3 规则 E1)",
+                              "with no <|assistant|>, rfind gives -1, and -1 + len(ASSISTANT_TAG) is no start of a "
+                              "reply: check for -1 first; then the whole output, trimmed, is the reply "
+                              "(TASK.en.md 1.5.3, rule E1)"),
+    "hint.no_tag_no_cut": ("输出里没有 <|assistant|> 时整段输出都是回复: 这时 <|user|>、<|end|> 等标签不截断 "
+                           "(TASK.md 1.5.3 规则 E1)",
+                           "with no <|assistant|>, the whole output is the reply: <|user|>, <|end|> and the other tags "
+                           "cut nothing then (TASK.en.md 1.5.3, rule E1)"),
+    "hint.raised_no_tag": ("输出里没有 <|assistant|> 时你的代码出错了: 先处理这种情况，整段输出去掉首尾空白就是回复 "
+                           "(TASK.md 1.5.3 规则 E1)",
+                           "your code fails on an output without <|assistant|>: handle that case first; the whole "
+                           "output, trimmed, is the reply (TASK.en.md 1.5.3, rule E1)"),
+    "hint.raised_empty_reply": ("回复为空时你的代码出错了: <|assistant|> 后面什么都没有、或紧接着就是边界时，回复是 \"\" "
+                                "(TASK.md 1.5.3 规则 E3、E4)",
+                                "your code fails when the reply is empty: with nothing after <|assistant|>, or a "
+                                "boundary right after it, the reply is \"\" (TASK.en.md 1.5.3, rules E3, E4)"),
+    "hint.raised_no_boundary": ("回复后面没有边界标签时你的代码出错了: 一个边界都没有，回复就取到结尾；find 找不到时返回 -1，"
+                                "不会抛出异常 (TASK.md 1.5.3 规则 E3)",
+                                "your code fails when no boundary follows the reply: with none, the reply runs to the "
+                                "end; find gives -1 instead of raising (TASK.en.md 1.5.3, rule E3)"),
+    "hint.raised_reply": ("你的代码在这个输出上出错了: 回复从最后一个 <|assistant|> 之后开始，到位置最早的边界为止；"
+                          "用 rfind / find 查找，找不到时得到 -1 (TASK.md 1.5.3 规则 E2、E3)",
+                          "your code fails on this output: the reply starts after the last <|assistant|> and ends at "
+                          "the earliest boundary; search with rfind / find, which give -1 for nothing found "
+                          "(TASK.en.md 1.5.3, rules E2, E3)"),
+    "hint.raised_empty_history": ("空列表时你的代码出错了: 没有消息也要返回生成标签 \"<|assistant|>\\n\" "
+                                  "(TASK.md 1.5.2 规则 F3)",
+                                  "your code fails on an empty list: with no messages, return the generation line "
+                                  "\"<|assistant|>\\n\" (TASK.en.md 1.5.2, rule F3)"),
+    "hint.raised_empty_content": ("内容为空时你的代码出错了: 空内容也原样写出，占一行 (TASK.md 1.5.2 规则 F1)",
+                                  "your code fails on an empty content: write it as it is; it still takes a line "
+                                  "(TASK.en.md 1.5.2, rule F1)"),
+    "hint.raised_prompt": ("你的代码在这个历史上出错了: 每条消息写成标签行和内容行 (F1)，标签按角色选 (F2)，最后一行生成标签 "
+                           "(F3)；读一读上面那行代码和异常信息 (TASK.md 1.5.2)",
+                           "your code fails on this history: each message is a tag line and a content line (F1), the "
+                           "tag chosen by its role (F2), then the generation line (F3); read the line and the message "
+                           "above (TASK.en.md 1.5.2)"),
+    "hint.rewrite_newlines": ("行末不要再加 \"\\n\"，行与行之间也没有空行: 用 \"\\n\".join(行) 连接，最后一行后面什么都没有 "
+                              "(TASK.md 1.5.8 规则 R3)",
+                              "no \"\\n\" after each line and no blank line between lines: join them with "
+                              "\"\\n\".join(lines), nothing after the last (TASK.en.md 1.5.8, rule R3)"),
+    "hint.rewrite_ascii_colon": ("标签里的冒号是全角的 \"：\" (用户：、助手：、问题：)，不是英文的 \":\"；直接用 "
+                                 "REWRITE_LABELS (TASK.md 1.5.8 规则 R3)",
+                                 "the labels' colon is the full-width \"：\" (用户：, 助手：, 问题：), not an ASCII "
+                                 "\":\"; use REWRITE_LABELS (TASK.en.md 1.5.8, rule R3)"),
     "hint.none_returned": ("函数返回了 None: 是不是忘了 return，或者某个分支没有 return？(TASK.md 1.5.1)",
                            "the function returned None: a missing return, or a branch without one? "
                            "(TASK.en.md 1.5.1)"),
@@ -657,6 +760,10 @@ CATALOGUE = {
     "help.bench": ("计时目标", "timing goals of make test and make grade"),
     "lab.bad_argument": ("看不懂 {argument}: 用法 python lab.py 目标 [STUDENT=文件]，目标是 {targets} 之一",
                          "cannot use {argument}: python lab.py TARGET [STUDENT=file], TARGET one of {targets}"),
+    "lab.other_venv": ("[setup] {venv} 是 Python {made} 建的，这次照样用它 (不是 Python {this})；要换成 {this}: "
+                       "{name} test BASE_PYTHON=\"{python}\"",
+                       "[setup] {venv} was made by Python {made} and runs this time (not Python {this}); to switch to "
+                       "{this}: {name} test BASE_PYTHON=\"{python}\""),
     "lab.python_not_found": ("[setup] 找不到 {python}: 请安装 Python 3.10+，或用 PYTHON= / BASE_PYTHON= 指定解释器",
                              "[setup] {python} not found: install Python 3.10+, or name an interpreter with "
                              "PYTHON= / BASE_PYTHON="),
@@ -665,6 +772,9 @@ CATALOGUE = {
                      "[{time}] all passed. Saving {file} again re-runs the cases; Ctrl-C leaves."),
     "watch.failed": ("[{time}] 还有没通过的测试。保存 {file} 会自动重新测试；Ctrl-C 退出。",
                      "[{time}] some cases still fail. Saving {file} re-runs them; Ctrl-C leaves."),
+    "watch.running": ("[{time}] 还在测试 {file} …；文件顶层如果有停不下来的代码 (比如 while True)，加载超时后会说明。",
+                      "[{time}] still testing {file} …; if top-level code never ends (a while True, say), the load "
+                      "time limit will say so."),
     "watch.stopped": ("watch 已停止。", "watch stopped."),
 }
 

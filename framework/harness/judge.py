@@ -2,12 +2,18 @@
 
 The judge only sees data sent back by the child (a genuine ``str`` arrives as ``{"kind": "str"}``, a
 plain list or dict as ``{"kind": "data"}``, anything else as its type name), so no student object
-can take part in a comparison.
+can take part in a comparison.  A verdict compares with the expected value of the table (or of the
+reference solution); the hint comes from where the first difference lies: which part of the prompt
+(a message's tag line, its content line, the generation line), which end of the reply (its start after
+the last <|assistant|>, its cut at a boundary, its trim), or, for an exception or a missing value, the
+shape of the input that broke it.
 """
 
 from __future__ import annotations
 
 import re
+import string
+from collections import Counter
 from dataclasses import dataclass, field
 
 from framework.harness.cases import GENERATION_LINE, Case, Example
@@ -29,11 +35,13 @@ class Verdict:
     seconds: float = 0.0
 
 
-def judge(case: Case, run: CaseRun, load: LoadOutcome) -> Verdict:
-    """The verdict for `case`: the first example that fails decides; every answered call is judged."""
+def judge(case: Case, run: CaseRun, load: LoadOutcome, context=()) -> Verdict:
+    """The verdict for `case`: the first example that fails decides; every answered call is judged.
+    `context` holds more (example, returned str) pairs of the same check (other drawn inputs): like the
+    case's other examples, they tell apart slips that explain the deciding call equally well."""
     answered = list(zip(case.examples, run.calls))
     for index, (example, call) in enumerate(answered):
-        verdict = _judge_call(case, index, example, call, answered)
+        verdict = _judge_call(case, index, example, call, answered, context)
         if verdict is not None:
             verdict.seconds = run.seconds
             return verdict
@@ -41,16 +49,21 @@ def judge(case: Case, run: CaseRun, load: LoadOutcome) -> Verdict:
         return Verdict(case, True, seconds=run.seconds)
     index = len(run.calls) if len(run.calls) < len(case.examples) else None
     facts = dict(run.detail, load=load)
+    if index is not None:
+        facts["expected"] = case.examples[index].expected
     return Verdict(case, False, run.problem or "no_answer", index, _problem_hint(case, run, load), facts, run.seconds)
 
 
-def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answered: list) -> Verdict | None:
+def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answered: list,
+                context=()) -> Verdict | None:
     facts = {"output": call.output}
     if example.raises:
         return _judge_raise(case, index, example, call, facts)
+    facts["expected"] = example.expected
     if call.raised is not None:
         facts["raised"] = call.raised
-        return Verdict(case, False, "raised", index, exception_hint(call.raised, case.function), facts)
+        return Verdict(case, False, "raised", index, exception_hint(call.raised, case.function, _given(example)),
+                       facts)
     returned = call.returned or {}
     facts["returned"] = returned
     got = "str" if returned.get("kind") == "str" else returned.get("type", "?")
@@ -61,16 +74,22 @@ def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answ
         return Verdict(case, False, "wrong_type", index, _type_hint(case, example, got, returned, call.output), facts)
     actual = returned["value"]
     if actual != example.expected or "length" in returned:
-        facts.update(expected=example.expected, actual=actual)
+        facts["actual"] = actual
         others = [(other, _str_value(reply)) for other, reply in answered
                   if other is not example and _str_value(reply) is not None]
-        return Verdict(case, False, "wrong_value", index, mistake_hint(case, example, actual, others), facts)
+        return Verdict(case, False, "wrong_value", index, mistake_hint(case, example, actual, others + list(context)),
+                       facts)
     if example.fresh and returned.get("is_argument"):
         return Verdict(case, False, "same_object", index, "hint.trim_new_list", facts)
     if example.unchanged and call.args_after != list(example.args):
         facts.update(before=list(example.args), after=call.args_after)
-        return Verdict(case, False, "modified_input", index, case.hint, facts)
+        hint = "hint.input_modified" if case.function == "format_prompt" else case.hint  # F4; T4 and R5 are cases'
+        return Verdict(case, False, "modified_input", index, hint, facts)
     return None
+
+
+def _given(example: Example):
+    return example.args[0] if example.args else None
 
 
 def _str_value(call: CallRecord):
@@ -82,11 +101,28 @@ def _type_hint(case: Case, example: Example, got: str, returned: dict, output: d
     if got == "NoneType":
         if None in example.mistakes:
             return example.mistakes[None]
-        return "hint.printed_not_returned" if (output or {}).get("text", "").strip() else "hint.none_returned"
+        if (output or {}).get("text", "").strip():
+            return "hint.printed_not_returned"
+        return _none_hint(case.function, _given(example), example.expected)
     if returned.get("str_subclass"):
         return "hint.str_subclass"
     wanted = type(example.expected).__name__
     return {"str": "hint.not_str", "list": "hint.not_list"}.get(wanted, case.hint)
+
+
+def _none_hint(function: str, given, expected) -> str:
+    """None came back: the branch that has no `return` is named by the shape of the input that took it."""
+    if function == "extract_response" and isinstance(given, str):
+        if ASSISTANT_TAG not in given:
+            return "hint.none_no_tag"  # E1's branch
+        if expected == "":
+            return "hint.none_empty_reply"
+        after = given[given.rfind(ASSISTANT_TAG) + len(ASSISTANT_TAG):]
+        if not any(tag in after for tag in BOUNDARIES):
+            return "hint.none_no_boundary"  # E3: no boundary, the reply runs to the end
+    if function == "format_prompt" and given == []:
+        return "hint.none_empty_history"  # F3: an empty list still gives the generation line
+    return "hint.none_returned"
 
 
 def _judge_raise(case: Case, index: int, example: Example, call: CallRecord, facts: dict) -> Verdict | None:
@@ -104,28 +140,52 @@ def _judge_raise(case: Case, index: int, example: Example, call: CallRecord, fac
     return None
 
 
+# --- the hint for a wrong value ---------------------------------------------------------------------
+
+DIAGNOSED_CHARS = 1 << 16  # a value longer than this is judged on its own call only (its neighbours are not read)
+
+
 def mistake_hint(case: Case, example: Example, actual, others=()) -> str:
-    """The hint for a wrong value: a known mistake of this example, else a slip the judge recognises in it,
-    else the case's hint.  `others` holds (example, returned str) for the case's other answered calls: a
-    slip that would have made one of them come out differently is not the one (e.g. `=` instead of `+=`
-    and a dropped system message read the same on [system, user], but not on [user, assistant, user])."""
-    if case.section == "rewrite":  # the slips further below are the prompt's and the reply's (F and E rules)
+    """The hint for a wrong value: of the explanations of `actual` (see `explanations`), the first that the
+    other answered calls of the check do not contradict, and of those the one most of the other wrong
+    answers share (e.g. `=` instead of `+=` and a dropped system message read the same on [system, user],
+    but not on [user, assistant, user]; an output that is only "<|assistant|>" reads as a fallback to the
+    whole output and as a slice that kept the tag, and the other replies tell which).  `others` holds
+    (example, returned str) pairs.  With no explanation, the case's hint."""
+    if case.section == "rewrite":  # the explanations below are the prompt's and the reply's (F and E rules)
         return _rewrite_slip(example.expected, actual) or example.mistakes.get(actual, case.hint)
     if not isinstance(actual, str):
         return _history_slip(example.expected, actual) or case.hint
-    for candidate in (actual, actual.strip()):
-        if candidate in example.mistakes:
-            return example.mistakes[candidate]
-    found = slips(example, actual)
-    fitting = [hint for hint in found if all(_fits(hint, other, value) for other, value in others)]
-    return (fitting or found or [case.hint])[0]
+    found = explanations(example, actual)
+    if not found:
+        return case.hint
+    fitting = [hint for hint in found if all(_fits(hint, other, value) for other, value in others)] or found
+    if len(fitting) == 1 or not others:
+        return fitting[0]
+    shared = Counter(hint for other, value in others if value != other.expected and len(value) <= DIAGNOSED_CHARS
+                     for hint in set(explanations(other, value)))
+    return max(fitting, key=lambda hint: shared[hint])  # the first of the most shared
+
+
+def explanations(example: Example, actual: str) -> list:
+    """Every hint that explains `actual` as the answer to `example`, most specific first: a known mistake of
+    the example, then the slips the judge recognises (`slips`)."""
+    found = [example.mistakes[candidate] for candidate in (actual, actual.strip()) if candidate in example.mistakes]
+    return list(dict.fromkeys(found + slips(example, actual)))
 
 
 def slips(example: Example, actual: str) -> list:
-    """Every slip that explains `actual` as the answer to `example`, most specific first."""
-    given = example.args[0] if example.args else None
-    found = [hint for hint, rewrite in _REWRITES if _rewritten(rewrite, example.expected) == actual]
-    return found + [hint for diagnose in _SLIPS if (hint := diagnose(example.expected, actual, given))]
+    """The slips that explain `actual` as the answer to `example`: a slip replayed on the expected prompt that
+    gives exactly `actual`, then what the first difference shows (a prompt) or where the reply was taken
+    from the raw output (a reply).  None of them decides what is right: that is the table's expected value."""
+    given, expected = _given(example), example.expected
+    if not isinstance(expected, str):
+        return []
+    if isinstance(given, str):
+        return _reply_slips(expected, actual, given)
+    if isinstance(given, list):
+        return _prompt_slips(expected, actual, given)
+    return []
 
 
 def _fits(hint: str, example: Example, value: str) -> bool:
@@ -156,7 +216,15 @@ def _rewrite_slip(expected, actual):
     if [m.get("role") if isinstance(m, dict) else None for m in actual] != ["system", "user"] or \
             actual[0].get("content") != expected[0]["content"] or not isinstance(actual[1].get("content"), str):
         return "hint.r1"
-    wanted, got = expected[1]["content"].split("\n"), actual[1]["content"].split("\n")
+    text = actual[1]["content"]
+    wanted, got = expected[1]["content"].split("\n"), text.split("\n")
+    if text.endswith("\n") and text.rstrip("\n").split("\n") == wanted or "\n\n" in text and \
+            [line for line in got if line] == wanted:
+        return "hint.rewrite_newlines"  # a newline after every line, or blank lines between them
+    labels = {"用户:": "用户：", "助手:": "助手：", "问题:": "问题："}
+    if any(line[:3] in labels for line in got) and \
+            [labels.get(line[:3], line[:3]) + line[3:] for line in got] == wanted:
+        return "hint.rewrite_ascii_colon"
     older = got[:len(got) - len(wanted)]
     if older and got[len(older):] == wanted and all(line[:3] in ("用户：", "助手：") for line in older):
         return "hint.r4"  # the right lines, after older turns
@@ -165,49 +233,40 @@ def _rewrite_slip(expected, actual):
     return "hint.r2"
 
 
-# --- slips: each is (expected, actual, given) -> hint or None; `given` is the call's first argument ----------
-# A prompt slip looks at how `actual` differs from the expected prompt; a reply slip also at the raw
-# output it was cut from.  None of them computes a correct answer: the expected values come from cases.py.
+# --- the prompt: a slip replayed, or the part where the first difference lies -------------------------
 
-def _empty(expected: str, actual: str, given):
-    if actual != "" or expected == "":
-        return None
-    if not isinstance(given, str):
-        return "hint.returned_empty"  # format_prompt: plausibly not written yet
-    # extract_response: with no tag, rule E1; with one, not written yet or cut at the reply's very start
-    return "hint.empty_reply" if ASSISTANT_TAG in given else "hint.empty_when_no_tag"
+ROLE_TAG = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
+ROLE_TAGS = (SYSTEM_TAG, USER_TAG, ASSISTANT_TAG)
+BOUNDARIES = tuple(ALL_TAGS.values())  # every tag ends a reply (rule E3)
+_TAG_LIKE = re.compile(r"<\|[^<>|\n]{0,20}\|>")  # a tag as a student might misspell it: short, on one line
+_END_MARK = re.compile(r"</s>|<\|[a-z_]{2,12}\|>|<end_of_turn>|\[/INST\]")  # a turn's end in other templates
 
 
-def _end_tags(expected: str, actual: str, given):
-    """A prompt: <|end|> after every message, on the content line (Phi-3's template) or on a line of its own."""
-    if isinstance(given, str) or END_TAG in expected or END_TAG not in actual:
+def _prompt_slips(expected: str, actual: str, messages: list) -> list:
+    if actual == "":
+        return ["hint.returned_empty"] if expected else []  # plausibly not written yet
+    found = [hint for hint, rewrite in _REWRITES if _rewritten(rewrite, expected) == actual]
+    found += [hint for replay in (_end_tags, _crlf, _blank_lines) if (hint := replay(expected, actual))]
+    return found + _prompt_difference(expected, actual, messages)
+
+
+def _end_tags(expected: str, actual: str):
+    """<|end|> after every message, on the content line (Phi-3's template) or on a line of its own."""
+    if END_TAG in expected or END_TAG not in actual:
         return None
     return "hint.end_tag_in_prompt" if expected in (actual.replace(END_TAG + "\n", ""), actual.replace(END_TAG, "")) \
         else None
 
 
-_NOT_CUT = {USER_TAG: "hint.no_cut_user", SYSTEM_TAG: "hint.no_cut_system", END_TAG: "hint.no_cut_end"}
-
-
-def _not_cut(expected: str, actual: str, given):
-    """A reply: the first boundary in it, and what follows, left in; cut there it is the answer (rule E3).
-    (A reply taken after the last <|assistant|> holds none; one that does is another slip, e.g. a fallback.)"""
-    if not isinstance(given, str) or ASSISTANT_TAG not in given or ASSISTANT_TAG in actual:
-        return None
-    found = [(actual.find(tag), tag) for tag in _NOT_CUT if tag in actual and tag not in expected]
-    if not found:
-        return None
-    at, tag = min(found)
-    return _NOT_CUT[tag] if actual[:at].strip() == expected else None
-
-
-def _crlf(expected: str, actual: str, _given):
+def _crlf(expected: str, actual: str):
     return "hint.crlf" if "\r\n" in actual and "\r\n" not in expected and \
         actual.replace("\r\n", "\n") == expected else None
 
 
-def _blank_lines(expected: str, actual: str, _given):
-    return "hint.blank_line" if "\n\n" in actual and re.sub(r"\n{2,}", "\n", actual) == expected else None
+def _blank_lines(expected: str, actual: str):
+    """Blank lines between messages (a blank line after the generation line is F3's: _prompt_difference)."""
+    return "hint.blank_line" if "\n\n" in actual.rstrip("\n") and re.sub(r"\n{2,}", "\n", actual) == expected \
+        else None
 
 
 # A rewrite replays a slip on the expected prompt (its (tag, content) pairs): the expected value written
@@ -224,6 +283,8 @@ _REWRITES = (
         f"{tag}\n{content}\n" + GENERATION_LINE * (tag == USER_TAG) for tag, content in pairs)),
     ("hint.history_lost", lambda pairs: _messages(pairs[-1:]) + GENERATION_LINE if len(pairs) > 1 else None),
     ("hint.system_dropped", lambda pairs: _messages([p for p in pairs if p[0] != SYSTEM_TAG]) + GENERATION_LINE),
+    ("hint.system_moved", lambda pairs: _messages(sorted(pairs, key=lambda p: p[0] != SYSTEM_TAG)) + GENERATION_LINE),
+    ("hint.literal_backslash_n", lambda pairs: _messages(pairs, "{tag}\\n{content}\\n") + ASSISTANT_TAG + "\\n"),
 )
 
 
@@ -251,88 +312,278 @@ def _prompt_pairs(prompt: str):
     return pairs
 
 
-def _lines(expected: str, actual: str, _given):
-    """Same lines except some tag lines (another tag, a misspelt one, the role's name) or some content lines."""
-    expected_lines, actual_lines = expected.split("\n"), actual.split("\n")
-    if len(expected_lines) != len(actual_lines) or not expected.endswith(GENERATION_LINE):
+def _prompt_parts(messages: list, expected: str):
+    """(part, start, end, message index) of each piece of the expected prompt: a message's "tag", the newline
+    after it ("tag_end"), its "content" and the newline after that ("content_end"), then the "generation"
+    line; None when `expected` is not the layout of these messages."""
+    parts, at = [], 0
+    for index, message in enumerate(messages):
+        tag = ROLE_TAG.get(message.get("role")) if isinstance(message, dict) else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if tag is None or not isinstance(content, str):
+            return None
+        for part, piece in (("tag", tag), ("tag_end", "\n"), ("content", content), ("content_end", "\n")):
+            if not expected.startswith(piece, at):
+                return None
+            parts.append((part, at, at + len(piece), index))
+            at += len(piece)
+    if expected[at:] != GENERATION_LINE:
         return None
-    wrong = [(e, a) for e, a in zip(expected_lines, actual_lines) if e != a]
-    if wrong and all(e.strip() == a.strip() for e, a in wrong):
-        return "hint.whitespace_only"
-    if wrong and all(e in ROLE_TAGS for e, _ in wrong):
-        if all(a in ROLE_TAGS or not a.strip() for _, a in wrong):
-            return "hint.system_as_user" if (SYSTEM_TAG, USER_TAG) in wrong else "hint.role_mapping"
+    return parts + [("generation", at, at + len(GENERATION_LINE), len(messages))]
+
+
+def _prompt_difference(expected: str, actual: str, messages: list) -> list:
+    """The hint for the part of the prompt where `actual` first differs from `expected` (rules F1–F3): a
+    message's tag line (F2, or F1 for a message missing or out of place), its content line (F1), the
+    newlines (F1), the generation line and what follows it (F3)."""
+    parts = _prompt_parts(messages, expected)
+    if parts is None:
+        return []
+    at = first_difference(expected, actual)
+    if at >= len(expected):
+        return ["hint.generation_tag_twice" if actual.startswith(GENERATION_LINE, at) else "hint.after_generation"]
+    part, start, _, index = next(piece for piece in parts if piece[1] <= at < piece[2])
+    here, rest = actual[start:], actual[at:]
+    if part == "generation":
+        return [_at_generation(at - start, rest)]
+    content = messages[index]["content"]
+    if part == "tag":
+        return [_at_tag(here, messages, index)]
+    if part == "tag_end":
+        return [_at_tag_end(rest, content)]
+    if part == "content":
+        return [_at_content(rest, expected[at:at + 2])]
+    return [_at_content_end(rest, messages, index)]
+
+
+def _starts_message(text: str, messages: list, index: int) -> bool:
+    """Whether `text` starts with message `index` as the protocol writes it (past the last: the generation line)."""
+    if index >= len(messages):
+        return text.startswith(GENERATION_LINE)
+    return text.startswith(f"{ROLE_TAG[messages[index]['role']]}\n{messages[index]['content']}\n")
+
+
+def _at_tag(here: str, messages: list, index: int) -> str:
+    """Message `index`'s tag line should start `here`."""
+    role, content = messages[index]["role"], messages[index]["content"]
+    tag = ROLE_TAG[role]
+    if here == "":
+        return "hint.stops_early"
+    if here.startswith("\n"):
+        return "hint.blank_line"
+    if index == 0 and here.startswith(GENERATION_LINE) and _starts_message(here[len(GENERATION_LINE):], messages, 0):
+        return "hint.generation_at_start"
+    if content.strip() and here.startswith(content):
+        return "hint.content_before_tag"
+    written = next((other for other in BOUNDARIES if here.startswith(other)), None)
+    if written is not None:
+        if here.startswith(f"{written}\n{content}\n"):  # this message, under another tag
+            if written == END_TAG:
+                return "hint.assistant_as_end" if role == "assistant" else "hint.role_mapping"
+            return "hint.system_as_user" if (tag, written) == (SYSTEM_TAG, USER_TAG) else "hint.role_mapping"
+        if written == END_TAG:
+            return "hint.end_tag_in_prompt"
+        later = next((later for later in range(index + 1, len(messages) + 1) if _starts_message(here, messages, later)),
+                     None)
+        if later is not None:  # a later message (or the generation line) stands here: this one is missing or moved
+            if later < len(messages) and messages[later]["role"] == "system":
+                return "hint.system_moved"
+            if f"{tag}\n{content}\n" in here[len(f"{written}\n"):]:
+                return "hint.message_order"
+            return "hint.system_dropped" if role == "system" else "hint.message_dropped"
+        return "hint.role_mapping"
+    if here.lstrip(" \t").startswith(tag):
+        return "hint.tag_line_spaces"
+    if here.startswith("<") or here.split("\n", 1)[0].strip().lower() in (role, role + ":", f"[{role}]"):
+        return "hint.tag_spelling"  # a tag typed by hand, or the role's name
+    return "hint.tag_line_expected"
+
+
+def _at_tag_end(rest: str, content: str) -> str:
+    """The newline after a tag should stand at the start of `rest`."""
+    if rest.startswith("\r"):
+        return "hint.crlf"
+    if rest.startswith("\\n"):
+        return "hint.literal_backslash_n"
+    if rest[:1] in (" ", "\t") and not (content[:1] in (" ", "\t") and rest.startswith(content)):
+        return "hint.tag_line_spaces"
+    return "hint.stops_early" if rest == "" else "hint.tag_same_line"
+
+
+def _at_content(rest: str, wanted: str) -> str:
+    """Inside a content line, where `wanted` should stand at the start of `rest`."""
+    if rest == "":
+        return "hint.stops_early"
+    if wanted.startswith("\n") and rest.startswith("\r\n"):
+        return "hint.crlf"
+    if wanted.startswith("\n") and rest.startswith("\\n"):
+        return "hint.literal_backslash_n"
+    return "hint.content_verbatim"
+
+
+def _at_content_end(rest: str, messages: list, index: int) -> str:
+    """The newline after message `index`'s content should stand at the start of `rest`."""
+    if rest == "":
+        return "hint.no_generation_tag" if index == len(messages) - 1 else "hint.stops_early"
+    if rest.startswith("\r"):
+        return "hint.crlf"
+    if rest.startswith("\\n"):
+        return "hint.literal_backslash_n"
+    if rest.startswith(END_TAG):
+        return "hint.end_tag_in_prompt"
+    if any(rest.startswith(tag) for tag in ROLE_TAGS):
+        return "hint.missing_newline"
+    if _END_MARK.match(rest):
+        return "hint.end_mark_in_prompt"
+    return "hint.content_verbatim"
+
+
+def _at_generation(offset: int, rest: str) -> str:
+    """The generation line, from its `offset`-th character, should stand at the start of `rest`."""
+    if offset == 0:
+        if rest == "":
+            return "hint.no_generation_tag"
+        if rest.startswith("\n"):
+            return "hint.blank_line"
+        if rest.startswith(END_TAG):
+            return "hint.end_tag_in_prompt"
+        if _END_MARK.match(rest) and not rest.startswith(ASSISTANT_TAG[:3]):
+            return "hint.end_mark_in_prompt"
+        return "hint.case3"
+    if offset < len(ASSISTANT_TAG):
         return "hint.tag_spelling"
-    if wrong and not any(e in ROLE_TAGS or a in ROLE_TAGS for e, a in wrong):
-        return "hint.content_verbatim"
-    return None
+    if rest.startswith("\r"):
+        return "hint.crlf"
+    if rest.startswith("\\n"):
+        return "hint.literal_backslash_n"
+    return "hint.generation_tag_newline"
 
 
-_TAG_LIKE = re.compile(r"<\|[^<>|\n]{0,20}\|>")  # a tag as a student might misspell it: short, on one line
+# --- the reply: where in the raw output it was taken from ---------------------------------------------
 
-
-def _tag_spelling(expected: str, actual: str, _given):
-    """A <|...|> that is none of the four tags and not in the expected value: typed by hand, misspelt."""
-    known = set(ALL_TAGS.values()) | set(_TAG_LIKE.findall(expected))
-    return "hint.tag_spelling" if set(_TAG_LIKE.findall(actual)) - known else None
-
-
-def _tag_text_left(expected: str, actual: str, given):
-    """The reply starts with (the end of) a tag: the slice began at the tag, or a character or so after it."""
-    if not isinstance(given, str):
-        return None
+def _reply_slips(expected: str, actual: str, given: str) -> list:
+    """What took the reply from the wrong place of the raw output `given`: its start (after the last
+    <|assistant|>, E2), its end (the earliest boundary, E3), its trim (E4), or the whole text without a tag
+    (E1).  The expected reply is found in `given` (where the protocol put it), not computed."""
+    if not actual.strip() and expected:  # with a tag: not written yet, or cut at the reply's very start
+        if ASSISTANT_TAG in given:  # (a reply made of the tag's characters only: eaten by lstrip(ASSISTANT_TAG))
+            return ["hint.empty_reply"] + ["hint.tag_text_left"] * (not expected.strip(ASSISTANT_TAG))
+        return ["hint.empty_when_no_tag"] + ["hint.no_tag_no_cut"] * given.lstrip().startswith(BOUNDARIES)
+    last = given.rfind(ASSISTANT_TAG)
+    if last < 0:
+        return _tagless_slips(expected, actual, given)
+    after = last + len(ASSISTANT_TAG)
+    start = len(given) - len(given[after:].lstrip())  # where the expected reply begins, after any whitespace
+    if not given.startswith(expected, start):
+        return []
+    end = start + len(expected)
+    cuts = [(given.find(tag, end), tag) for tag in BOUNDARIES if tag in given[end:]]
+    boundary, tag = min(cuts) if cuts else (len(given), None)
     shown = actual.strip()
-    for tag in ALL_TAGS.values():
-        for cut in range(len(tag)):
-            if shown.startswith(tag[cut:]) and shown[len(tag) - cut:].strip() == expected:
-                return "hint.tag_text_left"
-    return None
+    if shown == expected:
+        return _trim_slips(actual, given[after:boundary], tag)
+    found = []
+    for place in sorted(_places(given, shown), key=lambda place: abs(place - start)):
+        found += _placed(place, place + len(shown), given, last, start, end, boundary, tag, expected)
+    if not found:
+        found = _transformed(expected, shown, given, start)
+    if expected == "" and shown == given.strip():
+        found.insert(0, "hint.x9")  # an empty reply replaced by the whole output
+    return list(dict.fromkeys(found)) or ["hint.case5" if first_difference(shown, expected) == 0 else "hint.case6"]
 
 
-def _strip_before_cut(expected: str, actual: str, given):
-    """Whitespace left only at the end, exactly where a boundary followed: stripped first, cut after."""
-    if not isinstance(given, str) or actual.strip() != expected or actual.lstrip() != actual or actual == expected:
-        return None
-    return "hint.strip_after_cut" if any(actual + tag in given for tag in BOUNDARIES) else None
+def _places(text: str, part: str, most: int = 8) -> list:
+    """Where `part` occurs in `text` (at most `most` places)."""
+    found, at = [], text.find(part) if part else -1
+    while at != -1 and len(found) < most:
+        found.append(at)
+        at = text.find(part, at + 1)
+    return found
 
 
-def _trim(expected: str, actual: str, _given):
-    if actual.strip() != expected:
-        return None
-    one_side = actual.lstrip() == expected or actual.rstrip() == expected
-    return "hint.trim_one_side" if one_side else "hint.not_trimmed"
+def _placed(place: int, stop: int, given: str, last: int, start: int, end: int, boundary: int, tag, expected) -> list:
+    """The hints for a reply taken from given[place:stop] where the protocol's is given[start:end], cut at
+    `boundary` (a `tag`, or the end)."""
+    if place == start:
+        if stop > end and boundary < stop:
+            return [_NOT_CUT[tag]]
+        if stop < end:
+            following = given[stop:end]
+            if _TAG_LIKE.match(following.lstrip()):
+                return ["hint.x10"]  # cut at text that only looks like a tag
+            return ["hint.cut_at_newline" if "\n" in following[:len(following) - len(following.lstrip())] or
+                    following.startswith("\n") else "hint.x10"]
+        return []
+    if place < start:
+        earlier = given.rfind(ASSISTANT_TAG, 0, place)
+        found = ["hint.first_not_last"] if earlier != -1 and not given[earlier + len(ASSISTANT_TAG):place].strip() \
+            else []
+        if last <= place:
+            found.append("hint.tag_text_left")  # the slice began at the tag, or a character or so after it
+        return found or ["hint.case5"]
+    skipped = given[start:place]
+    if not skipped.strip(ASSISTANT_TAG + string.whitespace):
+        return ["hint.tag_text_left"]  # lstrip(ASSISTANT_TAG) took characters, not the tag
+    if place >= boundary:
+        return ["hint.removed_not_cut" if expected == "" else "hint.case6"]  # text from after the boundary
+    return ["hint.cut_at_newline"] if given[place - 1] == "\n" else ["hint.case5"]
 
 
-def _cut_at_newline(expected: str, actual: str, given):
-    """A reply of several lines came back as one (or some) of them."""
+def _transformed(expected: str, shown: str, given: str, start: int) -> list:
+    """A reply that is no piece of the raw output: its whitespace collapsed, or the boundaries deleted."""
+    if shown.split() == expected.split():
+        return ["hint.whitespace_only_reply"]
+    if shown.startswith(expected) and not any(tag in shown for tag in BOUNDARIES):
+        rest = given[start:]
+        for tag in BOUNDARIES:
+            rest = rest.replace(tag, "")
+        if rest.strip().startswith(shown) or shown in rest:
+            return ["hint.removed_not_cut"]
+    return []
+
+
+_NOT_CUT = {USER_TAG: "hint.no_cut_user", SYSTEM_TAG: "hint.no_cut_system", END_TAG: "hint.no_cut_end"}
+
+
+def _trim_slips(actual: str, region: str, tag) -> list:
+    """The reply is right but for whitespace at its ends (E4): kept at the end exactly where a boundary
+    followed (stripped before the cut), only ASCII whitespace trimmed, one end trimmed, or none."""
+    found = []
+    if tag is not None and actual == region.lstrip() != region:
+        found.append("hint.strip_after_cut")
+    if actual == region.strip(string.whitespace) and actual != region.strip():
+        found.append("hint.x7")
+    one_side = actual.strip() != "" and actual.strip() in (actual.lstrip(), actual.rstrip())
+    return found + ["hint.trim_one_side" if one_side else "hint.not_trimmed"]
+
+
+def _tagless_slips(expected: str, actual: str, given: str) -> list:
+    """An output without <|assistant|>: all of it is the reply, trimmed (E1, E4)."""
     shown = actual.strip()
-    if not isinstance(given, str) or "\n" not in expected or not shown or shown == expected:
-        return None
-    return "hint.cut_at_newline" if f"\n{shown}\n" in f"\n{expected}\n" else None
+    if shown == expected:
+        return _trim_slips(actual, given, None)
+    place = given.find(shown) if shown else -1
+    if place != -1 and len(shown) < len(expected):
+        if place > 0 and given[len(ASSISTANT_TAG) - 1:].strip().startswith(shown):
+            return ["hint.no_tag_minus_one"]  # rfind gave -1, and -1 + len(ASSISTANT_TAG) is no start
+        if given[place + len(shown):].lstrip().startswith(BOUNDARIES) or given[:place].rstrip().endswith(BOUNDARIES):
+            return ["hint.no_tag_no_cut"]  # the other tags end nothing when there is no <|assistant|>
+    if shown.split() == expected.split():
+        return ["hint.whitespace_only_reply"]
+    return ["hint.case4"]
 
 
-def _removed_not_cut(expected: str, actual: str, given):
-    """The boundary tags were deleted, but the text after them kept."""
-    if not isinstance(given, str) or not expected or not actual.startswith(expected) or actual.strip() == expected:
-        return None
-    if _TAG_LIKE.search(actual):
-        return None
-    after = given[given.find(expected) + len(expected):].lstrip() if expected in given else ""
-    return "hint.removed_not_cut" if after.startswith(BOUNDARIES) else None
+def first_difference(expected: str, actual: str) -> int:
+    """The index of the first character where the two differ (the shorter one's length if one is a prefix
+    of the other); slices are compared a block at a time, so a long value costs little."""
+    limit, at, block = min(len(expected), len(actual)), 0, 4096
+    while at < limit and expected[at:at + block] == actual[at:at + block]:
+        at += block
+    end = min(at + block, limit)
+    return next((i for i in range(at, end) if expected[i] != actual[i]), end)
 
 
-def _whitespace(expected: str, actual: str, given):
-    """Only whitespace differs: in a prompt (F1's layout) or in a reply (E3's cut, E4's trim)."""
-    if actual.split() != expected.split():
-        return None
-    return "hint.whitespace_only_reply" if isinstance(given, str) else "hint.whitespace_only"
-
-
-_SLIPS = (_empty, _end_tags, _not_cut, _crlf, _blank_lines, _lines, _tag_spelling, _tag_text_left, _strip_before_cut,
-          _trim, _cut_at_newline, _removed_not_cut, _whitespace)
-
-ROLE_TAGS = (SYSTEM_TAG, USER_TAG, ASSISTANT_TAG)
-BOUNDARIES = tuple(ALL_TAGS.values())  # every tag ends a reply (rule E3)
+# --- exceptions and problems ------------------------------------------------------------------------
 
 _EXCEPTION_HINTS = {
     "SystemExit": "hint.raised_exit",
@@ -344,23 +595,49 @@ _EXCEPTION_HINTS = {
 }
 
 
-def exception_hint(raised: dict, function: str = "") -> str:
-    """The hint for an exception a function raised: by its type, and for the likely slips by what it says."""
+def exception_hint(raised: dict, function: str = "", given=None) -> str:
+    """The hint for an exception a function raised: by its type, for the likely slips by what it says, and
+    otherwise by the shape of the input it broke on (`given`, the call's first argument)."""
     kind, message = raised.get("type", ""), raised.get("message", "")
     if kind == "AttributeError" and "'dict' object has no attribute" in message:
         return "hint.dict_access"  # message.role instead of message["role"]
-    if kind == "ValueError" and "substring not found" in message:
-        return "hint.substring_not_found"  # str.index / rindex instead of find / rfind
-    if function == "format_prompt" and kind == "UnboundLocalError":
-        return "hint.unbound_tag"  # an if/elif over the roles without else
-    if function == "format_prompt" and kind == "KeyError":
-        role = message.strip("'\"")
-        return "hint.role_key_missing" if role in ("system", "user", "assistant") else "hint.message_keys"
-    if function == "extract_response" and kind == "IndexError":
-        return "hint.split_index"  # output.split(tag)[1] with no tag in the output
+    if kind in _EXCEPTION_HINTS:
+        return _EXCEPTION_HINTS[kind]
     if kind == "ModuleNotFoundError" and message in ("No module named 'tags'", "No module named 'student'"):
         return "hint.import_tags"  # from tags import ...: runs beside tags.py, not in the tests
-    return _EXCEPTION_HINTS.get(kind, "hint.raised")
+    if function == "extract_response" and isinstance(given, str):
+        return _reply_exception_hint(kind, message, given)
+    if function == "format_prompt":
+        return _prompt_exception_hint(kind, message, given)
+    return "hint.raised"
+
+
+def _reply_exception_hint(kind: str, message: str, given: str) -> str:
+    """An exception of extract_response, named by the shape of the raw output it broke on."""
+    if ASSISTANT_TAG not in given:  # rule E1's input: no tag to search for
+        if kind == "ValueError" and "substring not found" in message:
+            return "hint.substring_not_found"  # str.index / rindex instead of find / rfind
+        return "hint.split_index" if kind == "IndexError" else "hint.raised_no_tag"
+    after = given[given.rfind(ASSISTANT_TAG) + len(ASSISTANT_TAG):]
+    cut = min([after.find(tag) for tag in BOUNDARIES if tag in after], default=-1)
+    if not after[:cut if cut >= 0 else len(after)].strip():
+        return "hint.raised_empty_reply"  # nothing, or only whitespace, before the end or a boundary
+    return "hint.raised_no_boundary" if cut < 0 else "hint.raised_reply"
+
+
+def _prompt_exception_hint(kind: str, message: str, given) -> str:
+    """An exception of format_prompt, named by what broke: a role missing from a table, a key, or the shape
+    of the history (empty, an empty content)."""
+    if kind == "UnboundLocalError":
+        return "hint.unbound_tag"  # an if/elif over the roles without else
+    if kind == "KeyError":
+        role = message.strip("'\"")
+        return "hint.role_key_missing" if role in ROLE_TAG else "hint.message_keys"
+    if given == []:
+        return "hint.raised_empty_history"
+    if isinstance(given, list) and any(isinstance(m, dict) and m.get("content") == "" for m in given):
+        return "hint.raised_empty_content"
+    return "hint.raised_prompt"
 
 
 def _problem_hint(case: Case, run: CaseRun, load: LoadOutcome) -> str:

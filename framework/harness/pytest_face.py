@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from framework import STUB, display_name
+from framework import LAB, STUB, display_name
 from framework.harness import render
 from framework.harness.cases import CORE, EXTENDED, OPTIONAL
 from framework.harness.engine import StudentRun
+from framework.harness.i18n import text
 from framework.harness.judge import check
 
 _LINES = pytest.StashKey["list[tuple[str, str | None]]"]()
@@ -53,12 +54,39 @@ def selected_cases(config) -> tuple:
 
 
 class Lab:
-    """One student file under test for the whole pytest session, and its course text."""
+    """One student file under test for the whole pytest session, its course text and its verdicts."""
 
     def __init__(self, option: str):
+        self.path = Path(option)
         self.file = display_name(option)
-        self.student = StudentRun(Path(option), display=self.file)
+        self.student = StudentRun(self.path, display=self.file)
         self.text = render.CourseText(self.file)
+        self.verdicts: dict = {}
+
+    def still_the_stub(self) -> bool:
+        """Whether the six ran and both functions returned "" in every one of them, as the stub does."""
+        six = [verdict for verdict in self.verdicts.values() if verdict.case.suite == "core"]
+        return len(six) == len(CORE) and all(verdict.facts.get("actual") == "" for verdict in six)
+
+    def other_files(self) -> list:
+        """Student files near this one that differ from it: student.py (or a copy such as "student (1).py") in
+        the lab, in framework/ and in the folder the command was started from."""
+        try:
+            mine = self.path.read_bytes()
+        except OSError:
+            return []
+        found = []
+        for folder in dict.fromkeys((LAB, LAB / "framework", Path(os.environ.get("LAB_CWD") or os.getcwd()))):
+            for path in sorted(folder.glob("[Ss]tudent*.py")):
+                try:
+                    source = path.read_bytes() if path.is_file() and path.stat().st_size <= 1 << 20 else b""
+                    same = path.resolve() == self.path.resolve() or source == mine
+                except OSError:
+                    continue
+                defines = b"def format_prompt" in source or b"def extract_response" in source
+                if not same and defines and display_name(str(path)) not in found:
+                    found.append(display_name(str(path)))
+        return found
 
 
 @pytest.fixture
@@ -72,6 +100,7 @@ def check_case(request):
             verdict = properties.run(lab.student, case)
         else:
             verdict = check(lab.student, case)
+        lab.verdicts[case.id] = verdict
         lines = lab.text.case_lines(case, verdict)
         request.node.stash[_LINES] = lines
         if not verdict.passed:
@@ -123,9 +152,18 @@ class CourseReport:
                 terminal.line("")
 
     def pytest_terminal_summary(self, terminalreporter):
+        """The summary between rules, the file that was tested, and, when it is still the stub while another
+        student file sits nearby, a line that says so (the likely reason for six failures: the wrong file)."""
         results = [(case, self.outcomes.get(case.id, False)) for case in selected_cases(self.config)]
-        for line in render.summary_lines(results):
+        lab = self.config.stash[_LAB]
+        lines = render.summary_lines(results, lab.file)
+        others = lab.other_files() if lab.still_the_stub() else []
+        for line in lines:
             terminalreporter.write_line(line)
+        if others:
+            command = os.environ.get("LAB_COMMAND") or "make"
+            terminalreporter.write_line(text("summary.stub_elsewhere", file=lab.file, other=others[0], command=command),
+                                        bold=True, yellow=True)
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session):

@@ -6,7 +6,7 @@ import unicodedata
 
 from framework.harness.engine import Limits
 from framework.harness.i18n import text
-from framework.harness.judge import Verdict
+from framework.harness.judge import Verdict, first_difference
 
 INDENT = "    "
 VALUE_COLUMNS = 64  # how much of a long value is shown around its first difference
@@ -44,15 +44,53 @@ def width(shown: str) -> int:
                for c in shown)
 
 
-def py_literal(value) -> str:
-    """A Python literal for JSON-like data, with strings shown the way `literal` shows them."""
+SHOWN_COLUMNS = 4000  # no value is shown wider than this, however large it came back (1 MiB at most)
+
+
+def py_literal(value, columns: int = SHOWN_COLUMNS) -> str:
+    """A Python literal for JSON-like data, with strings shown the way `literal` shows them, at most about
+    `columns` wide: a string cut off ends in "…, a list or a dict in "… N more".  The work is bounded by
+    `columns`, not by the size of the value."""
+    return _bounded(value, [columns])
+
+
+def fits(value, columns: int) -> bool:
+    """Whether `value`'s literal takes at most `columns` columns (without writing more than that)."""
+    budget = [columns + 1]
+    shown = _bounded(value, budget)
+    return budget[0] > 0 and width(shown) <= columns
+
+
+def _bounded(value, budget: list) -> str:
+    """`value`'s literal, spending the columns left in budget[0]; where they run out the rest is left out."""
     if isinstance(value, str):
-        return literal(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(py_literal(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
-    return repr(value)
+        pieces = ['"']
+        for char in value:
+            shown = escape_char(char)
+            if width(shown) >= budget[0]:
+                budget[0] = 0
+                return "".join(pieces) + '"…'
+            pieces.append(shown)
+            budget[0] -= width(shown)
+        budget[0] -= 2
+        return "".join(pieces) + '"'
+    if isinstance(value, (list, dict)):
+        opening, closing = ("[", "]") if isinstance(value, list) else ("{", "}")
+        items, shown = iter(value.items()) if isinstance(value, dict) else iter(value), []
+        budget[0] -= 2
+        for index, item in enumerate(items):
+            if budget[0] <= 0:
+                shown.append(text("value.more_items", count=len(value) - index))
+                break
+            shown.append(f"{_bounded(item[0], budget)}: {_bounded(item[1], budget)}" if isinstance(value, dict)
+                         else _bounded(item, budget))
+            budget[0] -= 2
+        return opening + ", ".join(shown) + closing
+    shown = repr(value)
+    if len(shown) >= budget[0]:
+        shown = shown[:max(1, budget[0])] + "…"
+    budget[0] -= len(shown)
+    return shown
 
 
 def _visible(line: str) -> str:
@@ -73,9 +111,6 @@ def excerpt(value: str, start: int, columns: int = VALUE_COLUMNS, elided_before:
     return lead + '"' + "".join(pieces) + '"'
 
 
-def first_difference(expected: str, actual: str) -> int:
-    limit = min(len(expected), len(actual))
-    return next((i for i in range(limit) if expected[i] != actual[i]), limit)
 
 
 # --- the lines of `make test` ------------------------------------------------------------------
@@ -89,10 +124,11 @@ def result_line(case_number: str, label: str, passed: bool) -> tuple[str, str]:
     return f"[TEST {case_number}] {label} ... ", "[PASS]" if passed else "[FAIL]"
 
 
-def summary_lines(results) -> list[str]:
+def summary_lines(results, file: str | None = None) -> list[str]:
     """The summary between rules for (case, passed) pairs, one line per suite: the six (or the challenge)
-    in the course's words, then the extended, property and generated checks apart.  When only the six ran
-    and all passed, one more line says what else the grade checks and how to run it."""
+    in the course's words, then the extended, property and generated checks apart; then the `file` tested,
+    if given.  When only the six ran and all passed, one more line says what else the grade checks and how
+    to run it."""
     lines = [RULE]
     suites = list(dict.fromkeys(case.suite for case, _ in results)) or ["core"]
     for suite in suites:
@@ -100,6 +136,8 @@ def summary_lines(results) -> list[str]:
         key = "summary" if suite in ("core", "challenge") else f"summary.{suite}"
         lines.append(text(key, passed=sum(outcomes), failed=len(outcomes) - sum(outcomes)))
     lines.append(RULE)
+    if file is not None:
+        lines.append(text("summary.file", file=file))
     if suites == ["core"] and results and all(passed for _, passed in results):
         lines.append(text("summary.pointer"))
     return lines
@@ -148,12 +186,13 @@ def course_report(verdicts, file: str) -> str:
     """The whole text `make test` / `make test-full` prints for these verdicts."""
     course = CourseText(file)
     lines = [line for verdict in verdicts for line, _ in course.case_lines(verdict.case, verdict)]
-    summary = summary_lines([(verdict.case, verdict.passed) for verdict in verdicts])
+    summary = summary_lines([(verdict.case, verdict.passed) for verdict in verdicts], file)
     return "\n".join(lines + [""] + summary) + "\n"
 
 
 def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False) -> list[str]:
-    """The indented explanation under a [FAIL]: input, expected, actual, where, printed output, hint."""
+    """The indented explanation under a [FAIL]: input, expected (or what was demanded), actual, where,
+    printed output, hint."""
     rows: list[tuple[str | None, str]] = []
     facts, case = verdict.facts, verdict.case
     if verdict.problem == "load_failed":
@@ -168,6 +207,8 @@ def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False)
         if "drawn" in facts:  # a property or generated check: the failing input, and how far it was shrunk
             drawn = facts["drawn"]
             rows.append((None, text(f"drawn.{drawn.get('shrunk', 'minimal')}", tried=drawn["tried"])))
+        if verdict.example is not None and verdict.problem not in _SHOWS_EXPECTED:
+            rows += _expected_rows(case.examples[verdict.example], verdict.problem)
         rows += _PROBLEM_ROWS[verdict.problem](facts, file)
         rows += _printed_rows(facts.get("output"))
     rows.append(("field.hint", hint_text(verdict)))
@@ -185,48 +226,98 @@ def hint_text(verdict: Verdict) -> str:
     return text(verdict.hint, type=returned.get("type", "?"), limit=Limits.from_env().memory_bytes >> 20)
 
 
+ITEM_COLUMNS = 70  # one item of a list shown on its line
+ITEMS_SHOWN = 8  # items of a long list shown in full before "… N more"
+
+
 def _listing(label: str, opening: str, items: list, closing: str) -> list:
-    """A list written one element per line, between an opening and a closing line."""
-    return [(label, opening), *[(None, INDENT + py_literal(item) + ",") for item in items], (None, closing)]
+    """A list written one element per line (each cut to ITEM_COLUMNS), between an opening and a closing line;
+    after ITEMS_SHOWN elements the rest is counted."""
+    rows = [(label, opening)]
+    rows += [(None, INDENT + py_literal(item, ITEM_COLUMNS) + ",") for item in items[:ITEMS_SHOWN]]
+    if len(items) > ITEMS_SHOWN:
+        rows.append((None, INDENT + text("list.more", count=len(items) - ITEMS_SHOWN)))
+    return rows + [(None, closing)]
 
 
 def _call_rows(case, index: int) -> list:
     example = case.examples[index]
-    one_line = f"{case.function}({', '.join(py_literal(a) for a in example.args)})"
     suffix = " " + text("example.of", index=index + 1, total=len(case.examples)) if len(case.examples) > 1 else ""
-    if width(one_line) <= 90 or not isinstance(example.args[0], list):
-        return [("field.call", one_line + suffix)]
-    rest = "".join(", " + py_literal(arg) for arg in example.args[1:])
+    if all(fits(arg, 90) for arg in example.args) and fits(list(example.args), 90) or \
+            not isinstance(example.args[0], list):
+        return [("field.call", f"{case.function}({', '.join(py_literal(a, 200) for a in example.args)})" + suffix)]
+    rest = "".join(", " + py_literal(arg, 200) for arg in example.args[1:])
     return _listing("field.call", f"{case.function}([", example.args[0], f"]{rest})" + suffix)
 
 
+_SHOWS_EXPECTED = ("wrong_value", "no_exception", "wrong_exception")  # their rows show it themselves
+
+
+def _expected_rows(example, problem: str) -> list:
+    """What the call should have given: the value, or the exception the protocol demands (and for a check
+    of the arguments or of a new list, that)."""
+    if example.raises:
+        return [_demanded({"demanded": example.raises, "mentions": example.mentions})]
+    if problem == "modified_input":
+        return [("field.expected", text("value.unchanged"))]
+    if problem == "same_object":
+        return [("field.expected", text("value.new_list"))]
+    expected = example.expected  # on one line: there is no second list to set it beside
+    shown = excerpt(expected, 0) if isinstance(expected, str) else py_literal(expected, ITEM_COLUMNS)
+    return [("field.expected", shown)]
+
+
 def _data_rows(label: str, value) -> list:
-    """A returned list (of messages) one element per line, as a Python literal."""
-    if not isinstance(value, list) or width(py_literal(value)) <= 70:
-        return [(label, py_literal(value))]
+    """A value on one line, or a list (of messages) one element per line, as a Python literal."""
+    if isinstance(value, str):
+        return [(label, excerpt(value, 0))]
+    if not isinstance(value, list) or fits(value, ITEM_COLUMNS):
+        return [(label, py_literal(value, ITEM_COLUMNS))]
     return _listing(label, "[", value, "]")
 
 
-def _list_rows(expected: list, actual) -> list:
-    """Two lists around their first differing item, which is marked; the items around it are counted."""
-    if not isinstance(actual, list) or max(width(py_literal(expected)), width(py_literal(actual))) <= 70:
-        return _data_rows("field.expected", expected) + _data_rows("field.actual", actual)
+def _list_rows(expected: list, actual, labels=("field.expected", "field.actual")) -> list:
+    """Two lists around their first differing item, which is marked, with a caret under the first differing
+    character inside it; the items around it are counted."""
+    if not isinstance(actual, list) or fits(expected, ITEM_COLUMNS) and fits(actual, ITEM_COLUMNS) and \
+            not (expected and actual and isinstance(expected[0], (dict, list))):
+        return _data_rows(labels[0], expected) + _data_rows(labels[1], actual)
     at = next((i for i, (e, a) in enumerate(zip(expected, actual)) if e != a), min(len(expected), len(actual)))
-    return _list_window("field.expected", expected, at) + _list_window("field.actual", actual, at)
+    shown = [py_literal(items[at]) if at < len(items) else None for items in (expected, actual)]
+    column = first_difference(*shown) if None not in shown else 0
+    start = max(0, column - 20) if width(shown[0][:column] if shown[0] else "") > ITEM_COLUMNS - 16 else 0
+    return _list_window(labels[0], expected, at, shown[0], start) + \
+        _list_window(labels[1], actual, at, shown[1], start, column if shown[0] is not None else None)
 
 
-def _list_window(label: str, items: list, at: int) -> list:
+def _list_window(label: str, items: list, at: int, item: str | None, start: int, caret: int | None = None) -> list:
     first = max(0, at - 1)
     rows = [(label, "[")]
     if first:
         rows.append((None, INDENT + text("list.same", count=first)))
-    rows += [(None, INDENT + py_literal(items[i]) + "," + ("  " + text("diff.item", n=at + 1) if i == at else ""))
-             for i in range(first, min(len(items), at + 1))]
+    if first < at:
+        rows.append((None, INDENT + py_literal(items[first], ITEM_COLUMNS) + ","))
     if at >= len(items):
         return rows + [(None, "]  " + text("diff.list_end", count=len(items)))]
+    shown = _window(item, start, ITEM_COLUMNS)
+    rows.append((None, INDENT + shown + ",  " + text("diff.item", n=at + 1)))
+    if caret is not None:
+        lead = width(shown[:len(shown) - len(shown.lstrip("…"))]) + width(item[start:caret])
+        rows.append((None, INDENT + " " * lead + "^ " + text("diff.item_at", n=at + 1, column=caret + 1)))
     if len(items) > at + 1:
         rows.append((None, INDENT + text("list.more", count=len(items) - at - 1)))
     return rows + [(None, "]")]
+
+
+def _window(shown: str, start: int, columns: int) -> str:
+    """The part of an already visible text from `start` that fits in `columns`, with … where text was left out."""
+    pieces, used = [], 0
+    for char in shown[start:]:
+        if used + width(char) > columns:
+            return ("…" if start else "") + "".join(pieces) + "…"
+        pieces.append(char)
+        used += width(char)
+    return ("…" if start else "") + "".join(pieces)
 
 
 def _wrong_value_rows(facts: dict, _file: str) -> list:
@@ -235,7 +326,7 @@ def _wrong_value_rows(facts: dict, _file: str) -> list:
         return _list_rows(expected, actual)
     at = first_difference(expected, actual)
     start = 0
-    if width(escape(expected[:at])) > VALUE_COLUMNS - 16:
+    if at > VALUE_COLUMNS or width(escape(expected[:at])) > VALUE_COLUMNS - 16:
         start, used = at, 0
         while start > 0 and used < 20:
             start -= 1
@@ -258,15 +349,20 @@ def _wrong_value_rows(facts: dict, _file: str) -> list:
     return rows
 
 
+def _returned(returned: dict, columns: int = ITEM_COLUMNS) -> str:
+    """A returned value as the child described it: a str or plain data as a literal, anything else its repr."""
+    if returned.get("kind") == "str":
+        return excerpt(returned["value"], 0, columns)
+    if returned.get("kind") == "data":
+        return py_literal(returned["value"], columns)
+    shown = returned.get("repr", "?")
+    return shown if width(shown) <= columns else shown[:columns] + "…"
+
+
 def _wrong_type_rows(facts: dict, _file: str) -> list:
     returned = facts["returned"]
-    if returned.get("kind") == "str":
-        shown, kind = literal(returned["value"]), "str"
-    elif returned.get("kind") == "data":
-        shown, kind = py_literal(returned["value"]), returned["type"]
-    else:
-        shown, kind = returned.get("repr", "?"), returned.get("type", "?")
-    return [("field.actual", text("value.wrong_type", shown=shown, type=kind))]
+    kind = "str" if returned.get("kind") == "str" else returned.get("type", "?")
+    return [("field.actual", text("value.wrong_type", shown=_returned(returned), type=kind))]
 
 
 def _same_object_rows(facts: dict, _file: str) -> list:
@@ -275,16 +371,20 @@ def _same_object_rows(facts: dict, _file: str) -> list:
 
 def _raised_rows(facts: dict, file: str) -> list:
     raised = facts["raised"]
-    message = raised.get("message", "")
+    message = _cut(raised.get("message", ""), 200)
     rows = [("field.raised", f"{raised.get('type', '?')}: {message}" if message else raised.get("type", "?"))]
     return rows + _where_rows(raised, file)
+
+
+def _cut(shown: str, columns: int) -> str:
+    return shown if len(shown) <= columns else shown[:columns] + "…"
 
 
 def _where_rows(raised: dict, file: str) -> list:
     if not raised.get("line"):
         return []
     where = f"{file}:{raised['line']}"
-    code = raised.get("code", "").rstrip("\n")
+    code = _cut(raised.get("code", "").rstrip("\n"), 200)
     if raised.get("offset") and code:  # a syntax error: show the caret under the spot
         stripped = code.lstrip()
         caret = " " * max(0, width(stripped[:max(0, raised["offset"] - 1 - (len(code) - len(stripped)))]))
@@ -300,7 +400,7 @@ def _stopped_rows(facts: dict, _file: str) -> list:
     if "raised" in facts:
         raised = facts["raised"] or {}
         return [("field.problem", text("problem.broken_child", type=raised.get("type", "?"),
-                                       message=raised.get("message", "")))]
+                                       message=_cut(raised.get("message", ""), 200)))]
     if "signal" in facts:
         return [("field.problem", text("problem.signal", signal=facts["signal"]))]
     if facts.get("exit_code") is not None:
@@ -321,12 +421,7 @@ def _demanded(facts: dict) -> tuple:
 
 
 def _no_exception_rows(facts: dict, _file: str) -> list:
-    returned = facts["returned"]
-    shown = (literal(returned["value"]) if returned.get("kind") == "str" else
-             py_literal(returned["value"]) if returned.get("kind") == "data" else returned.get("repr", "?"))
-    if width(shown) > 70:
-        shown = shown[:40] + "…"
-    return [_demanded(facts), ("field.actual", text("value.returned", shown=shown))]
+    return [_demanded(facts), ("field.actual", text("value.returned", shown=_returned(facts["returned"], 40)))]
 
 
 def _wrong_exception_rows(facts: dict, file: str) -> list:
@@ -334,8 +429,13 @@ def _wrong_exception_rows(facts: dict, file: str) -> list:
 
 
 def _modified_rows(facts: dict, _file: str) -> list:
-    return [("field.problem", text("problem.modified_input")),
-            ("field.before", py_literal(facts["before"])), ("field.after", py_literal(facts["after"]))]
+    """The arguments before and after the call, around the first item that changed; a single argument (a list
+    of messages) is shown as itself, not inside the list of arguments."""
+    before, after = facts["before"], facts["after"]
+    if len(before) == 1 and isinstance(after, list) and len(after) == 1:
+        before, after = before[0], after[0]
+    return [("field.problem", text("problem.modified_input"))] + \
+        _list_rows(before, after, ("field.before", "field.after"))
 
 
 _PROBLEM_ROWS = {

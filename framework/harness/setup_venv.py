@@ -6,6 +6,7 @@ Every problem ends in one line starting with [setup] and exit code 2.
 
     python setup_venv.py --check [--command CMD]
     python setup_venv.py [--command CMD] VENV REQUIREMENTS
+    python setup_venv.py [--command CMD] --rebuild VENV REQUIREMENTS   (VENV was made by another Python)
 
 CMD is how the student starts the lab ("make" or "python lab.py"); the advice in messages uses it.
 """
@@ -45,6 +46,23 @@ def venv_python(venv):
         if os.path.isfile(candidate):
             return candidate
     return candidates[0]
+
+
+def venv_version(venv):
+    """The Python version ("3.11") a virtual environment was made with, from its pyvenv.cfg; None if unknown."""
+    try:
+        with open(os.path.join(venv, "pyvenv.cfg")) as config:
+            for line in config:
+                key, _, value = line.partition("=")
+                if key.strip() in ("version", "version_info"):
+                    return ".".join(value.strip().split(".")[:2])
+    except OSError:
+        pass
+    return None
+
+
+def this_version():
+    return "%d.%d" % tuple(sys.version_info[:2])
 
 
 def is_ready(venv, requirements):
@@ -107,10 +125,17 @@ def run_with_dots(command, env=None):
     return code, (errors or lines or [""])[-1].strip()
 
 
-def create(venv, requirements, command="make"):
+def create(venv, requirements, command="make", replacing=None):
+    """Make the venv `venv` and install the requirements into it, on one progress line; `replacing` names
+    the venv (and its Python version) this one is made to replace."""
     check_version(command)
     started = time.time()
-    say("[setup] 首次运行 (只需一次): 创建 %s " % venv, "[setup] first run (once only): creating %s " % venv, end="")
+    if replacing:
+        say("[setup] %s 是 Python %s 建的，用 Python %s 重新创建 " % (replacing[0], replacing[1], this_version()),
+            "[setup] %s was made by Python %s; making it again with Python %s " % (replacing[0], replacing[1],
+                                                                                   this_version()), end="")
+    else:
+        say("[setup] 首次运行 (只需一次): 创建 %s " % venv, "[setup] first run (once only): creating %s " % venv, end="")
     python = venv_python(venv)
     if not os.path.isfile(python):  # a venv that only needs its packages again is kept as it is
         code, last = run_with_dots([sys.executable, "-m", "venv", venv])
@@ -125,14 +150,44 @@ def create(venv, requirements, command="make"):
     code, last = run_with_dots([python, "-m", "pip", "install", "-q", "-r", requirements], pip_environment(os.environ))
     if code != 0:
         say("", "")
-        fail("无法安装 pytest (没有网络？%s)；联网后重试，或用 %s test PYTHON=/path/to/python "
-             "指定已装好 pytest 和 pytest-timeout 的解释器" % (last[:120], command),
-             "cannot install pytest (offline? %s); retry online, or use %s test PYTHON=/path/to/python "
-             "that has pytest and pytest-timeout" % (last[:120], command))
+        if replacing:  # the new venv goes; pip's setting is the user's, set from the venv that stays
+            python = venv_python(replacing[0])
+        fail("无法安装 pytest (没有网络，或连不上 PyPI？%s)；联网后重试；用镜像: \"%s\" -m pip config set "
+             "global.index-url https://pypi.tuna.tsinghua.edu.cn/simple (或你们学校的镜像)；或用 %s test "
+             "PYTHON=/path/to/python 指定已装好 pytest 和 pytest-timeout 的解释器" % (last[:120], python, command),
+             "cannot install pytest (offline, or PyPI out of reach? %s); retry online; for a mirror: \"%s\" -m pip "
+             "config set global.index-url https://pypi.tuna.tsinghua.edu.cn/simple (or your school's); or use %s test "
+             "PYTHON=/path/to/python that has pytest and pytest-timeout" % (last[:120], python, command))
     with open(os.path.join(venv, STAMP), "w") as marker:
         marker.write("ready\n")
     seconds = int(time.time() - started + 0.5)
     say(" 完成 (%d 秒)" % seconds, " done (%d s)" % seconds)
+
+
+def rebuild(venv, requirements, command="make"):
+    """Make the venv again with this Python, next to the old one, and put it in its place only once it is
+    complete: the old one stays (and says so, exit code 3) if the new one cannot be made, e.g. offline."""
+    import shutil
+    old, new = venv_version(venv) or "?", venv + ".new"
+    shutil.rmtree(new, ignore_errors=True)
+    try:
+        create(new, requirements, command, replacing=(venv, old))
+    except SystemExit:  # create said why in one line
+        shutil.rmtree(new, ignore_errors=True)
+        say("[setup] 原来的 %s (Python %s) 没有动，这次还用它；要换: 删掉 %s 再运行 %s test BASE_PYTHON=..."
+            % (venv, old, venv, command),
+            "[setup] the old %s (Python %s) is kept and used this time; to switch, remove %s and run %s test "
+            "BASE_PYTHON=..." % (venv, old, venv, command))
+        sys.exit(3)
+    try:
+        os.rename(venv, venv + ".old")
+        os.rename(new, venv)
+    except OSError as error:  # Windows: a venv whose python is running cannot be moved
+        shutil.rmtree(new, ignore_errors=True)
+        say("[setup] 没能换掉 %s (%s)；删掉它再运行 %s test BASE_PYTHON=..." % (venv, error, command),
+            "[setup] could not replace %s (%s); remove it and run %s test BASE_PYTHON=..." % (venv, error, command))
+        sys.exit(3)
+    shutil.rmtree(venv + ".old", ignore_errors=True)
 
 
 def main(argv):
@@ -141,6 +196,8 @@ def main(argv):
         command, argv = argv[1], argv[2:]
     if argv == ["--check"]:
         check_packages(command)
+    elif len(argv) == 3 and argv[0] == "--rebuild":
+        rebuild(argv[1], argv[2], command)
     elif len(argv) == 2:
         create(argv[0], argv[1], command)
     else:

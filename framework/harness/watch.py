@@ -29,11 +29,27 @@ def fingerprint(path: str):
     return info.st_mtime_ns, info.st_size, info.st_ino
 
 
+STILL_RUNNING_AFTER = 1.0  # seconds without an end before the screen says the run is still going
+
+
 def run(command: list[str], path: str, out=sys.stdout) -> int:
+    """One run of the cases on a cleared screen, then the status line.  A run that has not ended within a
+    second says so at once (top-level code that never ends keeps the cases from starting until the load
+    time limit, and the screen would stay blank until then)."""
     if out.isatty():
         out.write(CLEAR)
     out.flush()
-    code = subprocess.call(command)
+    with subprocess.Popen(command) as process:
+        try:
+            try:
+                code = process.wait(timeout=STILL_RUNNING_AFTER)
+            except subprocess.TimeoutExpired:
+                out.write(text("watch.running", time=time.strftime("%H:%M:%S"), file=path) + "\n")
+                out.flush()
+                code = process.wait()
+        except BaseException:  # Ctrl-C: the run ends with the watcher (as subprocess.call would end it)
+            process.kill()
+            raise
     status = "watch.passed" if code == 0 else "watch.failed"
     out.write("\n" + text(status, time=time.strftime("%H:%M:%S"), file=path) + "\n")
     out.flush()

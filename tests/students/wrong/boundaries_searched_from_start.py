@@ -1,6 +1,6 @@
 """Wrong: the boundaries are searched in the whole output (find without a start), so the cut lies before the reply.
 
-Breaks: E3
+Breaks: E3, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

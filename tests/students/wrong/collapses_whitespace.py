@@ -1,6 +1,6 @@
 """Wrong: tidies the reply by joining its words with single spaces, so its own line breaks are lost.
 
-Breaks: E4
+Breaks: E4, E1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

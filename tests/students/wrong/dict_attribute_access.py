@@ -1,6 +1,6 @@
 """Wrong: message.role, as with the objects of an SDK; the messages are dicts.
 
-Breaks: 1.5.1
+Breaks: 1.5.1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

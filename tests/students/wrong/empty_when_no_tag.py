@@ -1,6 +1,6 @@
 """Wrong: returns an empty string when there is no <|assistant|>.
 
-Breaks: E1
+Breaks: E1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

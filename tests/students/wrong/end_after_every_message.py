@@ -1,6 +1,6 @@
 """Wrong: <|end|> after every message, the way Phi-3's template (TASK.md 1.5.6) writes it.
 
-Breaks: F1
+Breaks: F1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

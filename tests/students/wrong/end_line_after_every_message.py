@@ -1,6 +1,6 @@
 """Wrong: a line <|end|> closes every message.
 
-Breaks: F1
+Breaks: F1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

@@ -1,6 +1,6 @@
 """Wrong: a while loop looking for the last tag searches again from the same place (endless).
 
-Breaks: mistake 11
+Breaks: mistake 11, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

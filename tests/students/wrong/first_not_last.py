@@ -1,6 +1,6 @@
 """Wrong: the first <|assistant|> (find instead of rfind).
 
-Breaks: E2
+Breaks: E2, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

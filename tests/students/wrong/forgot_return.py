@@ -1,6 +1,6 @@
 """Wrong: format_prompt builds the prompt and never returns it (None).
 
-Breaks: 1.5.1
+Breaks: 1.5.1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

@@ -1,6 +1,6 @@
 """Wrong: the reply is sliced from the tag itself (no + len(ASSISTANT_TAG)); the earliest boundary is then the tag at position 0.
 
-Breaks: E2
+Breaks: E2, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

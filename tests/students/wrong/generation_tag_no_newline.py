@@ -1,6 +1,6 @@
 """Wrong: generation tag without its newline.
 
-Breaks: F3
+Breaks: F3, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

@@ -1,6 +1,6 @@
 """Wrong: a while loop over the messages that never moves its index on.
 
-Breaks: mistake 11
+Breaks: mistake 11, F2, E1
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

@@ -1,6 +1,6 @@
 """Wrong: takes the line right after the tag as the reply (split("\\n")[1]).
 
-Breaks: E3
+Breaks: E3, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

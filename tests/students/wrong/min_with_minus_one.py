@@ -1,6 +1,6 @@
 """Wrong: min() over every find(), -1 included, so a missing tag wins and the cut is reply[:-1].
 
-Breaks: E3
+Breaks: E3, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

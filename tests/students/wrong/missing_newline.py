@@ -1,6 +1,6 @@
 """Wrong: no newline after the content.
 
-Breaks: F1
+Breaks: F1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

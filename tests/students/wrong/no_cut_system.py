@@ -1,6 +1,6 @@
 """Wrong: no cut at <|system|>.
 
-Breaks: E3
+Breaks: E3, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

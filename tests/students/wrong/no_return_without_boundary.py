@@ -1,6 +1,6 @@
 """Wrong: returns only inside `if cuts:`; with no boundary the function falls off its end (None).
 
-Breaks: 1.5.1
+Breaks: 1.5.1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

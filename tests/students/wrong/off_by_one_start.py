@@ -1,6 +1,6 @@
 """Wrong: the slice starts one character after the tag's position (start + 1), not after the whole tag.
 
-Breaks: E2
+Breaks: E2, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

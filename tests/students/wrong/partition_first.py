@@ -1,6 +1,6 @@
 """Wrong: output.partition(ASSISTANT_TAG): the first tag, and an empty reply when there is none.
 
-Breaks: E1
+Breaks: E1, E2, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

@@ -1,6 +1,6 @@
 """Wrong: re.search finds the FIRST <|assistant|> and what follows it.
 
-Breaks: E2
+Breaks: E2, F2
 """
 import re
 

@@ -1,6 +1,6 @@
 """Wrong: a greedy (.*) before the boundaries, so the cut falls at the LAST boundary.
 
-Breaks: E3
+Breaks: E3, F2
 """
 import re
 

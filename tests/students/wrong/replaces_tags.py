@@ -1,6 +1,6 @@
 """Wrong: removes the boundary tags with replace() instead of cutting at them.
 
-Breaks: E3
+Breaks: E3, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

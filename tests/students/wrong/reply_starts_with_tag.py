@@ -1,6 +1,6 @@
 """Wrong: sliced from the tag itself (no + len(ASSISTANT_TAG)), and <|assistant|> left out of the boundaries, so the tag's text stays in front.
 
-Breaks: E2
+Breaks: E2, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

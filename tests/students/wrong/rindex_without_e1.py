@@ -1,6 +1,6 @@
 """Wrong: output.rindex(ASSISTANT_TAG), which raises ValueError when there is no tag.
 
-Breaks: E1
+Breaks: E1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

@@ -1,6 +1,6 @@
 """Wrong: the content line starts with the role's name ("user: 你好"), as in plain-text chat logs.
 
-Breaks: F1
+Breaks: F1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

@@ -1,6 +1,6 @@
 """Wrong: output.split(ASSISTANT_TAG)[1]: the part after the FIRST tag.
 
-Breaks: E2
+Breaks: E2, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

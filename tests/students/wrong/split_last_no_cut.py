@@ -1,6 +1,6 @@
 """Wrong: output.split(ASSISTANT_TAG)[-1].strip(): the last part, never cut at a boundary.
 
-Breaks: E3
+Breaks: E3, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

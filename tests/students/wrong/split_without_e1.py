@@ -1,6 +1,6 @@
 """Wrong: output.split(ASSISTANT_TAG)[1] with no check for an output without the tag (IndexError).
 
-Breaks: E1
+Breaks: E1, E2, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

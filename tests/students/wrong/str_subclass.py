@@ -1,6 +1,6 @@
 """Wrong: returns a str subclass whose == always says yes.
 
-Breaks: 1.5.1
+Breaks: 1.5.1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

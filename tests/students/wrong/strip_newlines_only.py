@@ -1,6 +1,6 @@
 """Wrong: strip("\\n") keeps spaces and tabs.
 
-Breaks: E4
+Breaks: E4, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

@@ -1,6 +1,6 @@
 """Wrong: tag and content on one line.
 
-Breaks: F1
+Breaks: F1, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 

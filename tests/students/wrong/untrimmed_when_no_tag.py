@@ -1,6 +1,6 @@
 """Wrong: returns the output untouched when there is no <|assistant|>.
 
-Breaks: E4
+Breaks: E4, F2
 """
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
