@@ -228,15 +228,10 @@ def _bare_record(failed: Grade) -> dict:
 
 def _rendered(grade: Grade, limits: Limits) -> Result:
     document = reports.record(grade, limits)
-    document["why"] = _why(grade)
     feedback = reports.feedback_text(grade)
     reports.check_record(document)
     feedback.encode("utf-8")
     return Result(grade, document, feedback)
-
-
-def _why(grade: Grade) -> str:
-    return "" if grade.gradable else reports.why_text(grade)
 
 
 def _not_run(grade: Grade, scheme: Scheme) -> str:
