@@ -45,6 +45,11 @@ BEHAVIOUR = {
     "probes_its_walls": (ALL, "wrong_value", "hint.case1"),
     "returns_deep_nesting": (ALL, "wrong_type", "hint.not_str"),
     "surrogate_in_exception": (ALL, {"wrong_value", "raised"}, "hint.case1"),
+    "bloats_with_forged_replies": (ALL, "wrong_type", "hint.not_str"),  # its forged list, kept as a description
+    "grows_its_input": (set(), None, None),  # the six do not look at the list afterwards (x3, p1, g1 do)
+    "fills_every_bound": (ALL, "wrong_type", "hint.not_str"),
+    "leaves_deep_folders": (set(), None, None),
+    "reorders_what_you_read": (ALL, {"wrong_type", "raised"}, "hint.not_str"),
 }
 
 
