@@ -36,8 +36,10 @@ def test_a_forged_reply_keeps_no_more_than_the_child_could_have_sent():
     data = replies.call({"returned": {"kind": "data", "type": "list", "value": big}}, QUICK)["returned"]
     assert data == {"kind": "other", "type": "list", "str_subclass": False,
                     "repr": f"<more than {QUICK.value_chars} characters>"}
-    cut = replies.call({"returned": {"kind": "str", "value": "y" * 10, "length": 10 ** 30}}, QUICK)["returned"]
-    assert cut == {"kind": "str", "value": "y" * 10}  # a length no str can have is not kept
+    cut = replies.call({"returned": {"kind": "str", "value": "y" * 10, "length": 10 ** 30},
+                        "args_after": {"too_large": "\x1b[2J" * MIB}}, QUICK)  # as the child says it, or forged
+    assert cut["returned"] == {"kind": "str", "value": "y" * 10}  # a length no str can have is not kept
+    assert cut["args_after"] == {"too_large": "\\x1b[2J" * 25 + "…"}  # made safe, and short
 
 
 def test_what_the_child_itself_sends_within_its_bounds_is_kept_exactly():

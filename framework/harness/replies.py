@@ -159,10 +159,11 @@ def call(reply, limits) -> dict:
 def arguments_after(after, limits) -> list | dict:
     """The arguments as the call left them: plain data within `limits.value_chars` as sent, else a
     description (the parent's inputs are far smaller, so a list this large was changed whatever it holds)."""
-    problem = check_data(after, max_chars=limits.value_chars) if type(after) is list else "not a list"
+    if type(after) is dict and type(after.get("too_large")) is str:  # the child found them too large to send
+        return {"too_large": _text(after["too_large"], 100)}
+    if type(after) is not list:
+        return {"unserializable": _text(after.get("unserializable") if type(after) is dict else None, 300)}
+    problem = check_data(after, max_chars=limits.value_chars)
     if problem is None:
         return after
-    if problem.startswith("more than"):
-        return {"too_large": f"<{problem}>"}
-    shown = after.get("unserializable") if type(after) is dict else None
-    return {"unserializable": _text(shown, 300)}
+    return {"too_large" if problem.startswith("more than") else "unserializable": f"<{problem}>"}
