@@ -5,7 +5,6 @@ leftovers of dead graders never stopping a run, and no text that reorders what a
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
