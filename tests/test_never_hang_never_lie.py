@@ -45,7 +45,7 @@ BEHAVIOUR = {
     "probes_its_walls": (ALL, "wrong_value", "hint.case1"),
     "returns_deep_nesting": (ALL, "wrong_type", "hint.not_str"),
     "surrogate_in_exception": (ALL, {"wrong_value", "raised"}, "hint.case1"),
-    "bloats_with_forged_replies": (ALL, "wrong_type", "hint.not_str"),  # its forged list, kept as a description
+    "bloats_with_forged_replies": (ALL, "crashed", "hint.forged_reply"),  # larger than the child sends: forged
     "grows_its_input": (set(), None, None),  # the six do not look at the list afterwards (x3, p1, g1 do)
     "fills_every_bound": (ALL, "wrong_type", "hint.not_str"),
     "leaves_deep_folders": (set(), None, None),

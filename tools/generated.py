@@ -120,8 +120,9 @@ def fingerprint(student_id: str, secret: str, count: int) -> str:
     """A short digest naming a student's inputs, those of the property checks included (their seeds and
     numbers, and the generators' largest size): equal across reruns, different between students; it does
     not reveal the secret."""
-    drawn = dict(seeds(student_id, secret, count), **{
-        prop.case.id: (properties.seed_for(prop.case.id, secret, student_id), prop.count) for prop in properties.PROPERTIES})
+    drawn = seeds(student_id, secret, count)
+    for prop in properties.PROPERTIES:
+        drawn[prop.case.id] = (properties.seed_for(prop.case.id, secret, student_id), prop.count)
     named = json.dumps([drawn, g.MAX_SIZE], sort_keys=True)
     return hashlib.sha256(named.encode("utf-8")).hexdigest()[:16]
 

@@ -5,10 +5,10 @@ the child's own frames).  A reply that does not have the shape the parent expect
 (`Invalid`); returned data that is plain but too deep or too large is kept as a description, never
 walked.  Descriptive text (exception messages, reprs, type and function names) is made safe here, once,
 with `untrusted.safe_text`; returned values are left exactly as they came, because they are judged.
-The size bounds the child applies to what it sends (`Limits.value_chars` for a returned value) hold here
-again, for a reply the child never wrote: a str beyond it is kept cut (and cannot pass), data and the
-arguments afterwards beyond it are kept as a description.  So a reply costs the parent at most a few
-values of that size, whatever the line (up to `Limits.frame_bytes`) carried.
+The size bound the child applies to what it sends (`Limits.value_chars`: a str is cut to it, data and the
+arguments afterwards beyond it are described) holds here again: a reply beyond it is one the child's code
+never writes, so it is refused like any other forgery.  So what the parent keeps of a reply is at most a
+few values of that size, whatever the line (up to `Limits.frame_bytes`) carried.
 All checks are iterative: nothing here recurses on data a student chose.
 """
 
@@ -82,9 +82,14 @@ def exception(raised) -> dict:
     return info
 
 
+def _too_large(limits) -> str:
+    """What check_data says of data beyond `limits.value_chars`: more than the child's encoder ever sends."""
+    return f"more than {limits.value_chars} characters"
+
+
 def returned(value, limits) -> dict:
-    """A returned value: a str as sent (cut to `limits.value_chars`, its length kept, when longer), plain
-    data if within bounds, otherwise a description."""
+    """A returned value: a str exactly as sent, plain data if within bounds, otherwise a description; a value
+    larger than the child sends is refused."""
     if type(value) is not dict:
         raise Invalid("returned is not an object")
     kind = value.get("kind")
@@ -92,15 +97,18 @@ def returned(value, limits) -> dict:
         text = value.get("value")
         if type(text) is not str:
             raise Invalid("str without text")
-        result = {"kind": "str", "value": text[:limits.value_chars]}
-        length = _int(value.get("length"))
-        if length is not None or len(text) > limits.value_chars:
-            result["length"] = max(length or 0, len(text))
+        if len(text) > limits.value_chars:
+            raise Invalid(f"a returned str of {_too_large(limits)}")
+        result = {"kind": "str", "value": text}
+        if _int(value.get("length")) is not None:
+            result["length"] = value["length"]
         return result
     if kind == "data":
         data, type_name = value.get("value"), value.get("type")
         problem = check_data(data, max_chars=limits.value_chars) if type(data) in (list, dict) else \
             "not a list or dict"
+        if problem == _too_large(limits):
+            raise Invalid(f"returned data of {problem}")
         if problem is None and type_name == type(data).__name__:
             is_argument = value.get("is_argument")
             listed = is_argument[:MAX_ARGUMENTS] if type(is_argument) is list else []
@@ -157,13 +165,13 @@ def call(reply, limits) -> dict:
 
 
 def arguments_after(after, limits) -> list | dict:
-    """The arguments as the call left them: plain data within `limits.value_chars` as sent, else a
-    description (the parent's inputs are far smaller, so a list this large was changed whatever it holds)."""
-    if type(after) is dict and type(after.get("too_large")) is str:  # the child found them too large to send
+    """The arguments as the call left them: plain data as sent, or the child's description of them (too large
+    to send, or not plain data); arguments larger than the child sends are refused."""
+    if type(after) is dict and type(after.get("too_large")) is str:
         return {"too_large": _text(after["too_large"], 100)}
     if type(after) is not list:
         return {"unserializable": _text(after.get("unserializable") if type(after) is dict else None, 300)}
     problem = check_data(after, max_chars=limits.value_chars)
-    if problem is None:
-        return after
-    return {"too_large" if problem.startswith("more than") else "unserializable": f"<{problem}>"}
+    if problem == _too_large(limits):
+        raise Invalid(f"arguments afterwards of {problem}")
+    return after if problem is None else {"unserializable": f"<{problem}>"}

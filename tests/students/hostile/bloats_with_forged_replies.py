@@ -1,7 +1,8 @@
 """Hostile (issue 15, finding 3, forged): answers every call with a well-shaped reply it writes itself on the
 child's reply pipe, about 3 MB of it (well under the parent's 16 MiB frame): a list of 1,500 strings of 1,000
 characters as the returned value, one and a half times the 1 MiB the child's own encoder lets a value have,
-and the same list as the arguments afterwards.  The child's own answer ("") comes second and is ignored.
+and the same list as the arguments afterwards.  No child sends that: the parent refuses it as forged (and
+before, kept it whole and rendered it under every failing case).
 
 Safe: it writes only to its own process's pipe.
 """

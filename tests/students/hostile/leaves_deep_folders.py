@@ -2,7 +2,8 @@
 no careless one gets through: 1,100 nested folders (past the recursion limit of 1,000, where Python 3.11's
 shutil.rmtree(ignore_errors=True) raised RecursionError and the folder stayed; tests/test_bounds.py removes
 3,000), one of them read-only (mode 500) on the way down and a locked one (mode 000) at the bottom, a
-read-only file and a link to the folder above at every 500th level.  Then it answers correctly, so a grade below full marks is the grader's fault.
+read-only file and a link to the folder above at every 500th level.  Then it answers correctly, so a grade
+below full marks is the grader's fault.
 
 Safe: it acts only inside a child's own folder (a lab09-… temporary folder, /sandbox inside bubblewrap), and a
 link is only ever made, never followed.
