@@ -144,15 +144,20 @@ def test_each_extended_mistake_fails_a_property_check_in_make_test_full_too(path
 
 # --- the class: what cheating, honest and identical files score ----------------------------------------
 
-def replay_source(extract_fallback: str) -> str:
-    """A file that answers every published input of the case table from a dict, and `extract_fallback`
-    (an expression of `output`) for any other output; any other history gets ""."""
+def replay_source(extract_fallback: str, drawn: bool = False) -> str:
+    """A file that answers every published input of the case table from a dict — with `drawn`, also every input
+    the property checks draw from the handout's fixed seed, answered by each property's own expected-value
+    function: everything the handout holds — and `extract_fallback` (an expression of `output`) for any other
+    output; any other history gets ""."""
     table = {}
-    for case in ALL_CASES:
-        for example in case.examples:
-            key = json.dumps([case.function, list(example.args)], ensure_ascii=False)
-            table[key] = ["raise", example.mentions] if example.raises else ["return", example.expected]
-    return (f"import json\nTABLE = json.loads({json.dumps(json.dumps(table, ensure_ascii=False))})\n\n\n"
+    answers = [(case.function, example) for case in ALL_CASES for example in case.examples]
+    if drawn:
+        answers += [(prop.case.function, prop.demand(specimen)) for prop in properties.PROPERTIES
+                    for specimen in specimens(prop, generators.seed_of("lab09", "properties", prop.case.id))]
+    for function, example in answers:
+        key = json.dumps([function, list(example.args)], ensure_ascii=False)
+        table[key] = ["raise", example.mentions] if example.raises else ["return", example.expected]
+    return (f"import json\nTABLE = json.loads({json.dumps(table, ensure_ascii=False)!r})\n\n\n"
             "def _answer(function, args):\n"
             "    kind, value = TABLE.get(json.dumps([function, args], ensure_ascii=False), ['return', None])\n"
             "    if kind == 'raise':\n        raise ValueError(value)\n    return value\n\n\n"
@@ -170,6 +175,7 @@ def graded_class(tmp_path_factory):
     for path in sorted((STUDENTS / "correct").glob("*.py")) + [SOLUTION]:
         shutil.copy(path, folder / f"correct_{path.stem}.py")
     (folder / "replays_the_table.py").write_text(replay_source('""'), encoding="utf-8")
+    (folder / "replays_the_handout.py").write_text(replay_source('""', drawn=True), encoding="utf-8")
     naive = 'output.split("<|assistant|>")[-1].split("<|")[0].strip()'
     (folder / "replays_the_table_naive_extract.py").write_text(replay_source(naive), encoding="utf-8")
     for name in ("twin_a", "twin_b"):
@@ -195,6 +201,34 @@ def test_replaying_the_published_table_scores_at_most_half(graded_class):
     assert all(replay["cases"][case.column]["passed"] for case in ALL_CASES)  # every published pair is right…
     assert replay["score"] <= SCHEME.max_score // 2  # …and that is worth half at most
     assert naive["score"] < SCHEME.max_score and records["stub"]["score"] == 0
+
+
+def test_a_lookup_table_of_everything_the_handout_holds_scores_at_most_half(graded_class, tmp_path):
+    """Issue 15, finding 6: the property checks drew from a seed that ships in the handout, so a table of their
+    inputs and each property's own expected values scored 30 + 20 + 20.  Graded, they draw per student."""
+    records, _ = graded_class
+    table = tmp_path / "student.py"
+    table.write_text(replay_source('""', drawn=True), encoding="utf-8")
+    with StudentRun(table, limits=QUICK) as student:  # it does pass everything make test-full runs…
+        assert all(properties.run(student, case).passed for case in ALL_CASES + properties.PROPERTY_CASES)
+    replay = records["replays_the_handout"]
+    assert all(replay["cases"][case.column]["passed"] for case in ALL_CASES)
+    assert not any(replay["cases"][case.column]["passed"] for case in properties.PROPERTY_CASES)
+    assert replay["score"] <= SCHEME.max_score // 2  # …and that is worth half at most
+
+
+def test_graded_property_checks_draw_for_each_student_and_make_test_full_its_own():
+    drawn = {student: [specimens(prop, properties.seed_for(prop.case.id, SECRET, student)) for prop in
+                       properties.PROPERTIES] for student in ("alice", "bob")}
+    alice, bob = ([list(inputs) for inputs in drawn[student]] for student in ("alice", "bob"))
+    handout = [properties._inputs(prop.case.id) for prop in properties.PROPERTIES]
+    assert all(a != b and a != h and b != h for a, b, h in zip(alice, bob, handout))
+    assert all(len(a) >= prop.count * 3 // 4 for a, prop in zip(alice, properties.PROPERTIES))  # as many, others
+    with StudentRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK) as student:
+        full = properties.run(student, properties.PROPERTY_CASES[0])
+        graded = properties.run(student, properties.PROPERTY_CASES[0], drawn_for=(SECRET, "alice"))
+    assert not full.passed and not graded.passed and full.case.examples != graded.case.examples
+    assert full.case.section == "properties" and graded.case.section == properties.GRADED_SECTION
 
 
 def test_a_rerun_is_byte_identical_and_twins_get_different_inputs(graded_class):

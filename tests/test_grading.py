@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import uuid
 import zipfile
 from dataclasses import replace
@@ -18,6 +19,7 @@ import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
 from framework.harness import render, sandbox
+from framework.harness.i18n import text
 from framework.harness.cases import CORE
 from tools import config, reports
 from tools.grade import course_settings, grade_folder, grade_submission
@@ -85,10 +87,14 @@ EXPECTED_STATUS = {
     "hostile_forges_replies_with_nonce": "crashed", "hostile_leaves_a_process_behind": "ok",
     "hostile_many_names": "missing_function", "hostile_probes_its_walls": "ok",
     "hostile_returns_deep_nesting": "ok", "hostile_surrogate_in_exception": "ok",
+    "hostile_bloats_with_forged_replies": "crashed", "hostile_grows_its_input": "ok", "hostile_fills_every_bound": "ok",
+    "hostile_leaves_deep_folders": "ok", "hostile_reorders_what_you_read": "ok",
 }
 ATTACKERS = ("hostile_forged_replies", "hostile_patches_builtins", "hostile_forges_grade_files",
              "hostile_patches_reporting", "hostile_escape_codes", "hostile_forges_replies_with_nonce",
-             "hostile_leaves_a_process_behind", "hostile_returns_deep_nesting", "hostile_surrogate_in_exception")
+             "hostile_leaves_a_process_behind", "hostile_returns_deep_nesting", "hostile_surrogate_in_exception",
+             "hostile_bloats_with_forged_replies")
+REORDERING = re.compile("[\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\U000e0000-\U000e007f]")  # bidi, Cf
 
 
 @pytest.fixture(scope="module")
@@ -161,9 +167,40 @@ def test_nothing_of_a_submission_outlives_grading_or_escapes_into_the_outputs(gr
         content = path.read_text(encoding="utf-8")  # valid UTF-8: no lone surrogate got through
         assert "mallory" not in content, path
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", content), path  # no escape codes
+        assert not REORDERING.search(content), path  # nothing that reorders what the reader sees
     if "write" in sandbox.level().blocks:
         assert (root / "canary" / "grades.csv").read_text() == "student,score\nalice,100\n"
     json.loads((root / "out" / "grades.json").read_text(encoding="utf-8"))
+
+
+def test_one_submission_cannot_bloat_the_outputs(graded):
+    """Issue 15, finding 3: a forged reply beyond the child's bounds, an honest list grown on every call, values
+    just within every bound — each student's grades.json entry and feedback stay within their caps."""
+    root, grades, _ = graded
+    document = json.loads((root / "out" / "grades.json").read_text(encoding="utf-8"))
+    for record in document["students"]:  # as grades.json writes it: two levels deep, four more spaces a line
+        shown = json.dumps(record, ensure_ascii=False, indent=2)
+        assert len(shown.encode("utf-8")) + 4 * (shown.count("\n") + 1) <= 32 << 10, record["student"]
+    for path in (root / "out" / "feedback").glob("*.txt"):
+        assert path.stat().st_size <= 64 << 10, path.name
+    forged = grades["hostile_bloats_with_forged_replies"].record["cases"]
+    assert "returned data of more than 1048576 characters" in forged["t1"]["message"]  # refused as forged
+    grown = grades["hostile_grows_its_input"]
+    assert {v["problem"] for v in grown.verdicts if not v["passed"]} == {"modified_input"}
+    assert all(grown.passed(case) for case in GRADED if case.function == "extract_response")
+    assert grown.score == 83 and "more than 1048576 characters" in grown.record["cases"]["x3"]["message"]
+    full = (root / "out" / "feedback" / "hostile_fills_every_bound.txt").read_text(encoding="utf-8")
+    assert "KB (每个学生的反馈最多 64 KB)" in full and full.count("[TEST ") == len(GRADED)  # cut, each verdict kept
+    assert "测试结果: 0 通过, 6 失败" in full
+
+
+def test_a_tree_of_any_depth_left_in_a_childs_folder_is_removed(graded):
+    """Issue 15, finding 4: 1,100 nested folders (past the recursion limit), locked and read-only ones among
+    them, cost nothing: removed when the child ends, and its student keeps full marks."""
+    _, grades, _ = graded
+    assert grades["hostile_leaves_deep_folders"].score == MAX_SCORE
+    temporary = Path(tempfile.gettempdir())
+    assert not [folder for folder in temporary.glob("lab09-*-*") if (folder / "lab09-deep").exists()]
 
 
 def test_hostile_neighbours_change_no_other_verdict(graded):
@@ -204,16 +241,30 @@ def test_json_has_every_verdict_message_and_timing(graded):
 
 
 def test_feedback_is_what_make_test_full_prints(graded):
+    """Byte for byte, but for the property checks: the grade draws each student's inputs (issue 15, finding 6),
+    so their section says so in its header and may show another counterexample for the same verdicts."""
     root, _, _ = graded
-    for name in ("control_b", "hostile_os_exit_in_call", "hostile_misspelt_function", "hostile_syntax_error"):
+    input_free = ("hostile_misspelt_function", "hostile_syntax_error")  # verdicts that show no input
+    for name in ("control_b", "hostile_os_exit_in_call") + input_free:
         entry = root / "submissions" / (name if name == "control_b" else f"{name}.py")
         student = entry / "lab09-step8" / "framework" / "student.py" if entry.is_dir() else entry
         lab_copy = root / "as_student" / name / "student.py"
         lab_copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(student, lab_copy)
         printed = make("test-full", f"STUDENT={lab_copy}", env=clean_env(LAB_TIMEOUT="0.5")).stdout
-        feedback = (root / "out" / "feedback" / f"{name}.txt").read_text(encoding="utf-8")
-        assert printed.replace(str(lab_copy), "student.py") == without_generated(feedback), name
+        printed = printed.replace(str(lab_copy), "student.py")
+        feedback = without_generated((root / "out" / "feedback" / f"{name}.txt").read_text(encoding="utf-8"))
+        graded_section, printed_section = property_section(feedback), property_section(printed)
+        assert graded_section[0] == text("section.graded_properties"), name
+        assert printed_section[0] == text("section.properties"), name
+        assert outside_properties(feedback) == outside_properties(printed), name
+        if name in input_free:
+            assert graded_section[1:] == printed_section[1:], name
+            continue
+        assert verdict_lines(graded_section) == verdict_lines(printed_section), name
+        for explained in explanations(graded_section):  # every failure explained as make test-full does
+            assert explained[0].startswith("    调用: ") and explained[-1].startswith("    提示: "), name
+            assert any("个随机输入出错" in line for line in explained), name
 
 
 def without_generated(feedback: str) -> str:
@@ -221,6 +272,34 @@ def without_generated(feedback: str) -> str:
     before, rest = feedback.split("\n\n=== 生成检查", 1)
     after = rest[rest.index("\n\n" + "=" * 40):]
     return before + "\n".join(line for line in after.split("\n") if not line.startswith("生成检查: "))
+
+
+def property_section(report: str) -> list[str]:
+    """The lines of the property checks' section: its header, its [TEST pN] lines and their explanations."""
+    lines = report.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("=== 性质检查"))
+    return lines[start:lines.index("", start)]
+
+
+def outside_properties(report: str) -> list[str]:
+    lines, section = report.split("\n"), property_section(report)
+    start = lines.index(section[0])
+    return lines[:start] + lines[start + len(section):]
+
+
+def verdict_lines(section: list[str]) -> list[str]:
+    return [line for line in section if line.startswith("[TEST ")]
+
+
+def explanations(section: list[str]) -> list[list[str]]:
+    """The lines under each failing [TEST] line of a section."""
+    blocks: list[list[str]] = []
+    for line in section[1:]:
+        if line.startswith("[TEST "):
+            blocks.append([])
+        else:
+            blocks[-1].append(line)
+    return [block for block in blocks if block]
 
 
 def test_report_is_one_self_contained_page(graded):

@@ -45,6 +45,11 @@ BEHAVIOUR = {
     "probes_its_walls": (ALL, "wrong_value", "hint.tag_line_expected"),
     "returns_deep_nesting": (ALL, "wrong_type", "hint.not_str"),
     "surrogate_in_exception": (ALL, {"wrong_value", "raised"}, "hint.tag_line_expected"),
+    "bloats_with_forged_replies": (ALL, "crashed", "hint.forged_reply"),  # larger than the child sends: forged
+    "grows_its_input": (set(), None, None),  # the six do not look at the list afterwards (x3, p1, g1 do)
+    "fills_every_bound": (ALL, "wrong_type", "hint.not_str"),
+    "leaves_deep_folders": (set(), None, None),
+    "reorders_what_you_read": (ALL, {"wrong_type", "raised"}, "hint.not_str"),
 }
 
 

@@ -19,6 +19,7 @@ from framework.harness import generators as g
 from framework.harness.cases import Case, Example
 from framework.harness.engine import StudentRun
 from framework.harness.explore import Drawn, explore, specimens
+from framework.harness import properties
 from framework.harness.properties import ASCII_SPACE, TAG_LIKE, format_mistakes
 
 REFERENCE = Path(__file__).resolve().parent.parent / "solutions" / "student.py"
@@ -116,9 +117,13 @@ def drawn_inputs(student_id: str, secret: str, count: int) -> dict:
 
 
 def fingerprint(student_id: str, secret: str, count: int) -> str:
-    """A short digest naming a student's inputs (their seeds and numbers, and the generators' largest
-    size): equal across reruns, different between students; it does not reveal the secret."""
-    named = json.dumps([seeds(student_id, secret, count), g.MAX_SIZE], sort_keys=True)
+    """A short digest naming a student's inputs, those of the property checks included (their seeds and
+    numbers, and the generators' largest size): equal across reruns, different between students; it does
+    not reveal the secret."""
+    drawn = seeds(student_id, secret, count)
+    for prop in properties.PROPERTIES:
+        drawn[prop.case.id] = (properties.seed_for(prop.case.id, secret, student_id), prop.count)
+    named = json.dumps([drawn, g.MAX_SIZE], sort_keys=True)
     return hashlib.sha256(named.encode("utf-8")).hexdigest()[:16]
 
 

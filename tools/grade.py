@@ -125,11 +125,11 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     the table cases and property checks as `make test-full` runs them, then the checks on inputs drawn for
     this student.  Points come from the grading scheme."""
     started = time.monotonic()
-    drawn = (submission.student, scheme.secret, scheme.generated_count) if scheme.weights["generated"] else None
+    drawn = (submission.student, scheme.secret, scheme.generated_count)  # property and generated checks
     base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
                  layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
                  notes=submission.notes, found=submission.found, max_score=scheme.max_score,
-                 inputs=generated.fingerprint(*drawn) if drawn else "", team=submission.team)
+                 inputs=generated.fingerprint(*drawn), team=submission.team)
     if not submission.gradable:
         return replace(base, feedback=_not_run(base, scheme))
     chosen = list(enumerate(submission.attempts, 1))
@@ -154,13 +154,14 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
                    files=candidate.files, notes=notes)
 
 
-def _run(candidate, limits: Limits, scheme: Scheme, drawn: tuple | None) -> tuple[list, LoadOutcome]:
+def _run(candidate, limits: Limits, scheme: Scheme, drawn: tuple) -> tuple[list, LoadOutcome]:
     verdicts = []
+    student_id, secret, _ = drawn
     with StudentRun(display=FILE, source=candidate.source, limits=limits, modules=candidate.modules) as student:
         for case in scheme.cases:
             if case.suite != "generated":  # after engine.stop_all() a case raises engine.Stopped
-                verdicts.append(properties.run(student, case))
-        if drawn:
+                verdicts.append(properties.run(student, case, drawn_for=(secret, student_id)))
+        if scheme.weights["generated"]:
             verdicts += generated.run(student, *drawn, cases=scheme.cases)
         load = student.load
     return verdicts, load
@@ -230,15 +231,10 @@ def _bare_record(failed: Grade) -> dict:
 
 def _rendered(grade: Grade, limits: Limits) -> Result:
     document = reports.record(grade, limits)
-    document["why"] = _why(grade)
     feedback = reports.feedback_text(grade)
     reports.check_record(document)
     feedback.encode("utf-8")
     return Result(grade, document, feedback)
-
-
-def _why(grade: Grade) -> str:
-    return "" if grade.gradable else reports.why_text(grade)
 
 
 def _not_run(grade: Grade, scheme: Scheme) -> str:

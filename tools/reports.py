@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from framework.harness import render
 from framework.harness.i18n import CATALOGUE, text
+from tools import caps
 from tools.config import GRADED, GROUP_OF_SUITE, GROUPS
 
 BAR = 30
@@ -27,8 +28,9 @@ LMS_COLUMNS = ("name", "late", "attempt", "files")
 # --- one student -------------------------------------------------------------------------------
 
 def record(grade, limits) -> dict:
-    """One student's result as plain data: the unit every output is rendered from."""
-    return {
+    """One student's result as plain data: the unit every output is rendered from, within its cap in grades.json
+    (tools/caps.py: whatever the submission did, at most caps.RECORD_BYTES)."""
+    return caps.record({
         "student": grade.student, "name": grade.name, "entry": grade.entry, "layout": grade.layout,
         "status": grade.status, "gradable": grade.gradable, "score": grade.score, "max_score": grade.max_score,
         "groups": {group: sum(v.case.weight for v in grade.verdicts if v.passed and GROUP_OF_SUITE.get(v.case.suite)
@@ -37,7 +39,8 @@ def record(grade, limits) -> dict:
         "sandbox": grade.sandbox, "generated_inputs": grade.inputs, "team": grade.team,
         "notes": [note_text(key, fields) for key, fields in grade.notes],
         "cases": {verdict.case.column: _case_json(verdict, limits) for verdict in grade.verdicts},
-    }
+        "why": "" if grade.gradable else why_text(grade),
+    })
 
 
 def _case_json(verdict, limits) -> dict:
@@ -53,11 +56,12 @@ def note_text(key: str, fields: dict) -> str:
 
 
 def feedback_text(grade) -> str:
-    """The student's feedback: the decisions taken about their files (if any), then what `make test-full` prints."""
+    """The student's feedback: the decisions taken about their files (if any), then what `make test-full` prints;
+    within its cap (tools/caps.py: whatever the submission did, at most caps.FEEDBACK_BYTES)."""
     if not grade.notes:
-        return grade.feedback
+        return caps.feedback(grade.feedback)
     notes = [text("feedback.notes")] + ["  - " + note_text(key, fields) for key, fields in grade.notes]
-    return "\n".join(notes) + "\n\n" + grade.feedback
+    return caps.feedback("\n".join(notes) + "\n\n" + grade.feedback)
 
 
 def why_text(grade) -> str:
@@ -249,6 +253,8 @@ def gradescope_results(grade, course, facts: dict) -> dict:
                       "score": case.weight if ok else 0, "max_score": case.weight,
                       "status": "passed" if ok else "failed", "output": output, "output_format": "text",
                       "visibility": visibility(course, case)})
+    for test, output in zip(tests, caps.explanations([test["output"] for test in tests])):
+        test["output"] = output
     shown = [v for v in grade.verdicts if visibility(course, v.case) == "visible"]
     if len(shown) < len(grade.verdicts):
         grade = replace(grade, feedback=render.course_report(shown, "student.py"))

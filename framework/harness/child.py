@@ -286,8 +286,9 @@ def main():
             del value
         reply["seconds"] = perf() - started
         try:
-            to_json(args)
-            reply["args_after"] = args
+            longest = limits.get("value_chars", 1 << 20)  # as for a value: more is described, not sent
+            too_large = length(to_json(args)) > longest
+            reply["args_after"] = {"too_large": "<more than %d characters>" % longest} if too_large else args
         except base_exception:
             reply["args_after"] = {"unserializable": safe_text(repr(args), 300)}
         return reply

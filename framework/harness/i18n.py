@@ -502,6 +502,9 @@ CATALOGUE = {
     "hint.internal": ("测试框架内部出错，请把上面的信息发给老师或助教",
                       "internal error in the harness; please send the text above to your instructor"),
     "internal.error": ("测试框架内部错误: {message}", "internal harness error: {message}"),
+    "bounds.stale_folder": ("lab09: 有 {count} 个之前留下的临时文件夹删不掉，例如 {folder}；请手动删除 (测试照常进行)",
+                            "lab09: {count} folder(s) left by an earlier run could not be removed, e.g. {folder}; "
+                            "remove them by hand (this run goes on)"),
     # --- property checks (make test-full) and generated checks (the grade): drawn inputs ------------
     "section.properties": ("=== 性质检查 (随机生成的输入，按规则判断) ===",
                            "=== Property checks (generated inputs, judged by the rules) ==="),

@@ -23,24 +23,27 @@ MARK_TAIL = len(MARK) + 40  # a marker is never longer than this
 
 
 class Lines:
-    """Reply bytes cut into lines; a line longer than `frame_bytes` is dropped to its end."""
+    """Reply bytes cut into lines; a line longer than `frame_bytes` is dropped to its end.  The bytes of an
+    unfinished line wait as a list of chunks, so a long line costs time in proportion to its length."""
 
     def __init__(self, frame_bytes: int):
         self.frame_bytes = frame_bytes
-        self.pending = b""
+        self.pending: list[bytes] = []
+        self.size = 0
         self.skipping = False
 
     def feed(self, chunk: bytes) -> list:
-        self.pending += chunk
         lines = []
-        while b"\n" in self.pending:
-            line, self.pending = self.pending.split(b"\n", 1)
-            if self.skipping:
-                self.skipping = False
-            else:
-                lines.append(line)
-        if len(self.pending) > self.frame_bytes:  # no reply is this long
-            self.pending, self.skipping = b"", True
+        while b"\n" in chunk:
+            end, chunk = chunk.split(b"\n", 1)
+            if not self.skipping:
+                lines.append(b"".join(self.pending) + end)
+            self.pending, self.size, self.skipping = [], 0, False
+        if not self.skipping and chunk:
+            self.pending.append(chunk)
+            self.size += len(chunk)
+        if self.size > self.frame_bytes:  # no reply is this long
+            self.pending, self.size, self.skipping = [], 0, True
         return lines
 
 

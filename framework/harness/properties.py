@@ -2,8 +2,11 @@
 
 Each property states what the protocol demands of any input of a shape, so the expected value comes from
 the input itself: the layout of a history (F1–F4), the ValueError for an unknown role (F2), the reply put
-between a prompt and a boundary (E2–E4), the whole text when there is no <|assistant|> (E1).  The inputs
-are drawn with one fixed seed, so `make test-full` and the grade see the same ones.
+between a prompt and a boundary (E2–E4), the whole text when there is no <|assistant|> (E1).
+`make test-full` draws their inputs with one fixed seed, so students run the same checks on every machine.
+The grade draws each student's from the course secret and the student id, as it does for the generated
+checks (tools/generated.py): the handout holds the fixed seed and these expected-value functions, so inputs
+drawn from it alone could be answered from a table.
 """
 
 from __future__ import annotations
@@ -71,17 +74,29 @@ PROPERTY_CASES = tuple(prop.case for prop in PROPERTIES)
 _BY_ID = {prop.case.id: prop for prop in PROPERTIES}
 
 
-def run(student: StudentRun, case: Case) -> Verdict:
+GRADED_SECTION = "graded_properties"  # the grade's property checks: a header that says whose inputs they are
+
+
+def run(student: StudentRun, case: Case, drawn_for: tuple[str, str] | None = None) -> Verdict:
     """The verdict of any case `make test-full` runs: a table case, or a property on its drawn inputs
-    (judged as `case`, so a verdict carries the points the grader gave it)."""
+    (judged as `case`, so a verdict carries the points the grader gave it).  `drawn_for`, (course secret,
+    student id), draws the property's inputs for that student, as grading does; without it they are the
+    handout's, as in `make test-full`."""
     prop = _BY_ID.get(case.id)
     if prop is None:
         return check(student, case)
-    return explore(student, replace(prop, case=case), _inputs(case.id))
+    if drawn_for is None:
+        return explore(student, replace(prop, case=case), _inputs(case.id))
+    graded = replace(prop, case=replace(case, section=GRADED_SECTION))
+    return explore(student, graded, specimens(prop, seed_for(case.id, *drawn_for)))
+
+
+def seed_for(case_id: str, secret: str, student_id: str) -> int:
+    """The seed of one student's inputs for the property `case_id` in grading."""
+    return g.seed_of(secret, student_id, case_id)
 
 
 @functools.lru_cache(maxsize=None)
 def _inputs(case_id: str) -> list:
-    """A property's inputs: drawn once per process, the same for every student (so the grade agrees with
-    `make test-full`)."""
+    """A property's inputs in `make test-full`: drawn once per process from the handout's fixed seed."""
     return list(specimens(_BY_ID[case_id], g.seed_of("lab09", "properties", case_id)))

@@ -5,6 +5,10 @@ the child's own frames).  A reply that does not have the shape the parent expect
 (`Invalid`); returned data that is plain but too deep or too large is kept as a description, never
 walked.  Descriptive text (exception messages, reprs, type and function names) is made safe here, once,
 with `untrusted.safe_text`; returned values are left exactly as they came, because they are judged.
+The size bound the child applies to what it sends (`Limits.value_chars`: a str is cut to it, data and the
+arguments afterwards beyond it are described) holds here again: a reply beyond it is one the child's code
+never writes, so it is refused like any other forgery.  So what the parent keeps of a reply is at most a
+few values of that size, whatever the line (up to `Limits.frame_bytes`) carried.
 All checks are iterative: nothing here recurses on data a student chose.
 """
 
@@ -14,6 +18,7 @@ from framework.harness.untrusted import safe_text
 
 MAX_DEPTH = 16  # a list of messages is 3 deep; anything deeper is not an answer
 MAX_NODES = 200_000
+MAX_ARGUMENTS = 16  # a call has one or two; the indices of those returned as the value
 FUNCTION_STATES = ("ok", "missing", "not_callable")
 
 
@@ -21,15 +26,22 @@ class Invalid(Exception):
     """A reply that is not what the child's code would have sent: the child is not to be trusted any more."""
 
 
-def check_data(value, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> str | None:
-    """None if `value` is plain JSON data within the bounds, else what is wrong with it (never raises)."""
-    stack, nodes = [(value, 0)], 0
+def check_data(value, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES,
+               max_chars: int | None = None) -> str | None:
+    """None if `value` is plain JSON data within the bounds, else what is wrong with it (never raises).
+    `max_chars` bounds its size: one per item plus the characters of every str and key (never more than the
+    length of its JSON, so whatever the child's own encoder let through fits)."""
+    stack, nodes, chars = [(value, 0)], 0, 0
     while stack:
         item, depth = stack.pop()
         nodes += 1
         if nodes > max_nodes:
             return f"more than {max_nodes} items"
         kind = type(item)
+        if kind is str:
+            chars += len(item)
+        if max_chars is not None and chars + nodes > max_chars:
+            return f"more than {max_chars} characters"
         if kind in (str, int, float, bool) or item is None:
             continue
         if depth >= max_depth:
@@ -39,6 +51,7 @@ def check_data(value, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) ->
         elif kind is dict:
             if any(type(key) is not str for key in item):
                 return "a dict key that is not a str"
+            chars += sum(len(key) for key in item)
             stack.extend((child, depth + 1) for child in item.values())
         else:
             return f"a {kind.__name__}"
@@ -50,7 +63,7 @@ def _text(value, limit: int = 500) -> str:
 
 
 def _int(value) -> int | None:
-    return value if type(value) is int else None
+    return value if type(value) is int and 0 <= value < 1 << 63 else None
 
 
 def exception(raised) -> dict:
@@ -69,8 +82,14 @@ def exception(raised) -> dict:
     return info
 
 
+def _too_large(limits) -> str:
+    """What check_data says of data beyond `limits.value_chars`: more than the child's encoder ever sends."""
+    return f"more than {limits.value_chars} characters"
+
+
 def returned(value, limits) -> dict:
-    """A returned value: a str exactly as sent, plain data if within bounds, otherwise a description."""
+    """A returned value: a str exactly as sent, plain data if within bounds, otherwise a description; a value
+    larger than the child sends is refused."""
     if type(value) is not dict:
         raise Invalid("returned is not an object")
     kind = value.get("kind")
@@ -78,16 +97,22 @@ def returned(value, limits) -> dict:
         text = value.get("value")
         if type(text) is not str:
             raise Invalid("str without text")
+        if len(text) > limits.value_chars:
+            raise Invalid(f"a returned str of {_too_large(limits)}")
         result = {"kind": "str", "value": text}
         if _int(value.get("length")) is not None:
             result["length"] = value["length"]
         return result
     if kind == "data":
         data, type_name = value.get("value"), value.get("type")
-        problem = check_data(data) if type(data) in (list, dict) else "not a list or dict"
+        problem = check_data(data, max_chars=limits.value_chars) if type(data) in (list, dict) else \
+            "not a list or dict"
+        if problem == _too_large(limits):
+            raise Invalid(f"returned data of {problem}")
         if problem is None and type_name == type(data).__name__:
             is_argument = value.get("is_argument")
-            indices = [i for i in is_argument if type(i) is int] if type(is_argument) is list else []
+            listed = is_argument[:MAX_ARGUMENTS] if type(is_argument) is list else []
+            indices = [i for i in listed if _int(i) is not None]
             return {"kind": "data", "type": type_name, "value": data, "is_argument": indices}
         return {"kind": "other", "type": type(data).__name__ if type(data) in (list, dict) else "?",
                 "str_subclass": False, "repr": f"<{problem or 'not plain data'}>"}
@@ -103,7 +128,7 @@ def hello(reply) -> dict:
         raise Invalid("not a hello")
     limits = reply.get("limits")
     return {"landlock": _int(reply.get("landlock")) or 0,
-            "limits": [name for name in limits if type(name) is str][:10] if type(limits) is list else []}
+            "limits": [name for name in limits[:10] if type(name) is str] if type(limits) is list else []}
 
 
 def load(reply, functions) -> dict:
@@ -133,13 +158,20 @@ def call(reply, limits) -> dict:
         raise Invalid("a call reply needs exactly one of returned and raised")
     checked = {"returned": returned(reply["returned"], limits)} if "returned" in reply else \
         {"raised": exception(reply["raised"])}
-    after = reply.get("args_after")
-    if type(after) is list and check_data(after) is None:
-        checked["args_after"] = after
-    else:
-        shown = after.get("unserializable") if type(after) is dict else None
-        checked["args_after"] = {"unserializable": _text(shown, 300)}
+    checked["args_after"] = arguments_after(reply.get("args_after"), limits)
     seconds = reply.get("seconds")
     checked["seconds"] = float(seconds) if type(seconds) in (int, float) and 0 <= seconds < 1e6 else 0.0
     return checked
 
+
+def arguments_after(after, limits) -> list | dict:
+    """The arguments as the call left them: plain data as sent, or the child's description of them (too large
+    to send, or not plain data); arguments larger than the child sends are refused."""
+    if type(after) is dict and type(after.get("too_large")) is str:
+        return {"too_large": _text(after["too_large"], 100)}
+    if type(after) is not list:
+        return {"unserializable": _text(after.get("unserializable") if type(after) is dict else None, 300)}
+    problem = check_data(after, max_chars=limits.value_chars)
+    if problem == _too_large(limits):
+        raise Invalid(f"arguments afterwards of {problem}")
+    return after if problem is None else {"unserializable": f"<{problem}>"}

@@ -2,15 +2,20 @@
 
 Applied once, where such text enters the parent, so no terminal, feedback file, CSV, JSON or HTML page
 can be driven by a submission: control characters (C0 except newline and tab, DEL, C1 — so every escape
-sequence — and the bidirectional overrides that reorder what a reader sees) are shown as \\xNN or
-\\uNNNN, lone surrogates become U+FFFD, and the text is cut to a length.
+sequence), every format character (Unicode's category Cf: the bidirectional controls U+061C, U+200E/F,
+U+202A–202E and U+2066–2069 that reorder what a reader sees, and the invisible ones beside them: zero-width
+spaces and joiners, U+FEFF, the tag characters) and the line and paragraph separators U+2028/9 are shown as
+\\xNN, \\uNNNN or \\UNNNNNNNN, lone surrogates become U+FFFD, and the text is cut to a length.
 """
 
 from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_FORMAT = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028-\u202e"
+           "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+           "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")  # Cf, Zl, Zp (Unicode 15.1)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + _FORMAT + "]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -30,4 +35,4 @@ def safe_text(value, limit: int | None = None, keep_newlines: bool = True) -> st
 
 def _shown(found) -> str:
     code = ord(found.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
