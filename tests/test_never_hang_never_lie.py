@@ -43,6 +43,9 @@ BEHAVIOUR = {
     "leaves_a_process_behind": (ALL, "wrong_value", "hint.returned_empty"),
     "many_names": (FORMAT, "missing_function", "hint.missing_function"),
     "probes_its_walls": (ALL, "wrong_value", "hint.case1"),
+    "connects_to_local_sockets": (ALL, "wrong_value", "hint.case1"),
+    "writes_shared_folders": (ALL, "wrong_value", "hint.case1"),
+    "forks_many": (ALL, "wrong_value", "hint.case1"),
     "returns_deep_nesting": (ALL, "wrong_type", "hint.not_str"),
     "surrogate_in_exception": (ALL, {"wrong_value", "raised"}, "hint.case1"),
 }

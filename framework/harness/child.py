@@ -5,8 +5,10 @@ with three pipes: requests arrive on stdin, replies leave on stdout, and the stu
 to stderr (the child moves its own stdin/stdout out of the student's reach first: fd 0 becomes the null
 device and fd 1 joins fd 2).  It imports nothing from the harness and never sees an expected value.
 
-Before any student code runs it sets its resource limits, confines itself (Landlock, where the kernel has
-it) and sends a "hello" saying what it applied: that first line is the only one the parent trusts without
+Before any student code runs it takes a user namespace of its own where the parent asks (so that the
+kernel counts its processes apart from the grader's), sets its resource limits, drops every capability,
+confines itself (Landlock, where the kernel has it, and a seccomp filter) and sends a "hello" saying what
+it applied: that first line is the only one the parent trusts without
 a nonce, because no student code has run yet.  Then it serves requests one at a time; every reply echoes
 the nonce of its request, so a line the student's code writes is never taken for a reply, and after each
 reply it writes a marker with that nonce to the output pipe, so the parent knows where a call's printed
@@ -181,16 +183,94 @@ def main():
                 pass
         return applied
 
-    def confine(workdir, cap):
+    def load_libc():
+        """ctypes and the C library, on Linux (the walls below are system calls Python has no name for)."""
+        if not sys.platform.startswith("linux"):
+            return None, None
+        try:
+            import ctypes
+            return ctypes, ctypes.CDLL(None, use_errno=True)
+        except (ImportError, OSError):
+            return None, None
+
+    def own_user_namespace(ctypes, libc):
+        """A user namespace of its own, mapping its uid and gid to themselves: the kernel (5.14 and later)
+        counts RLIMIT_NPROC per user namespace, so the process limit then caps this child alone, not every
+        process of the user who runs the grader.  Returns whether it was made."""
+        if libc is None:
+            return False
+        uid, gid = os.getuid(), os.getgid()
+        if libc.unshare(ctypes.c_int(0x10000000)) != 0:  # CLONE_NEWUSER
+            return False
+        for name, line in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
+            try:
+                fd = os.open("/proc/self/" + name, os.O_WRONLY)
+                try:
+                    os.write(fd, line.encode("ascii"))
+                finally:
+                    os.close(fd)
+            except OSError:
+                pass  # unmapped, it still counts its processes apart
+        return True
+
+    def drop_capabilities(ctypes, libc, userns):
+        """No capability left, now or after an exec: a child of a root grader that has no uid of its own
+        would otherwise keep root's (load kernel modules, reboot, reconfigure the machine), and one in a
+        user namespace of its own would keep those it has there."""
+        if libc is None or (os.geteuid() != 0 and not userns):
+            return
+        ulong = ctypes.c_ulong
+        for capability in range(64):
+            if libc.prctl(ctypes.c_int(24), ulong(capability), ulong(0), ulong(0), ulong(0)) != 0:  # CAPBSET_DROP
+                if ctypes.get_errno() == 22:  # EINVAL: past the last capability this kernel knows
+                    break
+        libc.prctl(ctypes.c_int(47), ulong(4), ulong(0), ulong(0), ulong(0))  # PR_CAP_AMBIENT_CLEAR_ALL
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+        libc.capset(header, (ctypes.c_uint32 * 6)())  # effective, permitted, inheritable: all empty
+
+    def filter_syscalls(ctypes, libc):
+        """A seccomp filter: no socket of any kind (TCP, UDP, and Unix sockets, by path or abstract: the
+        D-Bus session bus, ssh and gpg agents, X11), no io_uring (its requests would pass by this filter),
+        no IPC the kernel keeps beyond a process (System V, POSIX message queues), no keyrings, no ptrace.
+        Each is refused with EPERM; so is every call of another architecture's ABI.  Returns whether it
+        is installed (this architecture's numbers must be known)."""
+        if libc is None:
+            return False
+        generic = (198, 199, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
+                   196, 197, 217, 218, 219, 117, 270, 271)  # asm-generic numbering (arm64, riscv64)
+        known = {"x86_64": (0xC000003E, (41, 53, 240, 241, 242, 243, 244, 245, 68, 71, 70, 69, 64, 66, 220, 65,
+                                         29, 31, 30, 67, 248, 249, 250, 101, 310, 311)),
+                 "aarch64": (0xC00000B7, generic), "arm64": (0xC00000B7, generic),
+                 "riscv64": (0xC00000F3, generic)}
+        arch, numbers = known.get(os.uname().machine, (None, ()))
+        if arch is None:
+            return False
+        numbers += (425, 426, 427, 438)  # io_uring_setup, io_uring_enter, io_uring_register, pidfd_getfd
+
+        class Instruction(ctypes.Structure):
+            _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
+                        ("k", ctypes.c_uint32)]
+
+        class Program(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
+
+        load, equal, at_least, give = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JGE|K, RET|K
+        checks = ([(at_least, 0x40000000)] if arch == 0xC000003E else []) + [(equal, n) for n in numbers]  # x32
+        deny = 4 + len(checks) + 1  # the last instruction: every check that matches jumps to it
+        code = [(load, 0, 0, 4), (equal, 1, 0, arch), (give, 0, 0, 0x00050001), (load, 0, 0, 0)]  # arch, then nr
+        code += [(op, deny - (4 + i) - 1, 0, k) for i, (op, k) in enumerate(checks)]
+        code += [(give, 0, 0, 0x7FFF0000), (give, 0, 0, 0x00050001)]  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO|EPERM
+        instructions = (Instruction * len(code))(*[Instruction(*item) for item in code])
+        program = Program(len(code), instructions)
+        ulong = ctypes.c_ulong
+        libc.prctl(ctypes.c_int(38), ulong(1), ulong(0), ulong(0), ulong(0))  # PR_SET_NO_NEW_PRIVS
+        return libc.prctl(ctypes.c_int(22), ulong(2), ctypes.byref(program), ulong(0), ulong(0)) == 0  # FILTER
+
+    def confine(workdir, cap, ctypes, libc):
         """Linux Landlock: read the Python installation and system files, write only in `workdir`, no
         TCP, no signals or abstract sockets outside the sandbox (what the ABI has).  Returns the ABI
         applied, or 0.  `cap` lowers the ABI used (tests simulate older kernels with it)."""
-        if not sys.platform.startswith("linux") or cap == 0:
-            return 0
-        try:
-            import ctypes
-            libc = ctypes.CDLL(None, use_errno=True)
-        except (ImportError, OSError):
+        if libc is None or cap == 0:
             return 0
         syscall, u64 = libc.syscall, ctypes.c_uint64
         syscall.restype = ctypes.c_long
@@ -292,9 +372,16 @@ def main():
             reply["args_after"] = {"unserializable": safe_text(repr(args), 300)}
         return reply
 
+    ctypes, libc = load_libc() if settings.get("confine") else (None, None)
+    userns = own_user_namespace(ctypes, libc) if settings.get("userns") else False
+    if settings.get("userns") and not userns:
+        limits.pop("processes", None)  # without a namespace of its own it would count the grader's processes
     applied_limits = set_limits()
-    landlock = confine(os.getcwd(), settings.get("landlock_cap"))
-    send({"hello": 1, "landlock": landlock, "limits": applied_limits, "uid": getattr(os, "getuid", lambda: -1)()})
+    drop_capabilities(ctypes, libc, userns)
+    landlock = confine(os.getcwd(), settings.get("landlock_cap"), ctypes, libc)
+    seccomp = filter_syscalls(ctypes, libc) if not settings.get("no_seccomp") else False
+    send({"hello": 1, "landlock": landlock, "seccomp": seccomp, "userns": userns, "limits": applied_limits,
+          "uid": getattr(os, "getuid", lambda: -1)()})
 
     def calls(request):
         """Several calls of one function in one request, each result sent as soon as it is known (with the
