@@ -9,6 +9,7 @@ the attack is shown to work — harmlessly, on the canaries — so that the leve
 ways.  README's threat-model table is checked against what each level blocks, here and in the abstract.
 """
 
+import json
 import os
 import shutil
 import socket
@@ -18,16 +19,17 @@ import sys
 import tempfile
 import time
 import uuid
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, armed, unavailable
+from conftest import QUICK, ROOT, SOLUTION, armed, clean_env, make, unavailable
 from framework.harness import sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
 from framework.harness.judge import check
-from tools import reports
+from tools import config, reports
 from tools.grade import refuse_unsafe
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
@@ -345,6 +347,48 @@ def test_grading_is_refused_where_children_reach_the_graders_sockets_or_the_answ
     key.chmod(0o644)
     walled = sandbox.Level("bwrap", ("bwrap", "seccomp"), sandbox.blocked_by(("bwrap", "seccomp"), 0))
     assert refuse_unsafe(walled, False, [key]) is None  # a wall stops reading: the modes do not matter
+
+
+def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkeypatch, open_folder, tmp_path):
+    """Finding 7: the bundle unzipped solutions/ and grading.ini as 0644, so at level `uid` (an image that
+    refuses namespaces and has no Landlock) a submission read the answer key and scored 100."""
+    if "uid" not in " ".join(probe(monkeypatch, LEVELS["uid-no-landlock"][0]).walls):
+        pytest.skip("no uid level here (a root grader and an interpreter others can run)")
+    assert make("gradescope").returncode == 0
+    source = open_folder / "source"
+    with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
+        for info in bundle.infolist():  # as unzip does: each file with the mode the zip gives it
+            target = source / info.filename
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
+            target.write_bytes(bundle.read(info))
+            target.chmod(info.external_attr >> 16 & 0o777)
+    stub = tmp_path / "bin"
+    stub.mkdir()
+    (stub / "apt-get").write_text("#!/bin/sh\nexit 0\n")  # python3 or bubblewrap may be missing: install nothing
+    (stub / "apt-get").chmod(0o755)
+    subprocess.run(["bash", str(source / "setup.sh")], check=True, timeout=60,
+                   env=clean_env(PATH=f"{stub}{os.pathsep}{os.environ['PATH']}"))
+    private = [source / "solutions" / "student.py", source / "tools" / "grading.ini"]
+    assert all(not path.stat().st_mode & 0o077 for path in private + [source / "solutions"])
+    submission = open_folder / "submission"
+    submission.mkdir(mode=0o755)
+    armed("steals_solution", submission, SOLUTION=str(private[0])).rename(submission / "student.py")
+    results = open_folder / "results.json"
+    environment = clean_env(**LEVELS["uid-no-landlock"][0])
+    environment.pop("LAB_UNSAFE", None)
+
+    def graded() -> dict:
+        subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+                        "--results", str(results)], cwd=source, env=environment, check=True, timeout=300)
+        return json.loads(results.read_text(encoding="utf-8"))
+
+    document = graded()
+    assert document["tests"] and document["score"] < config.load().max_score  # nothing to copy
+    assert document["extra_data"]["sandbox"] == "uid"
+    for path in private + [source / "solutions"]:  # as an unzip that kept 0644 and no setup.sh would leave them
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    document = graded()
+    assert document["score"] == 0 and document["tests"] == [] and str(private[0]) in document["output"]
 
 
 # --- a grader that is not root ---------------------------------------------------------------------
