@@ -29,7 +29,7 @@ from framework.harness import sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
 from framework.harness.judge import check
-from tools import config, reports
+from tools import config, report_page, reports
 from tools.grade import refuse_unsafe
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
@@ -445,11 +445,13 @@ def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(c
 # --- the level each student got ---------------------------------------------------------------------
 
 def test_students_graded_below_the_runs_level_are_named_where_the_level_is_shown():
+    """Finding 2: after a wall failed, later students were graded weaker while the terminal still said bwrap."""
     run = sandbox.Level("bwrap", ("bwrap",), tuple(sandbox.ATTACKS), True)
     records = [{"student": "alice", "sandbox": "bwrap"}, {"student": "bob", "sandbox": "landlock-6+"},
                {"student": "carol", "sandbox": ""}]  # carol's file never ran: no level to compare
-    assert reports.below(records, run) == [("bob", "landlock-6+")]
+    assert reports.at_other_levels(records, run) == [("bob", "landlock-6+")]
     line = reports.sandbox_line(run, records)
     assert "bob (landlock-6+)" in line and "alice" not in line and "carol" not in line
-    assert reports.sandbox_json(run, records)["below"] == {"bob": "landlock-6+"}
+    assert reports.sandbox_json(run, records)["students_at_other_levels"] == {"bob": "landlock-6+"}
     assert reports.sandbox_line(run, records[:1]) == reports.sandbox_line(run)
+    assert "banner weak" in report_page._sandbox(run, records) and "banner full" in report_page._sandbox(run, [])

@@ -110,7 +110,7 @@ def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
 
 
 def _sandbox(level, records) -> str:
-    kind = "full" if level.full and not reports.below(records, level) else "weak"
+    kind = "full" if level.full and not reports.at_other_levels(records, level) else "weak"
     shown = html.escape(reports.sandbox_line(level, records)).replace("\n", "<br>")
     return f"<p class=\"banner {kind}\" id=sandbox>{shown}</p>"
 

@@ -128,12 +128,14 @@ def grades_json(records, limits, course, level) -> str:
 
 def sandbox_json(level, records=()) -> dict:
     return {"level": level.name, "walls": list(level.walls), "blocks": list(getattr(level, "blocks", ())),
-            "full": level.full, "below": {student: shown for student, shown in below(records, level)}}
+            "full": level.full,
+            "students_at_other_levels": {student: shown for student, shown in at_other_levels(records, level)}}
 
 
-def below(records, level) -> list[tuple[str, str]]:
-    """(student, level) of each student whose child ran at another level than the run's (a weaker one: a wall
-    that failed for good during the run is not tried again), in the records' order."""
+def at_other_levels(records, level) -> list[tuple[str, str]]:
+    """(student, level) of each student whose child ran at another level than the run's, in the records' order:
+    a weaker one (a wall that failed for good during the run is not tried again), or, after a merge, the level
+    of the run that graded them."""
     return [(document["student"], document["sandbox"]) for document in records
             if document.get("sandbox") and document["sandbox"] != level.name]
 
@@ -238,13 +240,13 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
 
 
 def sandbox_line(level, records=()) -> str:
-    """The run's level and walls, and the students graded below it, if any (with their level)."""
+    """The run's level and walls, and the students graded at another level, if any (with their level)."""
     key = "sandbox.full" if level.full else "sandbox.weak"
     line = text(key, level=level.name, walls=", ".join(level.walls) or "—")
-    weaker = below(records, level)
-    if weaker:
-        shown = ", ".join(f"{student} ({name})" for student, name in weaker[:10]) + (" …" if len(weaker) > 10 else "")
-        line += "\n" + text("sandbox.below", count=len(weaker), students=shown)
+    others = at_other_levels(records, level)
+    if others:
+        shown = ", ".join(f"{student} ({name})" for student, name in others[:10]) + (" …" if len(others) > 10 else "")
+        line += "\n" + text("sandbox.other_levels", count=len(others), students=shown)
     return line
 
 

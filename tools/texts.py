@@ -86,8 +86,9 @@ register({
                                 "refusing to grade: at sandbox level {level} student code could read {files} (the answer "
                                 "key, the grading scheme and its secret). chmod -R go-rwx them first (the Gradescope "
                                 "setup.sh does), or accept the risk with UNSAFE=1 (--unsafe)"),
-    "sandbox.below": ("其中 {count} 名学生的沙箱比这次评分的弱: {students}",
-                      "{count} students were graded at a weaker level than this run's: {students}"),
+    "sandbox.other_levels": ("其中 {count} 名学生的沙箱不是上面这一级 (多半更弱: 评分中途有一道墙失效): {students}",
+                             "{count} students were graded at another level than this one (most likely weaker: a wall "
+                             "failed during the run): {students}"),
     # --- regrades -----------------------------------------------------------------------------
     "regrade.refuse": ("{out}/ 里已有 {count} 名学生的结果，其中 {lost} 名 ({examples} …) 不在这次的 SUBMISSIONS 里。"
                        "只替换这次评分的 {graded} 名学生的行请加 MERGE=1，否则请换一个 OUT=",

@@ -8,8 +8,8 @@ device and fd 1 joins fd 2).  It imports nothing from the harness and never sees
 Before any student code runs it takes a user namespace of its own where the parent asks (so that the
 kernel counts its processes apart from the grader's), sets its resource limits, drops every capability,
 confines itself (Landlock, where the kernel has it, and a seccomp filter) and sends a "hello" saying what
-it applied: that first line is the only one the parent trusts without
-a nonce, because no student code has run yet.  Then it serves requests one at a time; every reply echoes
+it applied: that first line is the only one the parent trusts without a nonce, because no student code
+has run yet.  Then it serves requests one at a time; every reply echoes
 the nonce of its request, so a line the student's code writes is never taken for a reply, and after each
 reply it writes a marker with that nonce to the output pipe, so the parent knows where a call's printed
 output ends.  The parent validates every reply; nothing here is trusted once student code has run.
@@ -236,8 +236,11 @@ def main():
         is installed (this architecture's numbers must be known)."""
         if libc is None:
             return False
+        # socket, socketpair; mq_open … mq_getsetattr; msgget, msgctl, msgrcv, msgsnd; semget, semctl,
+        # semtimedop, semop; shmget, shmctl, shmat, shmdt; add_key, request_key, keyctl; ptrace,
+        # process_vm_readv, process_vm_writev — in each architecture's numbering (the audit arch first)
         generic = (198, 199, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
-                   196, 197, 217, 218, 219, 117, 270, 271)  # asm-generic numbering (arm64, riscv64)
+                   196, 197, 217, 218, 219, 117, 270, 271)  # asm-generic (arm64, riscv64)
         known = {"x86_64": (0xC000003E, (41, 53, 240, 241, 242, 243, 244, 245, 68, 71, 70, 69, 64, 66, 220, 65,
                                          29, 31, 30, 67, 248, 249, 250, 101, 310, 311)),
                  "aarch64": (0xC00000B7, generic), "arm64": (0xC00000B7, generic),
@@ -245,7 +248,7 @@ def main():
         arch, numbers = known.get(os.uname().machine, (None, ()))
         if arch is None:
             return False
-        numbers += (425, 426, 427, 438)  # io_uring_setup, io_uring_enter, io_uring_register, pidfd_getfd
+        numbers += (425, 426, 427, 438)  # io_uring_setup, io_uring_enter, io_uring_register, pidfd_getfd: all
 
         class Instruction(ctypes.Structure):
             _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
@@ -254,8 +257,10 @@ def main():
         class Program(ctypes.Structure):
             _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
 
+        # The program: another architecture's ABI is refused; then (x86-64) the x32 ABI, whose numbers have
+        # bit 30 set; then each number above; everything else is allowed.
         load, equal, at_least, give = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JGE|K, RET|K
-        checks = ([(at_least, 0x40000000)] if arch == 0xC000003E else []) + [(equal, n) for n in numbers]  # x32
+        checks = ([(at_least, 0x40000000)] if arch == 0xC000003E else []) + [(equal, n) for n in numbers]
         deny = 4 + len(checks) + 1  # the last instruction: every check that matches jumps to it
         code = [(load, 0, 0, 4), (equal, 1, 0, arch), (give, 0, 0, 0x00050001), (load, 0, 0, 0)]  # arch, then nr
         code += [(op, deny - (4 + i) - 1, 0, k) for i, (op, k) in enumerate(checks)]

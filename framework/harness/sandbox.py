@@ -414,8 +414,8 @@ _INTO_CGROUP = f'echo $$ >"$0" 2>/dev/null || {{ echo "{CGROUP_REFUSED}" >&2; ex
 
 def _pids_base() -> str | None:
     """Where a root grader makes one pids cgroup per child: the cgroup v1 pids hierarchy at this process's own
-    cgroup, or the top of a cgroup2 hierarchy that has the pids controller (a cgroup with processes of its own
-    cannot hand controllers down, so the grader's own is no use there).  None where neither is writable."""
+    cgroup, or the top of a cgroup2 hierarchy that hands the pids controller down (a cgroup with processes of
+    its own cannot, so the grader's own is no use there).  None where neither is writable."""
     global _cgroup_base
     with _lock:
         if _cgroup_base is False:
@@ -449,16 +449,11 @@ def _find_pids_base() -> str | None:
             unified = unified or point
     if unified is None:
         return None
-    try:
-        with open(os.path.join(unified, "cgroup.controllers"), encoding="ascii") as handle:
-            if "pids" not in handle.read().split():
-                return None
-        with open(os.path.join(unified, "cgroup.subtree_control"), "r+", encoding="ascii") as handle:
-            if "pids" not in handle.read().split():
-                handle.write("+pids")
+    try:  # the machine's own choice (systemd hands pids down): never changed here
+        with open(os.path.join(unified, "cgroup.subtree_control"), encoding="ascii") as handle:
+            return unified if "pids" in handle.read().split() and os.access(unified, os.W_OK) else None
     except OSError:
         return None
-    return unified
 
 
 def _pids_group() -> str | None:
