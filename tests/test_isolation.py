@@ -206,7 +206,7 @@ time.sleep(60)
 """
 
 
-def test_signals_shadow_and_network(level, tmp_path):
+def test_signals_shadow_network_and_namespaces(level, tmp_path):
     """The grader gets signal 0 only; a witness process of this test, outside any sandbox like the grader,
     records the one real signal."""
     record, ready = tmp_path / "signalled", tmp_path / "ready"
@@ -238,6 +238,10 @@ def test_signals_shadow_and_network(level, tmp_path):
     assert (answers["witness"] == "allowed") == record.exists(), answers
     assert signalled == ("signal" not in level.blocks), (level, answers)
     assert received == ("network" not in level.blocks), (level, answers)
+    if "seccomp" in level.walls:  # no namespace to take back the capabilities in
+        assert answers["userns"] == "refused", (level, answers)
+    elif os.geteuid() == 0:
+        assert answers["userns"] == "made", (level, answers)  # harmless: the forked process just exits
     if os.geteuid() == 0 and "read" in level.blocks:
         assert answers["shadow"] != "readable", (level, answers)
 

@@ -231,21 +231,24 @@ def main():
     def filter_syscalls(ctypes, libc):
         """A seccomp filter: no socket of any kind (TCP, UDP, and Unix sockets, by path or abstract: the
         D-Bus session bus, ssh and gpg agents, X11), no io_uring (its requests would pass by this filter),
-        no IPC the kernel keeps beyond a process (System V, POSIX message queues), no keyrings, no ptrace.
-        Each is refused with EPERM; so is every call of another architecture's ABI.  Returns whether it
-        is installed (this architecture's numbers must be known)."""
+        no IPC the kernel keeps beyond a process (System V, POSIX message queues), no keyrings, no ptrace,
+        no new namespace (a user namespace would give back, inside it, the capabilities dropped above).
+        Each is refused with EPERM; so is every call of another architecture's ABI; clone3, whose flags a
+        filter cannot read, says ENOSYS (the C library then uses clone).  Returns whether it is installed
+        (this architecture's numbers must be known)."""
         if libc is None:
             return False
         # socket, socketpair; mq_open … mq_getsetattr; msgget, msgctl, msgrcv, msgsnd; semget, semctl,
         # semtimedop, semop; shmget, shmctl, shmat, shmdt; add_key, request_key, keyctl; ptrace,
-        # process_vm_readv, process_vm_writev — in each architecture's numbering (the audit arch first)
-        generic = (198, 199, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
-                   196, 197, 217, 218, 219, 117, 270, 271)  # asm-generic (arm64, riscv64)
-        known = {"x86_64": (0xC000003E, (41, 53, 240, 241, 242, 243, 244, 245, 68, 71, 70, 69, 64, 66, 220, 65,
-                                         29, 31, 30, 67, 248, 249, 250, 101, 310, 311)),
+        # process_vm_readv, process_vm_writev; unshare, setns — then clone and clone3 — in each
+        # architecture's numbering, after its audit arch
+        generic = ((198, 199, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
+                    196, 197, 217, 218, 219, 117, 270, 271, 97, 268), 220, 435)  # asm-generic (arm64, riscv64)
+        known = {"x86_64": (0xC000003E, ((41, 53, 240, 241, 242, 243, 244, 245, 68, 71, 70, 69, 64, 66, 220, 65,
+                                          29, 31, 30, 67, 248, 249, 250, 101, 310, 311, 272, 308), 56, 435)),
                  "aarch64": (0xC00000B7, generic), "arm64": (0xC00000B7, generic),
                  "riscv64": (0xC00000F3, generic)}
-        arch, numbers = known.get(os.uname().machine, (None, ()))
+        arch, (numbers, clone, clone3) = known.get(os.uname().machine, (None, ((), None, None)))
         if arch is None:
             return False
         numbers += (425, 426, 427, 438)  # io_uring_setup, io_uring_enter, io_uring_register, pidfd_getfd: all
@@ -257,16 +260,25 @@ def main():
         class Program(ctypes.Structure):
             _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
 
-        # The program: another architecture's ABI is refused; then (x86-64) the x32 ABI, whose numbers have
-        # bit 30 set; then each number above; everything else is allowed.
-        load, equal, at_least, give = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JGE|K, RET|K
-        checks = ([(at_least, 0x40000000)] if arch == 0xC000003E else []) + [(equal, n) for n in numbers]
-        deny = 4 + len(checks) + 1  # the last instruction: every check that matches jumps to it
-        code = [(load, 0, 0, 4), (equal, 1, 0, arch), (give, 0, 0, 0x00050001), (load, 0, 0, 0)]  # arch, then nr
-        code += [(op, deny - (4 + i) - 1, 0, k) for i, (op, k) in enumerate(checks)]
-        code += [(give, 0, 0, 0x7FFF0000), (give, 0, 0, 0x00050001)]  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO|EPERM
-        instructions = (Instruction * len(code))(*[Instruction(*item) for item in code])
-        program = Program(len(code), instructions)
+        # The program, with jumps to labels: another architecture's ABI is refused; then (x86-64) the x32
+        # ABI, whose numbers have bit 30 set; each number above; clone with a namespace flag in its first
+        # argument (the low half of args[0]: all three are little-endian); clone3; the rest is allowed.
+        load, equal, at_least, any_bit, give = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, JMP|JEQ|JGE|JSET|K, RET
+        allow, deny, no_such = 0x7FFF0000, 0x00050001, 0x00050026  # SECCOMP_RET_ALLOW, RET_ERRNO|EPERM, |ENOSYS
+        namespaces = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
+        code = [(load, None, None, 4), (equal, "nr", None, arch), (give, None, None, deny),
+                ("nr", load, None, None, 0)]
+        if arch == 0xC000003E:
+            code.append((at_least, "deny", None, 0x40000000))
+        code += [(equal, "deny", None, number) for number in numbers]
+        code += [(equal, "clone3", None, clone3), (equal, "clone", None, clone), (give, None, None, allow),
+                 ("clone", load, None, None, 16), (any_bit, "deny", None, namespaces), (give, None, None, allow),
+                 ("clone3", give, None, None, no_such), ("deny", give, None, None, deny)]
+        labels = {item[0]: index for index, item in enumerate(code) if type(item[0]) is str}
+        code = [item[1:] if type(item[0]) is str else item for item in code]
+        resolved = [Instruction(op, labels[yes] - index - 1 if yes else 0, labels[no] - index - 1 if no else 0, k)
+                    for index, (op, yes, no, k) in enumerate(code)]
+        program = Program(len(resolved), (Instruction * len(resolved))(*resolved))
         ulong = ctypes.c_ulong
         libc.prctl(ctypes.c_int(38), ulong(1), ulong(0), ulong(0), ulong(0))  # PR_SET_NO_NEW_PRIVS
         return libc.prctl(ctypes.c_int(22), ulong(2), ctypes.byref(program), ulong(0), ulong(0)) == 0  # FILTER
