@@ -19,9 +19,10 @@ from framework.harness.judge import check
 
 STUDENTS = ROOT / "tests" / "students"
 
-if os.environ.get("LAB_SANDBOX", "").strip().lower() == "none" and hasattr(os, "geteuid") and os.geteuid() == 0:
-    # Whoever runs `make check` with the sandbox forced off as root chose to; the grader refuses that unless
-    # told, and is told here: every hostile file in tests/students/ is harmless by construction (README).
+if os.environ.get("LAB_SANDBOX", "").strip().lower() == "none":
+    # Whoever runs `make check` with the sandbox forced off chose to; the grader refuses that (as root, or where
+    # children reach the user's sockets) unless told, and is told here: every hostile file in tests/students/ is
+    # harmless by construction (README).
     os.environ["LAB_UNSAFE"] = "1"
 SOLUTION = ROOT / "solutions" / "student.py"
 QUICK = Limits(case_seconds=0.5, load_seconds=5.0)  # hostile files time out sooner in tests

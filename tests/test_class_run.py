@@ -221,7 +221,7 @@ def test_the_sandbox_level_is_shown_in_grades_json_the_report_and_the_terminal(t
 def test_below_full_strength_warns_and_as_root_without_any_sandbox_refuses(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("LAB_UNSAFE", raising=False)
     folder = honest_class(tmp_path / "class", ("alice",))
-    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("landlock-4 (no signal scoping)", walls=("landlock",), blocks=("read",), full=False))
+    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("landlock-4 (no signal scoping)", walls=("landlock",), blocks=("read", "sockets"), full=False))
     assert grade.main([str(folder), "--out", str(tmp_path / "weak")]) == 0
     captured = capsys.readouterr()
     assert "警告: 沙箱不完整 (landlock-4 (no signal scoping))" in captured.err

@@ -3,17 +3,19 @@ or disk, children folders of dead graders, and stopping everything at once."""
 
 import errno
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table
-from framework.harness import channel, replies, sandbox
+from framework.harness import channel, engine, replies, sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
 from framework.harness.judge import check
@@ -118,18 +120,117 @@ def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
         StudentRun(SOLUTION, limits=QUICK).start()
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only a root grader gives uids away")
-def test_no_two_graders_on_one_machine_give_a_child_the_same_uid():
+ROOT_ONLY = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only a root grader gives uids away")
+
+
+@ROOT_ONLY
+def test_no_two_graders_on_one_machine_give_a_child_the_same_uid_whatever_their_tmpdir(tmp_path):
     """The uid of a child is what `kill -1` at its end reaches: shared between two graders, one would kill
-    the other's child."""
+    the other's child (finding 11: with different TMPDIRs both took the same uid)."""
     mine = sandbox._take_uid()
     try:
         other = subprocess.run(
             [sys.executable, "-c", "from framework.harness import sandbox; print(sandbox._take_uid())"],
-            cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
-        assert int(other) != mine
+            cwd=ROOT, capture_output=True, text=True, check=True, env=dict(os.environ, TMPDIR=str(tmp_path)))
+        assert int(other.stdout.strip()) != mine
     finally:
         sandbox._give_back_uid(mine)
+
+
+@ROOT_ONLY
+def test_a_uid_that_an_account_has_is_never_given_to_a_child(monkeypatch):
+    """`kill -1` as that uid, and the removal of what it owns in /tmp, would reach the account's own."""
+    import pwd
+    taken = next((entry.pw_uid for entry in pwd.getpwall() if entry.pw_uid > 0), None)
+    if taken is None:
+        pytest.skip("no account here but root")
+    monkeypatch.setenv("LAB_SANDBOX_UID", str(taken))
+    uid = sandbox._take_uid()
+    sandbox._give_back_uid(uid)
+    assert uid != taken and not sandbox._someone_has(uid)
+
+
+@ROOT_ONLY
+def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(tmp_path):
+    """Only entries the uid owns, in sticky folders anyone may write, are removed; links are not followed."""
+    candidates = [f for f in sandbox.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & 0o1002 == 0o1002]
+    if not candidates:
+        pytest.skip("no sticky world-writable folder here")
+    shared = Path(tempfile.mkdtemp(prefix="lab09-test-", dir=os.path.realpath(candidates[0])))
+    uid = sandbox._take_uid()
+    try:
+        shared.chmod(0o1777)
+        canary = tmp_path / "canary"
+        canary.write_text("untouched\n")
+        (shared / "theirs").write_text("a neighbour's\n")
+        for path in (shared / "left.txt", shared / "tree" / "deep" / "file", shared / "link"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.name == "link":
+                path.symlink_to(canary)
+            else:
+                path.write_text("left\n")
+        for path in (shared / "left.txt", shared / "tree", shared / "tree" / "deep", shared / "tree" / "deep" / "file",
+                     shared / "link"):
+            os.lchown(path, uid, uid)
+        (shared / "tree").chmod(0)  # whatever modes it set
+        assert sandbox.remove_files_of(uid) >= 3  # (and whatever an earlier child of that uid left)
+        assert sorted(p.name for p in shared.iterdir()) == ["theirs"] and canary.read_text() == "untouched\n"
+    finally:
+        sandbox._give_back_uid(uid)
+        shutil.rmtree(shared, ignore_errors=True)
+
+
+def _solution_level() -> tuple:
+    with StudentRun(SOLUTION, limits=QUICK) as student:
+        verdict = check(student, CORE[0])
+        return verdict, student.load, student.level
+
+
+def test_a_moment_without_processes_is_tried_again_and_keeps_the_walls(monkeypatch):
+    """Finding 2: after one EAGAIN a worker turned bubblewrap off for the rest of the run."""
+    monkeypatch.setattr(sandbox, "_broken", set())
+    expected = _solution_level()[2]
+    real, refused = subprocess.Popen, []
+
+    def once(*args, **kwargs):
+        if not refused:
+            refused.append(True)
+            raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        return real(*args, **kwargs)
+
+    broken = set(sandbox._broken)  # what cannot work here at all (bwrap under a uid, with no interpreter it can run)
+    monkeypatch.setattr(subprocess, "Popen", once)
+    verdict, load, level = _solution_level()
+    assert refused and verdict.passed and load.status == "ok"
+    assert (level.name, level.blocks) == (expected.name, expected.blocks) and sandbox._broken == broken
+
+
+@pytest.mark.skipif(not shutil.which("bwrap"), reason="needs bubblewrap")
+@pytest.mark.parametrize("failures", [1, 9])
+def test_bubblewrap_short_of_processes_is_tried_again_never_turned_off(monkeypatch, failures):
+    """A sandbox that died before its first message for want of processes (as bubblewrap says it) is started
+    again; if the machine stays short, this submission is system_error, and later ones still get bwrap."""
+    monkeypatch.setattr(sandbox, "_broken", set())
+    monkeypatch.setenv("LAB_SANDBOX", "auto")
+    _solution_level()
+    broken = set(sandbox._broken)  # what cannot work here at all (bwrap under a uid, with no interpreter it can run)
+    monkeypatch.setattr(engine, "RETRY_PAUSES", (0.01, 0.01, 0.01))
+    real, calls = sandbox.bwrap_command, []
+
+    def short(folders):
+        calls.append(True)
+        if len(calls) <= failures:
+            return ["/bin/sh", "-c", "echo 'bwrap: clone: Resource temporarily unavailable' >&2; exit 1", "sh"]
+        return real(folders)
+
+    monkeypatch.setattr(sandbox, "bwrap_command", short)
+    verdict, load, level = _solution_level()
+    if failures == 1:
+        assert verdict.passed and load.status == "ok" and level.name == "bwrap"
+    else:
+        assert load.status == "system_error" and verdict.hint == "hint.system_error"
+        assert "Resource temporarily unavailable" in load.detail["error"]
+    assert sandbox._broken == broken and sandbox.plans()[0].bwrap
 
 
 PRINTS_AND_HANGS = """
@@ -184,3 +285,25 @@ def test_closing_children_leaves_no_zombie_behind(name, engine):
     assert _zombies_of_this_process() - before == set()
 
 
+
+
+@ROOT_ONLY
+def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_with_it(monkeypatch):
+    """Root's own processes know no RLIMIT_NPROC: a child that runs as root (no uid others can run its
+    interpreter with) is counted by a pids cgroup instead, removed when it ends; where the machine refuses
+    the cgroup, the child starts without it and its level says so."""
+    monkeypatch.setenv("LAB_SANDBOX", "landlock")
+    base = sandbox._pids_base()
+    if not base:
+        pytest.skip("no pids cgroup this grader may make here")
+    mine = lambda: [name for name in os.listdir(base) if name.startswith(f"lab09-{os.getpid()}-")]  # noqa: E731
+    before = mine()
+    with StudentRun(SOLUTION, limits=QUICK) as student:
+        assert check(student, CORE[0]).passed
+        assert "processes ≤ 64 (cgroup)" in student.level.walls and len(mine()) == len(before) + 1
+    assert mine() == before
+    monkeypatch.setattr(sandbox, "_INTO_CGROUP", f'echo "{sandbox.CGROUP_REFUSED}" >&2; exit 125')
+    monkeypatch.setattr(sandbox, "_cgroup_base", base)
+    with StudentRun(SOLUTION, limits=QUICK) as student:
+        assert check(student, CORE[0]).passed and "processes" not in student.level.blocks
+    assert sandbox._cgroup_base is None and mine() == before

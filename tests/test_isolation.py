@@ -1,48 +1,65 @@
 """Isolation, level by level: every attack is defeated exactly where the level says so, never silently.
 
-Each level is forced with the test switches LAB_SANDBOX (a ceiling: bwrap, uid, landlock, none) and
-LAB_LANDLOCK_ABI (to simulate older kernels).  A level this machine cannot give is skipped with the
-reason (bwrap is required in CI).  The attacks are the hostile files armed with paths inside this test's
-temp dir; where a level does not claim to stop an attack, the attack is shown to work — harmlessly, on
-the canaries — so that the level's claims are tested both ways.
+Each level is forced with the test switches LAB_SANDBOX (a ceiling: bwrap, uid, landlock, none),
+LAB_LANDLOCK_ABI (to simulate older kernels) and LAB_NO_SECCOMP (a system without seccomp, as macOS).  A
+level this machine cannot give is skipped with the reason (bwrap is required in CI).  The attacks are the
+hostile files armed with paths inside this test's temp dir, or inside a folder it made that any uid can
+reach (its own temp dir may sit below a private folder); where a level does not claim to stop an attack,
+the attack is shown to work — harmlessly, on the canaries — so that the level's claims are tested both
+ways.  README's threat-model table is checked against what each level blocks, here and in the abstract.
 """
 
+import json
 import os
+import shutil
 import socket
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
+import zipfile
+from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, armed, unavailable
+from conftest import QUICK, ROOT, SOLUTION, armed, clean_env, make, unavailable
 from framework.harness import sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
 from framework.harness.judge import check
+from tools import config, report_page, reports
+from tools.grade import refuse_unsafe
 
+SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
 LEVELS = {  # a name for the test -> (environment, what the level must include)
     "bwrap": ({"LAB_SANDBOX": "auto"}, "bwrap"),
     "uid": ({"LAB_SANDBOX": "uid"}, "uid"),
     "uid-no-landlock": ({"LAB_SANDBOX": "uid", "LAB_LANDLOCK_ABI": "0"}, "uid"),
+    "uid-no-seccomp": ({"LAB_SANDBOX": "uid", "LAB_LANDLOCK_ABI": "0", "LAB_NO_SECCOMP": "1"}, "uid"),  # macOS
     "landlock": ({"LAB_SANDBOX": "landlock"}, "landlock-"),
     "landlock-4": ({"LAB_SANDBOX": "landlock", "LAB_LANDLOCK_ABI": "4"}, "landlock-4"),
     "none": ({"LAB_SANDBOX": "none"}, "none"),
 }
 
 
+def probe(monkeypatch, environment: dict):
+    """The level a child gets with these switches (and no others) in this process."""
+    for name in SWITCHES:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    with StudentRun(display="probe.py", source=b"") as child:
+        child.start()
+        return child.level
+
+
 @pytest.fixture(params=sorted(LEVELS))
 def level(request, monkeypatch):
     """Force one level for the engine in this process; skip when this machine cannot give it."""
     environment, wanted = LEVELS[request.param]
-    for name in ("LAB_SANDBOX", "LAB_LANDLOCK_ABI"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in environment.items():
-        monkeypatch.setenv(name, value)
-    with StudentRun(display="probe.py", source=b"") as probe:
-        probe.start()
-        got = probe.level
+    got = probe(monkeypatch, environment)
     if got is None or wanted not in " ".join(got.walls + (got.name,)):
         reason = f"level {request.param} is not available here (got {got.name if got else 'no child'})"
         if request.param == "bwrap":
@@ -51,28 +68,134 @@ def level(request, monkeypatch):
     return got
 
 
+def _open_to_others(folder) -> bool:
+    real = Path(os.path.realpath(folder))
+    return real.is_dir() and all(os.stat(f).st_mode & 0o001 for f in (real, *real.parents))
+
+
+def _made_in(candidates, mode: int):
+    base = next((folder for folder in candidates if _open_to_others(folder)), None)
+    if base is None:
+        pytest.skip("no temporary folder that other users can reach")
+    folder = Path(tempfile.mkdtemp(prefix="lab09-test-", dir=os.path.realpath(base)))
+    folder.chmod(mode)
+    return folder
+
+
+@pytest.fixture
+def open_folder():
+    """A folder of this test's (0755) that a child of any uid can reach: where an attack must succeed because
+    its level makes no claim, nothing but the level may stand in its way (not a private folder above)."""
+    folder = _made_in((tempfile.gettempdir(), "/tmp", "/var/tmp"), 0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def shared_folder():
+    """A sticky world-writable folder of this test's (1777) inside one of the folders anyone may write."""
+    folder = _made_in([f for f in sandbox.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & stat.S_ISVTX],
+                      0o1777)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def same_level(seen, level) -> bool:
+    """The same level (the walls may name another uid: other graders on this machine borrow them too)."""
+    return seen is not None and (seen.name, seen.blocks, seen.full) == (level.name, level.blocks, level.full)
+
+
 def run_six(path):
     with StudentRun(path, display="student.py", limits=QUICK) as student:
         verdicts = [check(student, case) for case in CORE]
         return verdicts, student.level
 
 
-def test_reading_the_solution(level, tmp_path):
-    verdicts, seen = run_six(armed("steals_solution", tmp_path, SOLUTION=str(SOLUTION)))
-    assert seen == level
+def answers_of(path) -> tuple[dict, object]:
+    """A hostile file's answers ("a:x,b:y" from format_prompt, called once) and the level it ran at."""
+    with StudentRun(path, display="student.py", limits=QUICK) as student:
+        record, problem, detail = student.call("format_prompt", [[]])
+        assert record is not None, (problem, detail)
+        return dict(item.split(":", 1) for item in record.returned["value"].split(",")), student.level
+
+
+def test_reading_the_solution(level, open_folder):
+    solution = open_folder / "solutions" / "student.py"
+    solution.parent.mkdir(mode=0o755)
+    shutil.copy(SOLUTION, solution)
+    solution.chmod(0o644)  # readable by others: only the level's walls keep it from the child
+    verdicts, seen = run_six(armed("steals_solution", open_folder, SOLUTION=str(solution)))
+    assert same_level(seen, level)
     stolen = all(verdict.passed for verdict in verdicts)
     assert stolen == ("read" not in level.blocks), level
 
 
-def test_forging_files_outside_its_folder(level, tmp_path):
-    canary = tmp_path / "canary"
+def test_forging_files_outside_its_folder(level, open_folder):
+    canary = open_folder / "canary"
     (canary / "deep").mkdir(parents=True)
     for path in (canary / "grades.csv", canary / "deep" / "report.html"):
         path.write_text("untouched\n")
-    os.chmod(tmp_path, 0o755)  # so only the walls, not the folder's mode, stop a child of another uid
-    run_six(armed("forges_grade_files", tmp_path, TARGETS=[str(canary)]))
+    run_six(armed("forges_grade_files", open_folder, TARGETS=[str(canary)]))
     untouched = all(p.read_text() == "untouched\n" for p in canary.rglob("*") if p.is_file())
     assert untouched == ("write" in level.blocks), level
+
+
+def test_leaving_files_in_world_writable_folders(level, shared_folder, tmp_path):
+    """Finding 8: at `uid` without Landlock a child could leave files in /tmp for a student graded at the same
+    time; they are removed when it ends.  Where the level stops no such write, they stay (the test removes)."""
+    marker = f"lab09-shared-{uuid.uuid4().hex}"
+    answers, seen = answers_of(armed("writes_shared_folders", tmp_path, FOLDER=str(shared_folder), MARKER=marker))
+    assert same_level(seen, level)
+    written = answers["file"] == "written"
+    assert written == (answers["folder"] == "written") == ("shared" not in level.blocks), (level, answers)
+    left = sorted(path.name for path in shared_folder.iterdir())
+    if any(wall.startswith("uid ") for wall in level.walls):
+        assert left == [], (level, left)  # removed when the child ended, before its uid went to another
+    else:
+        assert left == ([marker + "-folder", marker + ".txt"] if written else []), (level, left)
+
+
+def _received(listener) -> bool:
+    """Whether a client connected to `listener` and sent its line (it did so before the call returned)."""
+    listener.setblocking(False)
+    try:
+        connection, _ = listener.accept()
+    except BlockingIOError:
+        return False
+    with connection:
+        connection.settimeout(5.0)
+        return connection.recv(64) == b"lab09-unix\n"
+
+
+def test_connecting_to_local_sockets(level, open_folder, tmp_path):
+    """Finding 1: Landlock does not cover connect() on a socket file, so a child reached the instructor's D-Bus
+    session bus, agents and X11 at every Landlock level.  Here a socket file anyone may use and an abstract
+    socket, both this test's, listen; the child sends a line to each."""
+    path, name = open_folder / "bus", f"lab09-test-{uuid.uuid4().hex}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as by_path, \
+            socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as abstract:
+        by_path.bind(str(path))
+        path.chmod(0o777)  # connect() needs write permission on the socket file: any uid has it here
+        by_path.listen(1)
+        abstract.bind("\0" + name)
+        abstract.listen(1)
+        answers, seen = answers_of(armed("connects_to_local_sockets", tmp_path, SOCKET=str(path), ABSTRACT=name))
+        received = {"path": _received(by_path), "abstract": _received(abstract)}
+    assert same_level(seen, level)
+    assert received == {"path": "sockets" not in level.blocks, "abstract": "sockets" not in level.blocks}, \
+        (level, answers)
+    assert (answers["path"] == "sent") == received["path"], answers
+
+
+def test_spending_the_graders_processes(level, tmp_path):
+    """Finding 2: with no process limit of its own a child could fork until the grader's user had none left.
+    Where the level claims a limit, the child gets fewer than sandbox.PROCESSES; elsewhere all it asks for."""
+    count = 2 * sandbox.PROCESSES
+    answers, seen = answers_of(armed("forks_many", tmp_path, COUNT=count, SECONDS=10))
+    assert same_level(seen, level)
+    forked = int(answers["forked"])
+    assert (forked < sandbox.PROCESSES) == ("processes" in level.blocks), (level, forked)
+    assert forked == count or "processes" in level.blocks, (level, forked)
 
 
 WITNESS = """
@@ -83,7 +206,7 @@ time.sleep(60)
 """
 
 
-def test_signals_shadow_and_network(level, tmp_path):
+def test_signals_shadow_network_and_namespaces(level, tmp_path):
     """The grader gets signal 0 only; a witness process of this test, outside any sandbox like the grader,
     records the one real signal."""
     record, ready = tmp_path / "signalled", tmp_path / "ready"
@@ -115,6 +238,10 @@ def test_signals_shadow_and_network(level, tmp_path):
     assert (answers["witness"] == "allowed") == record.exists(), answers
     assert signalled == ("signal" not in level.blocks), (level, answers)
     assert received == ("network" not in level.blocks), (level, answers)
+    if "seccomp" in level.walls:  # no namespace to take back the capabilities in
+        assert answers["userns"] == "refused", (level, answers)
+    elif os.geteuid() == 0:
+        assert answers["userns"] == "made", (level, answers)  # harmless: the forked process just exits
     if os.geteuid() == 0 and "read" in level.blocks:
         assert answers["shadow"] != "readable", (level, answers)
 
@@ -132,15 +259,15 @@ def _processes_with(marker: str) -> list[int]:
 
 
 @pytest.mark.skipif(not sandbox.IS_LINUX, reason="the reaper needs Linux (macOS: process group only, README)")
-def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(level, tmp_path):
-    out = tmp_path / "out"
+def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(level, open_folder):
+    out = open_folder / "out"
     out.mkdir()
     (out / "grades.csv").write_text("student,score\nalice,100\n")
-    marker, go = f"lab09-leftover-{uuid.uuid4().hex}", tmp_path / "go"
-    os.chmod(tmp_path, 0o777)  # the leftover, whatever its uid, could act if it survived
+    marker, go = f"lab09-leftover-{uuid.uuid4().hex}", open_folder / "go"
+    os.chmod(open_folder, 0o777)  # the leftover, whatever its uid, could act if it survived
     os.chmod(out, 0o777)
     os.chmod(out / "grades.csv", 0o666)
-    run_six(armed("leaves_a_process_behind", tmp_path, TARGETS=[str(out)], MARKER=marker, GO=str(go)))
+    run_six(armed("leaves_a_process_behind", open_folder, TARGETS=[str(out)], MARKER=marker, GO=str(go)))
     assert "leftover" in level.blocks
     assert _processes_with(marker) == []  # gone when the run returns
     go.write_text("now")
@@ -150,28 +277,185 @@ def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(le
 
 def test_the_level_is_named_honestly(level):
     if "bwrap" in level.walls:
-        assert level.name == "bwrap" and level.full
+        assert level.name == "bwrap"
     elif any(wall.startswith("landlock-4") for wall in level.walls):
         assert "no signal scoping" in level.name
     if level.name == "none":
         assert not level.full and set(level.blocks) <= {"leftover"}
-    assert level.full == ({"read", "write", "signal", "leftover"} <= set(level.blocks))
+    if "bwrap" not in level.walls and level.name not in ("none", "seccomp"):
+        assert ("(no seccomp)" in level.name) == ("seccomp" not in level.walls), level
+    assert level.full == (set(sandbox.ATTACKS) <= set(level.blocks))
+
+
+# --- README's table, against the levels ------------------------------------------------------------
+
+def readme_table() -> list[list[str]]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = readme.split("<!-- threat-model -->\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+    assert len(cells[0]) == len(sandbox.ATTACKS) + 1, "one column per attack in sandbox.ATTACKS"
+    return cells[2:]
+
+
+def readme_blocked(row: list[str]) -> set:
+    return {attack for attack, cell in zip(sandbox.ATTACKS, row[1:]) if cell == "blocked"}
+
+
+def readme_row(name: str) -> list[str]:
+    """The row naming this level: its first cell names levels in backticks, `… …` ending a prefix."""
+    for row in readme_table():
+        for named in row[0].split("`")[1::2]:
+            if named == name or (named.endswith(" …") and name.startswith(named[:-2])):
+                return row
+    raise AssertionError(f"README's threat model has no row for level {name!r}")
+
+
+def test_readme_says_what_this_level_blocks(level):
+    """The row of each level this machine gives states exactly what that level blocked in the tests above."""
+    assert readme_blocked(readme_row(level.name)) == set(level.blocks), level
 
 
 def test_readme_states_exactly_what_each_level_blocks():
-    """README's threat-model table is the same claim as sandbox.blocked_by."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme.split("<!-- threat-model -->\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    columns = ["read", "write", "signal", "network", "leftover"]
-    assert [cell.strip() for cell in table[0].strip("|").split("|")][1:] and len(table) >= 8
-    walls = {"`bwrap`": (("bwrap", "uid 61000", "landlock-7", "reaper"), 7),
-             "`uid + landlock-6+`": (("uid 61000", "landlock-7", "reaper"), 7),
-             "`landlock-6+`": (("landlock-7", "reaper"), 7),
-             "`landlock-4": (("landlock-4", "reaper"), 4),
-             "`uid`": (("uid 61000", "reaper"), 0),
+    """README's threat-model table is the same claim as sandbox.blocked_by, for every level, here or not."""
+    walls = {"`bwrap`": (("bwrap", "uid 61000", "landlock-7", "seccomp", "processes ≤ 64 (uid)", "reaper"), 7),
+             "`uid + landlock-6+`": (("uid 61000", "landlock-7", "seccomp", "processes ≤ 64 (uid)", "reaper"), 7),
+             "`landlock-6+`": (("landlock-7", "seccomp", "processes ≤ 64 (userns)", "reaper"), 7),
+             "`landlock-4": (("landlock-4", "seccomp", "processes ≤ 64 (userns)", "reaper"), 4),
+             "`uid`": (("uid 61000", "seccomp", "processes ≤ 64 (uid)", "reaper"), 0),
+             "`seccomp`": (("seccomp", "processes ≤ 64 (userns)", "reaper"), 0),
+             "`uid (no seccomp)`": (("uid 61000", "processes ≤ 64 (uid)", "process group"), 0),
              "`none`": (("reaper",), 0)}
-    for row in table[2:]:
-        cells = [cell.strip() for cell in row.strip("|").split("|")]
-        key = next(k for k in walls if cells[0].startswith(k))
-        blocked = {column for column, cell in zip(columns, cells[1:]) if cell == "blocked"}
-        assert blocked == set(sandbox.blocked_by(*walls[key])), row
+    rows = readme_table()
+    assert sorted(next(k for k in walls if row[0].startswith(k)) for row in rows) == sorted(walls)
+    for row in rows:
+        key = next(k for k in walls if row[0].startswith(k))
+        assert readme_blocked(row) == set(sandbox.blocked_by(*walls[key])), row
+
+
+# --- refusing to grade where a wall does not hold ------------------------------------------------
+
+def test_grading_is_refused_where_children_reach_the_graders_sockets_or_the_answer_key(open_folder):
+    """Children that run as the grader's own user with no socket wall could reach its D-Bus session bus
+    (finding 1); children that could read the answer key or the scheme could copy them (finding 7)."""
+    own_user = sandbox.Level("landlock-6+ (no seccomp)", ("landlock-7", "reaper"),
+                             sandbox.blocked_by(("landlock-7", "reaper"), 7))
+    assert "D-Bus" in refuse_unsafe(own_user, False) and refuse_unsafe(own_user, True) is None
+    at_uid = sandbox.Level("uid", ("uid 61000", "seccomp", "reaper"),
+                           sandbox.blocked_by(("uid 61000", "seccomp", "reaper"), 0))
+    key = open_folder / "student.py"
+    key.write_text("# the answer key\n")
+    key.chmod(0o644)
+    assert str(key) in refuse_unsafe(at_uid, False, [key]) and refuse_unsafe(at_uid, True, [key]) is None
+    key.chmod(0o600)
+    assert refuse_unsafe(at_uid, False, [key]) is None
+    key.chmod(0o644)
+    walled = sandbox.Level("bwrap", ("bwrap", "seccomp"), sandbox.blocked_by(("bwrap", "seccomp"), 0))
+    assert refuse_unsafe(walled, False, [key]) is None  # a wall stops reading: the modes do not matter
+
+
+def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkeypatch, open_folder, tmp_path):
+    """Finding 7: the bundle unzipped solutions/ and grading.ini as 0644, so at level `uid` (an image that
+    refuses namespaces and has no Landlock) a submission read the answer key and scored 100."""
+    if "uid" not in " ".join(probe(monkeypatch, LEVELS["uid-no-landlock"][0]).walls):
+        pytest.skip("no uid level here (a root grader and an interpreter others can run)")
+    assert make("gradescope").returncode == 0
+    source = open_folder / "source"
+    with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
+        for info in bundle.infolist():  # as unzip does: each file with the mode the zip gives it
+            target = source / info.filename
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
+            target.write_bytes(bundle.read(info))
+            target.chmod(info.external_attr >> 16 & 0o777)
+    stub = tmp_path / "bin"
+    stub.mkdir()
+    (stub / "apt-get").write_text("#!/bin/sh\nexit 0\n")  # python3 or bubblewrap may be missing: install nothing
+    (stub / "apt-get").chmod(0o755)
+    subprocess.run(["bash", str(source / "setup.sh")], check=True, timeout=60,
+                   env=clean_env(PATH=f"{stub}{os.pathsep}{os.environ['PATH']}"))
+    private = [source / "solutions" / "student.py", source / "tools" / "grading.ini"]
+    assert all(not path.stat().st_mode & 0o077 for path in private + [source / "solutions"])
+    submission = open_folder / "submission"
+    submission.mkdir(mode=0o755)
+    armed("steals_solution", submission, SOLUTION=str(private[0])).rename(submission / "student.py")
+    results = open_folder / "results.json"
+    environment = clean_env(**LEVELS["uid-no-landlock"][0])
+    environment.pop("LAB_UNSAFE", None)
+
+    def graded() -> dict:
+        subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+                        "--results", str(results)], cwd=source, env=environment, check=True, timeout=300)
+        return json.loads(results.read_text(encoding="utf-8"))
+
+    document = graded()
+    assert document["tests"] and document["score"] < config.load().max_score  # nothing to copy
+    assert document["extra_data"]["sandbox"] == "uid"
+    for path in private + [source / "solutions"]:  # as an unzip that kept 0644 and no setup.sh would leave them
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    document = graded()
+    assert document["score"] == 0 and document["tests"] == [] and str(private[0]) in document["output"]
+
+
+# --- a grader that is not root ---------------------------------------------------------------------
+
+NOT_ROOT = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_NPROC, (150, 150))  # the grader's user may have 150 processes in all
+from framework.harness.cases import CORE
+from framework.harness.engine import Limits, StudentRun
+from framework.harness.judge import check
+limits = Limits(case_seconds=5.0, load_seconds=20.0)
+with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
+    record, problem, _ = hostile.call("format_prompt", [[]])
+    forked = record.returned["value"] if record else problem
+    with StudentRun(sys.argv[2], display="student.py", limits=limits) as honest:  # while the sleepers live
+        passed = sum(check(honest, case).passed for case in CORE)
+        print(forked, passed, honest.load.status, "|".join(hostile.level.blocks), sep=",")
+"""
+
+
+@pytest.mark.parametrize("ceiling", ["auto", "landlock"])
+def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(ceiling, open_folder):
+    """Finding 2: a submission forking 400 sleepers under a grader limited to 150 processes left the next
+    students without a child.  A copy of the engine runs here as an ordinary user (bwrap: bubblewrap's user
+    namespace; landlock: one the child makes itself), on paths of this test that any user can read."""
+    if os.geteuid() != 0:
+        pytest.skip("the suite itself runs as an ordinary user: the levels above are this case")
+    try:
+        python, _ = sandbox.interpreter_for(True)
+    except PermissionError:
+        pytest.skip("no interpreter of this version that an ordinary user can run")
+    lab = open_folder / "lab"
+    shutil.copytree(ROOT / "framework", lab / "framework", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(SOLUTION, lab / "honest.py")
+    hostile = armed("forks_many", lab, COUNT=400, SECONDS=20)
+    for path in [lab, *lab.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    uid = sandbox._take_uid()  # an ordinary user no other test or grader uses now
+    try:
+        ran = subprocess.run([python, "-c", NOT_ROOT, str(hostile), str(lab / "honest.py")], cwd=lab,
+                             user=uid, group=uid, extra_groups=[], capture_output=True, text=True, timeout=120,
+                             env={"PATH": "/usr/bin:/bin", "HOME": str(lab), "LAB_SANDBOX": ceiling,
+                                  "PYTHONDONTWRITEBYTECODE": "1"})
+    finally:
+        sandbox._give_back_uid(uid)
+    assert ran.returncode == 0, ran.stderr
+    forked, passed, status, blocks = ran.stdout.strip().split(",")
+    if "processes" not in blocks.split("|"):
+        pytest.skip(f"no process limit for an ordinary user here ({ceiling}: {blocks})")
+    assert int(forked.split(":")[1]) < sandbox.PROCESSES
+    assert (int(passed), status) == (len(CORE), "ok")
+
+
+# --- the level each student got ---------------------------------------------------------------------
+
+def test_students_graded_below_the_runs_level_are_named_where_the_level_is_shown():
+    """Finding 2: after a wall failed, later students were graded weaker while the terminal still said bwrap."""
+    run = sandbox.Level("bwrap", ("bwrap",), tuple(sandbox.ATTACKS), True)
+    records = [{"student": "alice", "sandbox": "bwrap"}, {"student": "bob", "sandbox": "landlock-6+"},
+               {"student": "carol", "sandbox": ""}]  # carol's file never ran: no level to compare
+    assert reports.at_other_levels(records, run) == [("bob", "landlock-6+")]
+    line = reports.sandbox_line(run, records)
+    assert "bob (landlock-6+)" in line and "alice" not in line and "carol" not in line
+    assert reports.sandbox_json(run, records)["students_at_other_levels"] == {"bob": "landlock-6+"}
+    assert reports.sandbox_line(run, records[:1]) == reports.sandbox_line(run)
+    assert "banner weak" in report_page._sandbox(run, records) and "banner full" in report_page._sandbox(run, [])

@@ -43,6 +43,9 @@ BEHAVIOUR = {
     "leaves_a_process_behind": (ALL, "wrong_value", "hint.returned_empty"),
     "many_names": (FORMAT, "missing_function", "hint.missing_function"),
     "probes_its_walls": (ALL, "wrong_value", "hint.tag_line_expected"),
+    "connects_to_local_sockets": (ALL, "wrong_value", "hint.tag_line_expected"),
+    "writes_shared_folders": (ALL, "wrong_value", "hint.tag_line_expected"),
+    "forks_many": (ALL, "wrong_value", "hint.tag_line_expected"),
     "returns_deep_nesting": (ALL, "wrong_type", "hint.not_str"),
     "surrogate_in_exception": (ALL, {"wrong_value", "raised"}, "hint.tag_line_expected"),
     "bloats_with_forged_replies": (ALL, "crashed", "hint.forged_reply"),  # larger than the child sends: forged

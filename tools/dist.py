@@ -219,12 +219,19 @@ def gradescope_settings(environ=os.environ) -> str:
     return "\n".join(lines) or "# (defaults: Chinese, visible, the latest attempt)"
 
 
+GRADESCOPE_PRIVATE = ("solutions/student.py", "tools/grading.ini")  # the answer key, the scheme and its secret
+
+
 def gradescope() -> Path:
+    """The bundle: the answer key and the scheme unpack readable by their owner only (0600), and setup.sh
+    makes them so again whatever the unzip did, for the grader refuses to grade where student code could read
+    them (under a uid of its own without Landlock, only these modes keep them from it)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         for name, source in sorted(gradescope_files().items()):
             info = zipfile.ZipInfo(name, date_time=time.gmtime(FALLBACK_TIME)[:6])
-            info.external_attr = (0o755 if name in ("setup.sh", "run_autograder") else 0o644) << 16
+            mode = 0o755 if name in ("setup.sh", "run_autograder") else 0o600 if name in GRADESCOPE_PRIVATE else 0o644
+            info.external_attr = mode << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             content = source.read_bytes()
             if name == "run_autograder":

@@ -55,7 +55,7 @@ class Grade:
     status: str
     verdicts: list = field(default_factory=list)
     feedback: str = ""
-    sandbox: str = "none"
+    sandbox: str = ""  # the level its child ran at ("": no child ran)
     seconds: float = 0.0
     name: str = ""
     layout: str = "plain"
@@ -368,11 +368,25 @@ def sandbox_level() -> sandbox.Level:
     return sandbox.level()
 
 
-def refuse_unsafe(level, unsafe: bool) -> str | None:
-    """Why grading must not start: root with no sandbox at all, unless the instructor said --unsafe."""
-    if level.name == "none" and hasattr(os, "geteuid") and os.geteuid() == 0 and not unsafe:
+def refuse_unsafe(level, unsafe: bool, private=()) -> str | None:
+    """Why grading must not start, unless the instructor said --unsafe: root with no sandbox at all; children
+    that run as the grader's own user and can reach its local sockets (D-Bus, agents, X11); or children that
+    could read `private` (the answer key, the grading scheme with its secret)."""
+    if unsafe:
+        return None
+    if level.name == "none" and hasattr(os, "geteuid") and os.geteuid() == 0:
         return text("sandbox.refuse_root")
+    if "sockets" not in level.blocks and not any(wall.startswith("uid ") for wall in level.walls):
+        return text("sandbox.refuse_sockets", level=level.name)
+    readable = [str(path) for path in private if sandbox.child_could_read(level, path)]
+    if readable:
+        return text("sandbox.refuse_readable", level=level.name, files=", ".join(readable))
     return None
+
+
+def private_files(scheme_path: Path | None) -> tuple:
+    """What no student's child may read: the answer key of the generated checks and the grading scheme."""
+    return (generated.REFERENCE, scheme_path or config.PATH)
 
 
 # --- the command -------------------------------------------------------------------------------
@@ -413,7 +427,7 @@ def main(argv=None) -> int:
         return gradescope(args, limits, course, level)
     if args.submissions is None or not args.submissions.is_dir():
         parser.error(f"SUBMISSIONS must be a folder: {MAKE_USAGE}")
-    refusal = refuse_unsafe(level, args.unsafe)
+    refusal = refuse_unsafe(level, args.unsafe, private_files(args.config))
     if refusal:
         print(refusal, file=sys.stderr)
         return 2
@@ -526,7 +540,7 @@ def gradescope(args, limits: Limits, course: Course, level) -> int:
     metadata = args.metadata or args.submission.parent / "submission_metadata.json"
     facts = gradescope_metadata(metadata)
     submission = replace(from_folder(args.submission, facts.get("student") or "submission"), entry="submission")
-    refusal = refuse_unsafe(level, args.unsafe)
+    refusal = refuse_unsafe(level, args.unsafe, private_files(args.config))
     if refusal:
         results = {"score": 0, "output": refusal, "output_format": "text", "visibility": course.visibility,
                    "stdout_visibility": "hidden", "tests": []}

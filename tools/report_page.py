@@ -88,7 +88,7 @@ def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
         f"<p>{e(text('report.overview', count=len(records), graded=len(graded), top=reports.top_score(records)))} "
         + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">{e(reports.status_label(s))} {n}</span>"
                    for s, n in reports.status_counts(records)) + "</p>",
-        _sandbox(level),
+        _sandbox(level, records),
         _mistakes(mistakes),
         _rates(records, graded),
         _histogram(records),
@@ -109,9 +109,10 @@ def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
 """
 
 
-def _sandbox(level) -> str:
-    kind = "full" if level.full else "weak"
-    return f"<p class=\"banner {kind}\" id=sandbox>{html.escape(reports.sandbox_line(level))}</p>"
+def _sandbox(level, records) -> str:
+    kind = "full" if level.full and not reports.at_other_levels(records, level) else "weak"
+    shown = html.escape(reports.sandbox_line(level, records)).replace("\n", "<br>")
+    return f"<p class=\"banner {kind}\" id=sandbox>{shown}</p>"
 
 
 def _mistakes(mistakes) -> str:

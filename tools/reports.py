@@ -123,16 +123,25 @@ def grades_json(records, limits, course, level) -> str:
               "group": GROUP_OF_SUITE[c.suite]} for c in scheme.cases]
     document = {"lab": "Lab09", "title": course.title, "max_score": scheme.max_score, "cases": cases,
                 "scheme": {"weights": scheme.weights, "generated_count": scheme.generated_count},  # not the secret
-                "sandbox": sandbox_json(level),
+                "sandbox": sandbox_json(level, records),
                 "limits": {"case_seconds": limits.case_seconds, "submission_seconds": limits.submission_seconds,
                            "memory_mb": limits.memory_bytes >> 20},
                 "students": list(records)}
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
-def sandbox_json(level) -> dict:
+def sandbox_json(level, records=()) -> dict:
     return {"level": level.name, "walls": list(level.walls), "blocks": list(getattr(level, "blocks", ())),
-            "full": level.full}
+            "full": level.full,
+            "students_at_other_levels": {student: shown for student, shown in at_other_levels(records, level)}}
+
+
+def at_other_levels(records, level) -> list[tuple[str, str]]:
+    """(student, level) of each student whose child ran at another level than the run's, in the records' order:
+    a weaker one (a wall that failed for good during the run is not tried again), or, after a merge, the level
+    of the run that graded them."""
+    return [(document["student"], document["sandbox"]) for document in records
+            if document.get("sandbox") and document["sandbox"] != level.name]
 
 
 # --- class figures ---------------------------------------------------------------------------
@@ -221,7 +230,7 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
              text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in status_counts(records)),
              text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores), top=top_score(records),
                   count=len(graded), rest=rest),
-             sandbox_line(level), ""]
+             sandbox_line(level, records), ""]
     for case, count in pass_rates(records):
         filled = round(BAR * count / total)
         lines.append(f"{case.column:>4} {'█' * filled}{'░' * (BAR - filled)} {100 * count / total:5.1f}%"
@@ -234,9 +243,15 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
     return "\n".join(lines)
 
 
-def sandbox_line(level) -> str:
+def sandbox_line(level, records=()) -> str:
+    """The run's level and walls, and the students graded at another level, if any (with their level)."""
     key = "sandbox.full" if level.full else "sandbox.weak"
-    return text(key, level=level.name, walls=", ".join(level.walls) or "—")
+    line = text(key, level=level.name, walls=", ".join(level.walls) or "—")
+    others = at_other_levels(records, level)
+    if others:
+        shown = ", ".join(f"{student} ({name})" for student, name in others[:10]) + (" …" if len(others) > 10 else "")
+        line += "\n" + text("sandbox.other_levels", count=len(others), students=shown)
+    return line
 
 
 # --- Gradescope ----------------------------------------------------------------------------------

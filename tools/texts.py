@@ -85,6 +85,20 @@ register({
                             "或确认风险后加 UNSAFE=1 (--unsafe)",
                             "refusing to grade: running as root with no sandbox at all, student code would own this "
                             "machine. Run as an ordinary user, or accept the risk with UNSAFE=1 (--unsafe)"),
+    "sandbox.refuse_sockets": ("拒绝评分: 沙箱 {level} 下学生代码以你的身份运行，还能连接本机的套接字 (D-Bus 会话总线、"
+                               "ssh/gpg agent、X11)，等于能以你的身份执行命令。请安装 bubblewrap，或确认风险后加 UNSAFE=1 "
+                               "(--unsafe)",
+                               "refusing to grade: at sandbox level {level} student code runs as you and can connect to "
+                               "this machine's local sockets (your D-Bus session bus, ssh and gpg agents, X11), i.e. run "
+                               "commands as you. Install bubblewrap, or accept the risk with UNSAFE=1 (--unsafe)"),
+    "sandbox.refuse_readable": ("拒绝评分: 沙箱 {level} 下学生代码能读到 {files} (参考答案、评分方案和它的密钥)。请先 "
+                                "chmod -R go-rwx 它们 (Gradescope 的 setup.sh 会这样做)，或确认风险后加 UNSAFE=1 (--unsafe)",
+                                "refusing to grade: at sandbox level {level} student code could read {files} (the answer "
+                                "key, the grading scheme and its secret). chmod -R go-rwx them first (the Gradescope "
+                                "setup.sh does), or accept the risk with UNSAFE=1 (--unsafe)"),
+    "sandbox.other_levels": ("其中 {count} 名学生的沙箱不是上面这一级 (多半更弱: 评分中途有一道墙失效): {students}",
+                             "{count} students were graded at another level than this one (most likely weaker: a wall "
+                             "failed during the run): {students}"),
     # --- regrades -----------------------------------------------------------------------------
     "regrade.refuse": ("{out}/ 里已有 {count} 名学生的结果，其中 {lost} 名 ({examples} …) 不在这次的 SUBMISSIONS 里。"
                        "只替换这次评分的 {graded} 名学生的行请加 MERGE=1，否则请换一个 OUT=",

@@ -5,9 +5,11 @@ with three pipes: requests arrive on stdin, replies leave on stdout, and the stu
 to stderr (the child moves its own stdin/stdout out of the student's reach first: fd 0 becomes the null
 device and fd 1 joins fd 2).  It imports nothing from the harness and never sees an expected value.
 
-Before any student code runs it sets its resource limits, confines itself (Landlock, where the kernel has
-it) and sends a "hello" saying what it applied: that first line is the only one the parent trusts without
-a nonce, because no student code has run yet.  Then it serves requests one at a time; every reply echoes
+Before any student code runs it takes a user namespace of its own where the parent asks (so that the
+kernel counts its processes apart from the grader's), sets its resource limits, drops every capability,
+confines itself (Landlock, where the kernel has it, and a seccomp filter) and sends a "hello" saying what
+it applied: that first line is the only one the parent trusts without a nonce, because no student code
+has run yet.  Then it serves requests one at a time; every reply echoes
 the nonce of its request, so a line the student's code writes is never taken for a reply, and after each
 reply it writes a marker with that nonce to the output pipe, so the parent knows where a call's printed
 output ends.  The parent validates every reply; nothing here is trusted once student code has run.
@@ -181,16 +183,111 @@ def main():
                 pass
         return applied
 
-    def confine(workdir, cap):
+    def load_libc():
+        """ctypes and the C library, on Linux (the walls below are system calls Python has no name for)."""
+        if not sys.platform.startswith("linux"):
+            return None, None
+        try:
+            import ctypes
+            return ctypes, ctypes.CDLL(None, use_errno=True)
+        except (ImportError, OSError):
+            return None, None
+
+    def own_user_namespace(ctypes, libc):
+        """A user namespace of its own, mapping its uid and gid to themselves: the kernel (5.14 and later)
+        counts RLIMIT_NPROC per user namespace, so the process limit then caps this child alone, not every
+        process of the user who runs the grader.  Returns whether it was made."""
+        if libc is None:
+            return False
+        uid, gid = os.getuid(), os.getgid()
+        if libc.unshare(ctypes.c_int(0x10000000)) != 0:  # CLONE_NEWUSER
+            return False
+        for name, line in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
+            try:
+                fd = os.open("/proc/self/" + name, os.O_WRONLY)
+                try:
+                    os.write(fd, line.encode("ascii"))
+                finally:
+                    os.close(fd)
+            except OSError:
+                pass  # unmapped, it still counts its processes apart
+        return True
+
+    def drop_capabilities(ctypes, libc, userns):
+        """No capability left, now or after an exec: a child of a root grader that has no uid of its own
+        would otherwise keep root's (load kernel modules, reboot, reconfigure the machine), and one in a
+        user namespace of its own would keep those it has there."""
+        if libc is None or (os.geteuid() != 0 and not userns):
+            return
+        ulong = ctypes.c_ulong
+        for capability in range(64):
+            if libc.prctl(ctypes.c_int(24), ulong(capability), ulong(0), ulong(0), ulong(0)) != 0:  # CAPBSET_DROP
+                if ctypes.get_errno() == 22:  # EINVAL: past the last capability this kernel knows
+                    break
+        libc.prctl(ctypes.c_int(47), ulong(4), ulong(0), ulong(0), ulong(0))  # PR_CAP_AMBIENT_CLEAR_ALL
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+        libc.capset(header, (ctypes.c_uint32 * 6)())  # effective, permitted, inheritable: all empty
+
+    def filter_syscalls(ctypes, libc):
+        """A seccomp filter: no socket of any kind (TCP, UDP, and Unix sockets, by path or abstract: the
+        D-Bus session bus, ssh and gpg agents, X11), no io_uring (its requests would pass by this filter),
+        no IPC the kernel keeps beyond a process (System V, POSIX message queues), no keyrings, no ptrace,
+        no new namespace (a user namespace would give back, inside it, the capabilities dropped above).
+        Each is refused with EPERM; so is every call of another architecture's ABI; clone3, whose flags a
+        filter cannot read, says ENOSYS (the C library then uses clone).  Returns whether it is installed
+        (this architecture's numbers must be known)."""
+        if libc is None:
+            return False
+        # socket, socketpair; mq_open … mq_getsetattr; msgget, msgctl, msgrcv, msgsnd; semget, semctl,
+        # semtimedop, semop; shmget, shmctl, shmat, shmdt; add_key, request_key, keyctl; ptrace,
+        # process_vm_readv, process_vm_writev; unshare, setns — then clone and clone3 — in each
+        # architecture's numbering, after its audit arch
+        generic = ((198, 199, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
+                    196, 197, 217, 218, 219, 117, 270, 271, 97, 268), 220, 435)  # asm-generic (arm64, riscv64)
+        known = {"x86_64": (0xC000003E, ((41, 53, 240, 241, 242, 243, 244, 245, 68, 71, 70, 69, 64, 66, 220, 65,
+                                          29, 31, 30, 67, 248, 249, 250, 101, 310, 311, 272, 308), 56, 435)),
+                 "aarch64": (0xC00000B7, generic), "arm64": (0xC00000B7, generic),
+                 "riscv64": (0xC00000F3, generic)}
+        arch, (numbers, clone, clone3) = known.get(os.uname().machine, (None, ((), None, None)))
+        if arch is None:
+            return False
+        numbers += (425, 426, 427, 438)  # io_uring_setup, io_uring_enter, io_uring_register, pidfd_getfd: all
+
+        class Instruction(ctypes.Structure):
+            _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
+                        ("k", ctypes.c_uint32)]
+
+        class Program(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
+
+        # The program, with jumps to labels: another architecture's ABI is refused; then (x86-64) the x32
+        # ABI, whose numbers have bit 30 set; each number above; clone with a namespace flag in its first
+        # argument (the low half of args[0]: all three are little-endian); clone3; the rest is allowed.
+        load, equal, at_least, any_bit, give = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, JMP|JEQ|JGE|JSET|K, RET
+        allow, deny, no_such = 0x7FFF0000, 0x00050001, 0x00050026  # SECCOMP_RET_ALLOW, RET_ERRNO|EPERM, |ENOSYS
+        namespaces = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
+        code = [(load, None, None, 4), (equal, "nr", None, arch), (give, None, None, deny),
+                ("nr", load, None, None, 0)]
+        if arch == 0xC000003E:
+            code.append((at_least, "deny", None, 0x40000000))
+        code += [(equal, "deny", None, number) for number in numbers]
+        code += [(equal, "clone3", None, clone3), (equal, "clone", None, clone), (give, None, None, allow),
+                 ("clone", load, None, None, 16), (any_bit, "deny", None, namespaces), (give, None, None, allow),
+                 ("clone3", give, None, None, no_such), ("deny", give, None, None, deny)]
+        labels = {item[0]: index for index, item in enumerate(code) if type(item[0]) is str}
+        code = [item[1:] if type(item[0]) is str else item for item in code]
+        resolved = [Instruction(op, labels[yes] - index - 1 if yes else 0, labels[no] - index - 1 if no else 0, k)
+                    for index, (op, yes, no, k) in enumerate(code)]
+        program = Program(len(resolved), (Instruction * len(resolved))(*resolved))
+        ulong = ctypes.c_ulong
+        libc.prctl(ctypes.c_int(38), ulong(1), ulong(0), ulong(0), ulong(0))  # PR_SET_NO_NEW_PRIVS
+        return libc.prctl(ctypes.c_int(22), ulong(2), ctypes.byref(program), ulong(0), ulong(0)) == 0  # FILTER
+
+    def confine(workdir, cap, ctypes, libc):
         """Linux Landlock: read the Python installation and system files, write only in `workdir`, no
         TCP, no signals or abstract sockets outside the sandbox (what the ABI has).  Returns the ABI
         applied, or 0.  `cap` lowers the ABI used (tests simulate older kernels with it)."""
-        if not sys.platform.startswith("linux") or cap == 0:
-            return 0
-        try:
-            import ctypes
-            libc = ctypes.CDLL(None, use_errno=True)
-        except (ImportError, OSError):
+        if libc is None or cap == 0:
             return 0
         syscall, u64 = libc.syscall, ctypes.c_uint64
         syscall.restype = ctypes.c_long
@@ -293,9 +390,16 @@ def main():
             reply["args_after"] = {"unserializable": safe_text(repr(args), 300)}
         return reply
 
+    ctypes, libc = load_libc() if settings.get("confine") else (None, None)
+    userns = own_user_namespace(ctypes, libc) if settings.get("userns") else False
+    if settings.get("userns") and not userns:
+        limits.pop("processes", None)  # without a namespace of its own it would count the grader's processes
     applied_limits = set_limits()
-    landlock = confine(os.getcwd(), settings.get("landlock_cap"))
-    send({"hello": 1, "landlock": landlock, "limits": applied_limits, "uid": getattr(os, "getuid", lambda: -1)()})
+    drop_capabilities(ctypes, libc, userns)
+    landlock = confine(os.getcwd(), settings.get("landlock_cap"), ctypes, libc)
+    seccomp = filter_syscalls(ctypes, libc) if not settings.get("no_seccomp") else False
+    send({"hello": 1, "landlock": landlock, "seccomp": seccomp, "userns": userns, "limits": applied_limits,
+          "uid": getattr(os, "getuid", lambda: -1)()})
 
     def calls(request):
         """Several calls of one function in one request, each result sent as soon as it is known (with the

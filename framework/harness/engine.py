@@ -57,7 +57,7 @@ class LoadOutcome:
     functions: dict = field(default_factory=dict)  # name -> ok | missing | not_callable
     defined: list = field(default_factory=list)  # public callables the file does define
     output: dict = field(default_factory=dict)
-    sandbox: str = "none"  # the level that confined the child (sandbox.Level.name), as the parent saw it
+    sandbox: str = ""  # the level that confined the child (sandbox.Level.name) as the parent saw it; "": none ran
 
     @property
     def ok(self) -> bool:
@@ -129,7 +129,7 @@ class StudentRun:
         self.modules = dict(modules or {})
         self.limits = limits or Limits.from_env()
         self.functions = tuple(functions)
-        self.level: sandbox.Level | None = None  # what confined the last child, as the parent saw it
+        self.level: sandbox.Level | None = None  # the weakest confinement any of its children had (parent's view)
         self._child: Child | None = None
         self._plan: sandbox.Plan | None = None
         if source is None:
@@ -138,6 +138,7 @@ class StudentRun:
             self._source, self.load = decode_source(source, self.limits.source_bytes)
         self._budget_ends: float | None = None
         self._loading: tuple[str, float] | None = None  # (nonce, deadline) of a load not yet answered
+        self._retries = 0  # children that died for want of processes or memory before their first message
 
     def __enter__(self):
         return self
@@ -161,7 +162,7 @@ class StudentRun:
             self._budget_ends = time.monotonic() + self.limits.submission_seconds
         for plan in sandbox.plans():
             try:
-                self._child = Child(plan, CHILD_SOURCE, self._settings(), self.limits, self.modules)
+                self._child = self._start_child(plan)
             except Stopped:
                 raise
             except OSError as exc:
@@ -179,10 +180,29 @@ class StudentRun:
                    "functions": list(self.functions), "modules": bool(self.modules)}
         self._loading = (self._child.send(request), self._deadline(self.limits.load_seconds))
 
+    def _start_child(self, plan: sandbox.Plan) -> Child:
+        """A child started with `plan`; a machine short of processes or memory for a moment (EAGAIN, ENOMEM)
+        is given a few more tries before it is this submission's `system_error`."""
+        for pause in RETRY_PAUSES:
+            try:
+                return Child(plan, CHILD_SOURCE, self._settings(), self.limits, self.modules)
+            except OSError as exc:
+                if exc.errno not in TRANSIENT_ERRNOS or not self._pause(pause):
+                    raise
+        return Child(plan, CHILD_SOURCE, self._settings(), self.limits, self.modules)
+
+    def _pause(self, seconds: float) -> bool:
+        """Wait before trying again, if the submission's budget allows it."""
+        if time.monotonic() + seconds >= self._budget_ends:
+            return False
+        time.sleep(seconds)
+        return True
+
     def _settings(self) -> dict:
         """What the child needs before it reads any request: its limits and how far to confine itself."""
         return {"limits": self.limits.for_child(), "landlock_cap": sandbox.landlock_cap(),
-                "skip_limits": ["RLIMIT_AS"] if os.environ.get("LAB_NO_RLIMIT_AS") else []}
+                "skip_limits": ["RLIMIT_AS"] if os.environ.get("LAB_NO_RLIMIT_AS") else [],
+                "no_seccomp": os.environ.get("LAB_NO_SECCOMP") == "1"}
 
     def start(self) -> LoadOutcome:
         """Make sure a child has loaded the file; a file that failed to load once is not tried again."""
@@ -192,13 +212,20 @@ class StudentRun:
         nonce, deadline = self._loading
         self._loading = None
         kind, hello = self._child.hello(deadline)
-        if kind == "died" and self._plan != sandbox.plans()[-1]:
-            sandbox.mark_broken(self._plan)  # e.g. bwrap could not create its namespaces here
-            self.close()
-            return self.start()
+        if kind == "died":
+            retry, said = self._died_before_hello()
+            if retry:
+                return self.start()
+            if retry is None:
+                self.load = LoadOutcome("system_error", {"error": said.strip()[:300]})
+                return self.load
         if kind == "hello":
-            self._child.started.note_tree()
-            self.level = sandbox.level_of(self._plan, hello, self._child.started.uid)
+            started = self._child.started
+            started.note_tree()
+            level = sandbox.level_of(self._plan, hello, started.uid, started.cgroup is not None)
+            started.writes_shared = "shared" not in level.blocks
+            if self.level is None or len(level.blocks) < len(self.level.blocks):
+                self.level = level  # a submission's level is the weakest any of its children had
             if "RLIMIT_AS" not in hello["limits"] and not sandbox.IS_WINDOWS:
                 self._child.watch_memory()
             kind, reply = self._child.receive(nonce, deadline)
@@ -209,11 +236,34 @@ class StudentRun:
             self.close()
         return self.load
 
+    def _died_before_hello(self) -> tuple[bool | None, str]:
+        """A child died before its first message (no student code had run: what it printed is bubblewrap's,
+        the shell's or Python's), and what it said.  True: try again — after a moment, when the machine was
+        short of processes or memory (a few times); at once without a pids cgroup this machine refuses, or
+        with the next plan when this one cannot work here (marked broken for later children).  None: still
+        short after the retries.  False: it died on the last plan there is."""
+        self._child.settle_output()
+        said = self._child.output_report()["text"]
+        if sandbox.CGROUP_REFUSED in said:
+            sandbox.cgroups_refused()
+            retry = True
+        elif any(words in said for words in TRANSIENT_WORDS):
+            self._retries += 1
+            waited = self._retries <= len(RETRY_PAUSES) and self._pause(RETRY_PAUSES[self._retries - 1])
+            retry = True if waited else None
+        elif self._plan != sandbox.plans()[-1]:
+            sandbox.mark_broken(self._plan)  # e.g. bwrap could not create its namespaces here
+            retry = True
+        else:
+            return False, said
+        self.close()
+        return retry, said
+
     def _load_outcome(self, kind: str, reply, nonce: str) -> LoadOutcome:
         if kind == "died":
             self._child.settle_output()
         raw = self._child.output_report(nonce)
-        sandbox_name = self.level.name if self.level else "none"
+        sandbox_name = self.level.name if self.level else ""
         if kind == "timeout":
             return LoadOutcome("timeout", {"seconds": self.limits.load_seconds}, output=raw, sandbox=sandbox_name)
         if kind != "reply":
@@ -320,6 +370,11 @@ class StudentRun:
         self.close()
         problem = ("memory" if detail.get("memory") else kind if kind in ("timeout", "no_answer") else "crashed")
         return None, problem, detail
+
+
+RETRY_PAUSES = (0.1, 0.3, 0.9)  # seconds before each new try when the machine was short of processes or memory
+TRANSIENT_ERRNOS = (errno.EAGAIN, errno.ENOMEM)
+TRANSIENT_WORDS = ("Resource temporarily unavailable", "Cannot allocate memory")  # bubblewrap says strerror's
 
 
 def _plan_failure(plan: sandbox.Plan, exc: OSError) -> bool:

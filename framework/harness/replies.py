@@ -127,7 +127,8 @@ def hello(reply) -> dict:
     if type(reply) is not dict or reply.get("hello") != 1:
         raise Invalid("not a hello")
     limits = reply.get("limits")
-    return {"landlock": _int(reply.get("landlock")) or 0,
+    return {"landlock": _int(reply.get("landlock")) or 0, "seccomp": reply.get("seccomp") is True,
+            "userns": reply.get("userns") is True,
             "limits": [name for name in limits[:10] if type(name) is str] if type(limits) is list else []}
 
 

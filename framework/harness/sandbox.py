@@ -2,11 +2,13 @@
 
 Walls, strongest first.  Linux: bubblewrap (`bwrap`: new user, pid, network, ipc and uts namespaces,
 only the interpreter's files and the child's own folder visible, the whole sandbox dies with its
-parent); an unprivileged uid of its own when the grader runs as root; Landlock, applied by the child to
-itself before any student code runs; resource limits; and always a reaper that kills whatever a child
-left behind.  macOS: the uid (as root), resource limits and the process group.  Windows: a job object
-(memory limit, the whole process tree ends with the child).  What failed once in this process (bwrap
-refused by the kernel, an interpreter the unprivileged uid cannot read) is not tried again.
+parent); an unprivileged uid of its own when the grader runs as root; Landlock and a seccomp filter (no
+sockets of any kind), both applied by the child to itself before any student code runs; a process limit
+that counts this child alone (its uid, its user namespace, or a pids cgroup); resource limits; and always
+a reaper that kills whatever a child left behind.  macOS: the uid (as root), resource limits and the
+process group.  Windows: a job object (memory limit, the whole process tree ends with the child).  What
+failed for good once in this process (bwrap refused by the kernel, an interpreter the unprivileged uid
+cannot read) is not tried again; what failed for want of processes or memory is tried again.
 
 The level is computed here, from what the parent did and from the child's first message (sent before
 any student code ran), never from anything the child says later.
@@ -15,10 +17,12 @@ any student code ran), never from anything the child says later.
 from __future__ import annotations
 
 import errno
+import itertools
 import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -33,16 +37,22 @@ INSIDE = "/sandbox"  # the child's folder as bubblewrap shows it (a fixed path: 
 POLICIES = ("none", "landlock", "uid", "bwrap", "auto")  # ceilings, weakest first: each adds a wall
 UID_BASE = 61000  # unprivileged uids for children of a root grader: one per concurrent child
 NOBODY = 65534
+PROCESSES = 64  # processes (and threads) one child may have at once, wherever a limit can count it alone
 IS_WINDOWS = os.name == "nt"
 IS_LINUX = sys.platform.startswith("linux")
+# Folders anyone may write (sticky, like /tmp): what a child of a uid of its own could leave files in.
+SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/lock", "/var/lock", "/Users/Shared")
 
 
 # What a submission could otherwise do, and the walls that stop it (README's threat model is this table).
 ATTACKS = {
     "read": "read the lab (solutions/), the instructor's files, /etc/shadow",
     "write": "change files outside its own folder (grades.csv, the lab, the home folder)",
+    "shared": "write world-writable folders (/tmp, /var/tmp, /dev/shm): files that outlive it, seen by others",
     "signal": "signal or stop the grader and other processes",
     "network": "open network connections (TCP and UDP)",
+    "sockets": "connect to local sockets (D-Bus, ssh and gpg agents, X11; by path or abstract)",
+    "processes": "exhaust the processes of the user running the grader",
     "leftover": "leave processes running after it was graded",
 }
 
@@ -61,11 +71,15 @@ def blocked_by(walls: tuple, abi: int) -> tuple:
     """The attacks (ATTACKS) that these walls stop."""
     blocked = set()
     if "bwrap" in walls:
-        blocked |= set(ATTACKS)
+        blocked |= set(ATTACKS) - {"processes"}  # bubblewrap counts no processes: a limit below does
     if abi:
-        blocked |= {"read", "write"} | ({"signal"} if abi >= 6 else set())
+        blocked |= {"read", "write", "shared"} | ({"signal"} if abi >= 6 else set())
+    if "seccomp" in walls:
+        blocked |= {"network", "sockets"}
     if any(wall.startswith("uid ") for wall in walls):
         blocked |= {"write", "signal", "leftover"}
+    if any(wall.startswith("processes ≤") for wall in walls):
+        blocked.add("processes")
     if "reaper" in walls:
         blocked.add("leftover")
     return tuple(attack for attack in ATTACKS if attack in blocked)
@@ -134,9 +148,12 @@ def mark_broken(plan: Plan) -> None:
         _broken.add(plan.key)
 
 
-def level_of(plan: Plan, hello: dict, uid: int | None) -> Level:
-    """The level of a child started with `plan` whose first message was `hello`."""
+def level_of(plan: Plan, hello: dict, uid: int | None, cgroup: bool = False) -> Level:
+    """The level of a child started with `plan` (under `uid`, in a pids cgroup) whose first message was
+    `hello`."""
     abi = hello.get("landlock", 0) if type(hello.get("landlock")) is int else 0
+    seccomp = hello.get("seccomp") is True
+    limits = hello.get("limits") if type(hello.get("limits")) is list else []
     walls = []
     if plan.bwrap:
         walls.append("bwrap")
@@ -144,7 +161,14 @@ def level_of(plan: Plan, hello: dict, uid: int | None) -> Level:
         walls.append(f"uid {uid}")
     if abi:
         walls.append(f"landlock-{abi}")
-    limits = hello.get("limits") if type(hello.get("limits")) is list else []
+    if seccomp:
+        walls.append("seccomp")
+    if "RLIMIT_NPROC" in limits and uid is not None:
+        walls.append(f"processes ≤ {PROCESSES} (uid)")
+    elif "RLIMIT_NPROC" in limits and (hello.get("userns") is True or (plan.bwrap and not _root())):
+        walls.append(f"processes ≤ {PROCESSES} (userns)")
+    elif cgroup:
+        walls.append(f"processes ≤ {PROCESSES} (cgroup)")
     if limits:
         walls.append("rlimits")
     if plan.portable:
@@ -152,20 +176,35 @@ def level_of(plan: Plan, hello: dict, uid: int | None) -> Level:
     else:
         walls.append("reaper" if IS_LINUX else "process group")
     blocks = blocked_by(tuple(walls), abi)
-    full = set(ATTACKS) - {"network"} <= set(blocks)
+    full = set(ATTACKS) <= set(blocks)
     if plan.bwrap:
         return Level("bwrap", tuple(walls), blocks, full)
+    parts = ["uid"] if uid is not None else []
     if abi >= 6:
-        name = "landlock-6+"
+        parts.append("landlock-6+")
     elif abi >= 4:
-        name = f"landlock-{abi} (no signal scoping)"
+        parts.append(f"landlock-{abi} (no signal scoping)")
     elif abi:
-        name = f"landlock-{abi} (no network or signal scoping)"
-    else:
-        name = ""
-    if uid is not None:
-        name = f"uid + {name}" if name else "uid"
-    return Level(name or "none", tuple(walls), blocks, full)
+        parts.append(f"landlock-{abi} (no network or signal scoping)")
+    if not parts:
+        return Level("seccomp" if seccomp else "none", tuple(walls), blocks, full)
+    return Level(" + ".join(parts) + ("" if seccomp else " (no seccomp)"), tuple(walls), blocks, full)
+
+
+def _root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def counts_processes_per_user_namespace() -> bool:
+    """Linux 5.14 and later count RLIMIT_NPROC per user namespace: a child in one of its own (bubblewrap's,
+    or one it makes) is then limited alone, not together with every process of the grader's user."""
+    if not IS_LINUX:
+        return False
+    try:
+        major, minor = (int(part) for part in os.uname().release.split("-")[0].split(".")[:2])
+    except ValueError:
+        return False
+    return (major, minor) >= (5, 14)
 
 
 _probed: Level | None = None
@@ -186,31 +225,51 @@ def level() -> Level:
 # --- unprivileged uids for the children of a root grader ---------------------------------------------
 
 _uid_locks: dict = {}  # uid -> the open lock file that reserves it for this process
+UID_FOLDERS = ("/run", "/var/run")  # root's own, whatever TMPDIR says; the first that exists holds the locks
 
 
 def _uid_folder() -> str:
-    """A folder only root can change, holding one lock file per uid in use (by any grader on this machine)."""
-    folder = os.path.join(tempfile.gettempdir(), "lab09-uids")
+    """A folder only root can change, holding one lock file per uid in use by any grader on this machine.
+    It never depends on TMPDIR (two graders with different ones must still see each other's locks)."""
+    top = next((folder for folder in UID_FOLDERS if os.path.isdir(folder)), "/tmp")
+    folder = os.path.join(top, "lab09-uids")
     try:
         os.mkdir(folder, 0o700)
     except FileExistsError:
         pass
     info = os.lstat(folder)
-    if info.st_uid != 0 or not os.path.isdir(folder) or os.path.islink(folder) or info.st_mode & 0o022:
+    if info.st_uid != 0 or not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o022:
         raise PermissionError(f"{folder} is not a private folder of root's")
     return folder
 
 
+def _someone_has(uid: int) -> bool:
+    """Whether `uid` (or the group of that number, which the child gets too) belongs to an account here:
+    such a uid is never given to a child (its `kill -1` and the removal of its files would reach them)."""
+    try:
+        import grp
+        import pwd
+    except ImportError:
+        return False
+    for lookup in (pwd.getpwuid, grp.getgrgid):
+        try:
+            lookup(uid)
+            return True
+        except KeyError:
+            continue
+    return False
+
+
 def _take_uid() -> int:
-    """An unprivileged uid that no other child on this machine uses now: `kill -1` run as that uid at the
-    end reaches this child's processes and nothing else.  A lock file (released when this process ends,
-    however it ends) reserves the uid across all graders of the machine."""
+    """An unprivileged uid that no other child on this machine uses now and no account has: `kill -1` run as
+    that uid at the end reaches this child's processes and nothing else.  A lock file (released when this
+    process ends, however it ends) reserves the uid across all graders of the machine."""
     import fcntl
     base = int(os.environ.get("LAB_SANDBOX_UID", UID_BASE))
     folder = _uid_folder()
     with _lock:
         for uid in range(base, base + 4096):
-            if uid in _uid_locks:
+            if uid in _uid_locks or _someone_has(uid):
                 continue
             handle = os.open(os.path.join(folder, str(uid)), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
                              0o600)
@@ -243,8 +302,10 @@ class Started:
     uid: int | None = None
     started_at: int | None = None  # start time from /proc, to recognise its orphans
     job: object = None
+    cgroup: str | None = None  # the pids cgroup it runs in (a child of a root grader without a uid of its own)
     ended: bool = field(default=False)
     tree: list = field(default_factory=list)  # (pid, start time) of the sandbox's own processes, once known
+    writes_shared: bool = True  # whether it could write world-writable folders (no Landlock): then they are swept
 
     def note_tree(self) -> None:
         """Remember the processes bubblewrap started (its inner process, the interpreter): if they outlive
@@ -278,8 +339,186 @@ class Started:
             if self.uid is not None:
                 reaper.kill_everything_of(self.uid)
             reaper.reap_orphans(self.started_at)
+            if self.uid is not None and self.writes_shared:
+                remove_files_of(self.uid, keep=self.workdir)
+        if self.cgroup is not None:
+            _remove_cgroup(self.cgroup)
         if self.uid is not None:
             _give_back_uid(self.uid)
+
+
+def remove_files_of(uid: int, keep: str = "") -> int:
+    """Remove what `uid` (a uid of a child's own, its processes already ended) left in the folders anyone may
+    write: whatever it owns at the top of each, and in the sticky world-writable folders of root's inside them
+    (/tmp/.X11-unix …); a folder it owns goes whole.  Only root's sticky folders are searched: there no other
+    user can rename an entry, or a folder on the way to it, while it is removed.  `keep` (the child's own
+    folder, which its parent removes) stays.  Returns how many entries went."""
+    removed, seen, budget = 0, set(), [20_000]  # entries looked at, at most: /tmp may be large
+    for top in SHARED_FOLDERS + (tempfile.gettempdir(),):
+        real = os.path.realpath(top)
+        if real not in seen:
+            seen.add(real)
+            removed += _sweep(real, uid, os.path.realpath(keep) if keep else "", budget, depth=3)
+    return removed
+
+
+def _sweep(folder: str, uid: int, keep: str, budget: list, depth: int) -> int:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return 0
+    try:
+        info = os.fstat(fd)
+        if info.st_uid != 0 or info.st_mode & (stat.S_ISVTX | stat.S_IWOTH) != stat.S_ISVTX | stat.S_IWOTH:
+            return 0
+        names = []
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    break
+                names.append(entry.name)
+        removed = 0
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue
+            if path == keep:
+                continue
+            if entry.st_uid == uid and stat.S_ISDIR(entry.st_mode):
+                remove_workdir(path)  # every folder on its path is root's and sticky: nobody else can swap one
+                removed += 1
+            elif entry.st_uid == uid:
+                try:
+                    os.unlink(name, dir_fd=fd)
+                    removed += 1
+                except OSError:
+                    continue
+            elif stat.S_ISDIR(entry.st_mode) and depth > 0:
+                removed += _sweep(path, uid, keep, budget, depth - 1)
+        return removed
+    finally:
+        os.close(fd)
+
+
+# --- a pids cgroup for each child of a root grader that cannot give it a uid of its own -----------------
+
+_cgroup_base: object = False  # the folder children's cgroups go in, None where there is none; False: not looked for
+_cgroup_serial = itertools.count()
+CGROUP_REFUSED = "lab09: cannot enter pids cgroup"  # what the child says (then it is started without one)
+# The child moves itself into its cgroup before it becomes bubblewrap or Python, so all it starts is counted.
+_INTO_CGROUP = f'echo $$ >"$0" 2>/dev/null || {{ echo "{CGROUP_REFUSED}" >&2; exit 125; }}; exec "$@"'
+
+
+def _pids_base() -> str | None:
+    """Where a root grader makes one pids cgroup per child: the cgroup v1 pids hierarchy at this process's own
+    cgroup, or the top of a cgroup2 hierarchy that hands the pids controller down (a cgroup with processes of
+    its own cannot, so the grader's own is no use there).  None where neither is writable."""
+    global _cgroup_base
+    with _lock:
+        if _cgroup_base is False:
+            _cgroup_base = _find_pids_base() if IS_LINUX and _root() else None
+            if _cgroup_base:
+                _clear_stale_cgroups(_cgroup_base)
+        return _cgroup_base
+
+
+def _find_pids_base() -> str | None:
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
+            mounts = handle.read().splitlines()
+        with open("/proc/self/cgroup", encoding="utf-8", errors="replace") as handle:
+            own = [line.split(":", 2) for line in handle.read().splitlines() if line.count(":") >= 2]
+    except OSError:
+        return None
+    unified = None
+    for line in mounts:
+        left, _, right = line.partition(" - ")
+        fields, tail = left.split(), right.split()
+        if len(fields) < 5 or len(tail) < 3:
+            continue
+        root, point, kind, options = fields[3], fields[4], tail[0], tail[2].split(",")
+        if kind == "cgroup" and "pids" in options:  # v1: this process's cgroup in the pids hierarchy
+            path = next((p for _, names, p in own if "pids" in names.split(",")), None)
+            if path is not None and (path + "/").startswith(root.rstrip("/") + "/"):
+                folder = os.path.join(point, path[len(root.rstrip("/")):].lstrip("/"))
+                return folder if os.access(folder, os.W_OK) else None
+        elif kind == "cgroup2" and root == "/":
+            unified = unified or point
+    if unified is None:
+        return None
+    try:  # the machine's own choice (systemd hands pids down): never changed here
+        with open(os.path.join(unified, "cgroup.subtree_control"), encoding="ascii") as handle:
+            return unified if "pids" in handle.read().split() and os.access(unified, os.W_OK) else None
+    except OSError:
+        return None
+
+
+def _pids_group() -> str | None:
+    """A new pids cgroup allowing PROCESSES processes, or None where this machine gives none."""
+    base = _pids_base()
+    if not base:
+        return None
+    folder = os.path.join(base, f"lab09-{os.getpid()}-{next(_cgroup_serial)}")
+    try:
+        os.mkdir(folder, 0o755)
+        with open(os.path.join(folder, "pids.max"), "w", encoding="ascii") as handle:
+            handle.write(str(PROCESSES))
+    except OSError:
+        _remove_cgroup(folder)
+        return None
+    return folder
+
+
+def cgroups_refused() -> None:
+    """A child could not enter its pids cgroup here: later children are started without one."""
+    global _cgroup_base
+    with _lock:
+        _cgroup_base = None
+
+
+def _remove_cgroup(folder: str, seconds: float = 2.0) -> None:
+    """Remove a child's cgroup, killing whatever is still in it (its processes end a moment after SIGKILL)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            os.rmdir(folder)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return  # left for the next grader's clean-up of stale cgroups
+        try:
+            with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as handle:
+                for pid in handle.read().split():
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except (OSError, ValueError):
+                        pass
+        except OSError:
+            pass
+        time.sleep(0.005)
+
+
+def _clear_stale_cgroups(base: str) -> None:
+    """Remove the cgroups of children whose grader died without removing them."""
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    for name in names:
+        owner = name.split("-")[1] if name.startswith("lab09-") and name.count("-") == 2 else ""
+        if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            _remove_cgroup(os.path.join(base, name), seconds=0.5)
+        except OSError:
+            continue
 
 
 def interpreter() -> str:
@@ -302,6 +541,21 @@ def reachable_by_others(path: str) -> bool:
     try:
         return bool(os.stat(real).st_mode & 0o005 == 0o005) and all(
             os.stat(folder).st_mode & 0o001 for folder in real.parents)
+    except OSError:
+        return False
+
+
+def child_could_read(level: Level, path) -> bool:
+    """Whether a child confined at `level` could read the file at `path`: never where a wall stops reading;
+    under a uid of its own, when others may read it (and search every folder above it); else (the grader's own
+    user, or root) whenever it exists."""
+    real = Path(os.path.realpath(path))
+    if "read" in level.blocks or not real.is_file():
+        return False
+    if not any(wall.startswith("uid ") for wall in level.walls):
+        return True
+    try:
+        return bool(os.stat(real).st_mode & 0o004) and all(os.stat(folder).st_mode & 0o001 for folder in real.parents)
     except OSError:
         return False
 
@@ -420,9 +674,16 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
     python, folders = interpreter_for(plan.drop_uid)
     uid = _take_uid() if plan.drop_uid else None
     inside = INSIDE if plan.bwrap else workdir
-    settings = dict(settings, landlock_cap=(settings.get("landlock_cap") if plan.landlock else 0))
-    if uid is not None:  # a uid of its own: a process limit means something (root has none)
-        settings["limits"] = dict(settings["limits"], processes=64)
+    root = _root()
+    settings = dict(settings, landlock_cap=(settings.get("landlock_cap") if plan.landlock else 0),
+                    confine=plan.landlock)
+    # A process limit that counts this child alone: its own uid; or, for a grader that is not root, its own
+    # user namespace (bubblewrap's, or one it makes itself); or, for root's child without a uid, a cgroup.
+    per_namespace = plan.landlock and not root and counts_processes_per_user_namespace()
+    settings["userns"] = per_namespace and not plan.bwrap
+    if uid is not None or per_namespace:
+        settings["limits"] = dict(settings["limits"], processes=PROCESSES)
+    cgroup = _pids_group() if plan.landlock and root and uid is None else None
     command = [python, "-S", "-c", source, json.dumps(settings)]
     options = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(inside))
     try:
@@ -435,6 +696,8 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
             options["cwd"] = "/"
         else:
             options["cwd"] = workdir
+        if cgroup is not None:
+            command = ["/bin/sh", "-c", _INTO_CGROUP, os.path.join(cgroup, "cgroup.procs")] + command
         reaper.become_reaper()
         if plan.portable:
             options.update(_portable_options())
@@ -444,11 +707,13 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
             proc = subprocess.Popen(command, **options)
             reaper.ours.add(proc.pid)
     except BaseException:
+        if cgroup is not None:
+            _remove_cgroup(cgroup)
         if uid is not None:
             _give_back_uid(uid)
         raise
-    stat = reaper.process_stat(proc.pid) if IS_LINUX else None
-    started = Started(proc, plan, workdir, uid, stat[2] if stat else None)
+    facts = reaper.process_stat(proc.pid) if IS_LINUX else None
+    started = Started(proc, plan, workdir, uid, facts[2] if facts else None, cgroup=cgroup)
     if plan.portable:
         started.job = _contain_portable(proc, settings["limits"].get("memory_bytes"))
     return started

@@ -3,6 +3,11 @@
 # the engine runs students' code in where the image allows it. Package lists are fetched first: a fresh
 # image has none, and `apt-get install` without them fails.
 set -euo pipefail
+# The answer key and the grading scheme (with its secret) are root's alone: where the image refuses
+# bubblewrap's namespaces and has no Landlock, the student's code runs under a uid of its own, and these
+# modes are what keeps them from it (the grader refuses to grade where that code could read them).
+cd "$(dirname "$0")"
+chmod -R go-rwx solutions tools/grading.ini
 export DEBIAN_FRONTEND=noninteractive
 need=""
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null || need="$need python3"
