@@ -210,9 +210,9 @@ def test_the_sandbox_level_is_shown_in_grades_json_the_report_and_the_terminal(t
     result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}")
     document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
     level = grade.sandbox_level()
-    shown = document["sandbox"]  # (the walls name the uid each process borrowed: they may differ)
-    assert (shown["level"], shown["blocks"], shown["full"]) == (level.name, list(level.blocks), level.full)
-    assert len(shown["walls"]) == len(level.walls)
+    shown = document["sandbox"]
+    assert (shown["level"], shown["walls"], shown["blocks"], shown["full"]) == \
+        (level.name, list(level.walls), list(level.blocks), level.full)
     assert level.name in result.stdout
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert "id=sandbox>" in page and level.name in page.split("id=sandbox>")[1].split("</p>")[0]

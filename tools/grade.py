@@ -376,7 +376,7 @@ def refuse_unsafe(level, unsafe: bool, private=()) -> str | None:
         return None
     if level.name == "none" and hasattr(os, "geteuid") and os.geteuid() == 0:
         return text("sandbox.refuse_root")
-    if "sockets" not in level.blocks and not any(wall.startswith("uid ") for wall in level.walls):
+    if "sockets" not in level.blocks and "uid" not in level.walls:
         return text("sandbox.refuse_sockets", level=level.name)
     readable = [str(path) for path in private if sandbox.child_could_read(level, path)]
     if readable:
