@@ -5,9 +5,10 @@
 
 A developers' tool for restructuring (issue 17, design §8), never collected by pytest: capture BEFORE (a
 `git worktree` of the step's base) and AFTER with the same PY (default: this interpreter; it needs pytest and
-pytest-timeout) and the same sandbox level, then compare; exit 1 on any difference.  `capture` runs `make
-clean` in its checkout, so run nothing else there meanwhile.  Self-check (tests/test_golden.py runs a part of
-it): two captures of one tree compare equal.
+pytest-timeout) and the same sandbox level, then compare: exit 1 on any difference, 2 on a usage error.
+`--allow REGEX` accepts a step's intended difference: a file whose every changed line matches one, a file on
+one side only whose name does.  `capture` runs `make clean` in its checkout, so run nothing else there
+meanwhile.  Self-check (tests/test_golden.py runs a part of it): two captures of one tree compare equal.
 
     python tests/golden.py capture ../golden-a && python tests/golden.py capture ../golden-b
     python tests/golden.py compare ../golden-a ../golden-b
