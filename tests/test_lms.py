@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
-from lms_fixtures import (MOODLE_45, RIGHT, WRONG as WRONG_BYTES, canvas_gradebook, gbk_zip, moodle_import, put,
-                          spout_csv, worksheet_row, zip_bytes)
+from lms_fixtures import (CANVAS_ROWS, MOODLE_45, MOODLE_NAMES, RIGHT, WRONG as WRONG_BYTES, blackboard_class,
+                          canvas_class, canvas_gradebook, gbk_zip, moodle_45_class, moodle_45_worksheet, moodle_import,
+                          put, spout_csv, worksheet_row, zip_bytes)
 from tools import config, reports, roster
 from tools.grade import course_settings, grade_folder
 from tools.submissions import discover
@@ -455,50 +456,6 @@ def test_archives_from_windows_and_macos_are_read_as_their_makers_meant(tmp_path
 
 # --- issue 16: every shape of the facts, one row per student keyed by the LMS's id -------------------------
 
-def moodle_45_class(folder: Path) -> Path:
-    """A Moodle 4.5 "Download all submissions" (M1: folders without the trailing underscore), with a flat-mode
-    entry, a Moodle 3.x folder (M2), blind marking, a renamed second upload (M5), online text (M6), names with
-    CJK, accents, apostrophes (M3 deletes them) and hyphens, the zh_cn name order (M4) and two students of the
-    same name."""
-    return put(folder, {
-        "Zhang Wei_1873401_assignsubmission_file/student.py": RIGHT,
-        "Zhang Wei_1873401_assignsubmission_onlinetext/onlinetext.html": "<p>see my file</p>",
-        "张伟_1873402_assignsubmission_file/lab/student.py": RIGHT,
-        "Seán OBrien_1873403_assignsubmission_file/student.py": WRONG_BYTES,
-        "Anne-Marie Dubois_1873404_assignsubmission_file/student.py": WRONG_BYTES,
-        "Anne-Marie Dubois_1873404_assignsubmission_file/student (1).py": RIGHT,  # M5: her second upload
-        "Li Wei_1873405_assignsubmission_file/student.py": RIGHT,
-        "Li Wei_1873406_assignsubmission_file/student.py": WRONG_BYTES,
-        "Participant_1873407_assignsubmission_file/student.py": RIGHT,  # blind marking
-        "Ana García_1873408_assignsubmission_file_student.py": RIGHT,  # flat mode
-        "Kim Lee_1873409_assignsubmission_file_/student.py": RIGHT,  # Moodle 3.x
-    })
-
-
-MOODLE_STATUSES = {  # W3
-    "1873401": "Submitted for grading - 2 hours 13 mins late",
-    "1873402": "Submitted for grading - Graded",
-    "1873403": "Draft (not submitted) - Assignment is overdue by: 9 days 10 hours",
-    "1873404": "Submitted for grading",
-    "1873405": "Submitted for grading - 1 day 3 hours late",
-    "1873406": "Submitted for grading - Not graded",
-    "1873407": "Submitted for grading",
-    "1873408": "Submitted for grading",
-    "1873409": "Submitted for grading",
-    "1873410": "No submission - Assignment is overdue by: 9 days 10 hours",
-}
-MOODLE_NAMES = {"1873401": "Zhang Wei", "1873402": "张伟", "1873403": "Seán O'Brien", "1873404": "Anne-Marie Dubois",
-                "1873405": "Li Wei", "1873406": "Li Wei", "1873407": "Chen Jing", "1873408": "Ana García",
-                "1873409": "Kim Lee", "1873410": "Absent Student"}
-
-
-def moodle_45_worksheet() -> bytes:
-    rows = [MOODLE_45] + [worksheet_row(pid, MOODLE_NAMES[pid], status, maximum="20.00")
-                          for pid, status in MOODLE_STATUSES.items()]
-    rows[1][-1] = "Good start - see me"  # feedback comments are the instructor's: imported, never touched
-    return spout_csv(rows)
-
-
 @pytest.fixture(scope="module")
 def moodle(tmp_path_factory):
     root = tmp_path_factory.mktemp("moodle45")
@@ -549,45 +506,6 @@ def test_moodle_csv_is_what_upload_grading_worksheet_accepts(moodle):
         if cells_after and cells_after[grade] == cells_before[grade]:
             assert after == before  # untouched rows are byte-identical
     assert b'"Good start - see me"' in written and b"Participant 1873410" in written
-
-
-def canvas_class(folder: Path) -> Path:
-    """A Canvas "Download submissions", unzipped (C1–C6): names as Canvas slugs them (accents and CJK kept,
-    apostrophes, commas and spaces deleted), LATE, anonymous ids (C4), text and URL entries (C3), a group's
-    entry named after the group (C5), a re-upload renamed -1 (C6), two students of the same name, the Test
-    Student and an excused student."""
-    return put(folder, {
-        "zhangwei_10001_50001_student.py": WRONG_BYTES,
-        "zhangwei_10001_50009_student-1.py": RIGHT,  # C6: the same file uploaded again
-        "lisi_LATE_10002_50002_student.py": RIGHT,
-        "anon_Xq3Kp_50003_student.py": RIGHT,
-        "LATE_anon_Bc4Dm_50004_student.py": WRONG_BYTES,
-        "obrienseán_10004_50005_student.py": RIGHT,
-        "张伟_10005_50006_student.py": RIGHT,
-        "group0_10006_50007_student.py": RIGHT,  # C5: group "Group 0", its representative 10006
-        "liuyang_10007_text.html": "<p>my answer</p>",
-        "wangfang_10008_link.html": "<p>This submission was a url, we're taking you to the url link now.</p>",
-        "liwei_10009_50008_student.py": RIGHT,
-        "liwei_10010_50010_student.py": WRONG_BYTES,
-        "studenttest_10011_50011_student.py": RIGHT,  # G6: the instructor tried Student View
-        "excusededd_10012_50012_student.py": RIGHT,
-    })
-
-
-CANVAS_ROWS = [  # (Student, ID, SIS Login ID, Section, Lab08, Lab09, Current Score)
-    ("Zhang, Wei", "10001", "zhangwei", "CS101-A", "9.00", "", "90.00"),
-    ("Li, Si", "10002", "lisi", "CS101-A", "8.50", "", "85.00"),
-    ("O'Brien, Seán", "10004", "obrien", "CS101-A", "7.00", "", "70.00"),
-    ("张, 伟", "10005", "zhangw", "CS101-B", "7.00", "", "70.00"),
-    ("Chen, Jing", "10006", "chenjing", "CS101-B", "7.00", "", "70.00"),
-    ("Liu, Yang", "10007", "liuyang", "CS101-B", "7.00", "", "70.00"),
-    ("Wang, Fang", "10008", "wangfang", "CS101-B", "7.00", "", "70.00"),
-    ("Li, Wei", "10009", "liwei1", "CS101-B", "7.00", "", "70.00"),
-    ("Li, Wei", "10010", "liwei2", "CS101-B", "7.00", "", "70.00"),
-    ("Excused, Edd", "10012", "edd", "CS101-B", "7.00", "EX", "70.00"),
-    ("Hidden, Hal", "10013", "hal", "CS101-B", "N/A", "N/A", "70.00"),
-    ("Student, Test", "10011", "", "", "", "", ""),  # G6: last
-]
 
 
 @pytest.fixture(scope="module")
@@ -658,20 +576,7 @@ def test_blackboard_user_names_come_from_receipts_in_any_language(tmp_path):
     """B1: one dated entry per attempt and a receipt each; B3: user names with `_` and `.`; B2: the first line
     names the student in any language, and comments below it that look like fields change nothing; a
     submission typed into the Submission Field has only its receipt."""
-    def receipt(first: str, comments: str = "There are no student comments for this assignment.") -> str:
-        return (f"{first}\nAssignment: Lab 09\nDate Submitted: Thursday, December 12, 2024 1:22:26 PM EST\n"
-                f"Current Grade: Needs Grading\n\nSubmission Field:\nThere is no student submission text data for "
-                f"this assignment.\n\nComments:\n{comments}\n\nFiles:\n")
-    first, second = "Lab 09_wei.zhang_attempt_2024-03-01-10-00-00", "Lab 09_wei.zhang_attempt_2024-03-02-09-30-00"
-    li, typed = "Lab 09_li_si_2_attempt_2024-03-01-11-00-00", "Lab 09_o.neill_attempt_2024-03-01-12-00-00"
-    folder = put(tmp_path / "blackboard", {
-        f"{first}_student.py": WRONG_BYTES, f"{first}.txt": receipt("Name: Wei Zhang (wei.zhang)"),
-        f"{second}_student.py": RIGHT, f"{second}.txt": receipt("Name: Wei Zhang (wei.zhang)"),
-        f"{li}_student.py": RIGHT,
-        f"{li}.txt": receipt("Naam: Li Si (li_si_2)", comments="Name: Wei Zhang (wei.zhang)\nSee my file."),
-        f"{typed}.txt": receipt("Name: Aoife O'Neill (o.neill)").replace(
-            "There is no student submission text data for this assignment.", "def format_prompt(messages): ..."),
-    })
+    folder = blackboard_class(tmp_path / "blackboard")
     by_id = {s.student: s for s in discover(folder)}
     assert sorted(by_id) == ["li_si_2", "o.neill", "wei.zhang"]
     assert by_id["wei.zhang"].name == "Wei Zhang" and len(by_id["wei.zhang"].attempts) == 2

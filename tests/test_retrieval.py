@@ -1,7 +1,10 @@
 """`make chat`'s knowledge base: every section, rule and common mistake of both sheets, BM25 as written down."""
 
 import math
+import os
 import re
+import subprocess
+import sys
 
 from conftest import ROOT
 from framework.harness import retrieval
@@ -81,3 +84,13 @@ def test_a_missing_or_damaged_sheet_means_no_search(tmp_path):
     (tmp_path / "TASK.en.md").write_bytes(b"## \xff\xfe not UTF-8\n")
     knowledge = KnowledgeBase({"zh": tmp_path / "TASK.md", "en": tmp_path / "TASK.en.md"})
     assert knowledge.search("截断") == [] and knowledge.search("cut") == [] and knowledge.size("zh") == 0
+
+
+def test_scores_are_the_same_bits_whatever_the_hash_seed():
+    """A query's tokens are summed in the query's order, not a set's: under another PYTHONHASHSEED the scores
+    (stored in chat-sessions.db) moved in their last bits, and a tie could then break against the sheet's order."""
+    probe = ("from framework.harness.retrieval import KnowledgeBase\n"
+             "print([repr(hit.score) for hit in KnowledgeBase().search('trim_history 会保留 system 消息吗？')])")
+    runs = {subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True,
+                           env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout for seed in range(1, 7)}
+    assert len(runs) == 1, runs

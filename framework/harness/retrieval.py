@@ -217,7 +217,8 @@ class Index:
 
     def search(self, query: str, top: int = TOP) -> list:
         """The best `top` passages for `query`, best first (ties keep the sheet's order); none that share no token."""
-        wanted = set(tokens(query))
+        wanted = dict.fromkeys(tokens(query))  # each token once, in the query's order: a set's order (the hash
+        # seed's) would change the sum's last bits run to run, and with them a tie between two passages
         scored = [(self.score(number, wanted), number) for number in range(len(self.passages))]
         ranked = sorted((pair for pair in scored if pair[0] > 0), key=lambda pair: (-pair[0], pair[1]))[:top]
         return [Hit(rank, self.passages[number], score) for rank, (score, number) in enumerate(ranked, 1)]
