@@ -61,8 +61,8 @@ def generate_class(folder: Path, size: int = 300) -> None:
     plan = [correct] * 8 + [wrong] * 3 + [crashing]  # 2/3 correct, 1/4 wrong, 1/12 crashing
     for index in range(size):
         pool = plan[index % len(plan)]
-        source = pool[(index // len(plan)) % len(pool)].read_text(encoding="utf-8")
-        (folder / f"s{index:03d}.py").write_text(f"# submission {index}\n{source}", encoding="utf-8")
+        source = pool[(index // len(plan)) % len(pool)].read_bytes()  # some are not UTF-8 on purpose
+        (folder / f"s{index:04d}.py").write_bytes(f"# submission {index}\n".encode("ascii") + source)
 
 
 def bench_grading(make: list[str], size: int) -> bool:

@@ -80,6 +80,39 @@ def check_record(document: dict) -> None:
     report_page.student_row(document, {}).encode("utf-8")
 
 
+class Spool:
+    """Records on disk as they are made (one JSON line each, in a file of the run's staging folder), read back
+    in the class's order as often as an output needs them: memory holds only where each one is."""
+
+    def __init__(self, path):
+        self.file = open(path, "x+b")  # noqa: SIM115  (open as long as the run: closed by `close`)
+        self.places: dict[int, tuple[int, int]] = {}  # index -> (offset, length)
+
+    def put(self, index: int, document: dict) -> None:
+        line = json.dumps(document, ensure_ascii=False).encode("utf-8") + b"\n"
+        offset = self.file.seek(0, io.SEEK_END)
+        self.file.write(line)
+        self.file.flush()
+        self.places[index] = (offset, len(line))
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    def __iter__(self):
+        for index in sorted(self.places):
+            offset, length = self.places[index]
+            self.file.seek(offset)
+            yield json.loads(self.file.read(length))
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def brief(document: dict) -> dict:
+    """What a gradebook needs of a record (tools/roster.py): who, the status and the score."""
+    return {key: document.get(key) for key in ("student", "name", "status", "gradable", "score", "max_score")}
+
+
 # --- grades.csv ------------------------------------------------------------------------------
 
 def cell(value) -> str:
@@ -103,17 +136,19 @@ def csv_row(document: dict) -> list[str]:
             cell("; ".join(document.get("files", []))), *[str(groups.get(group, 0)) for group in GROUPS]]
 
 
-def grades_csv(records) -> str:
-    stream = io.StringIO()
+def write_grades_csv(stream, records) -> None:
+    """grades.csv into a text stream, one record at a time."""
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(csv_header())
-    writer.writerows(csv_row(document) for document in records)
-    return stream.getvalue()
+    for document in records:
+        writer.writerow(csv_row(document))
 
 
 # --- grades.json -----------------------------------------------------------------------------
 
-def grades_json(records, limits, course, level) -> str:
+def write_grades_json(stream, records, limits, course, level) -> None:
+    """grades.json into a text stream, one record at a time: the same text as json.dumps(indent=2) of the
+    whole document, without ever holding it."""
     scheme = course.scheme
     cases = [{"column": c.column, "label": text(c.label_key), "weight": c.weight, "suite": c.suite,
               "group": GROUP_OF_SUITE[c.suite]} for c in scheme.cases]
@@ -121,9 +156,13 @@ def grades_json(records, limits, course, level) -> str:
                 "scheme": {"weights": scheme.weights, "generated_count": scheme.generated_count},  # not the secret
                 "sandbox": sandbox_json(level),
                 "limits": {"case_seconds": limits.case_seconds, "submission_seconds": limits.submission_seconds,
-                           "memory_mb": limits.memory_bytes >> 20},
-                "students": list(records)}
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+                           "memory_mb": limits.memory_bytes >> 20}}
+    stream.write(json.dumps(document, ensure_ascii=False, indent=2)[:-2] + ",\n  \"students\": [")
+    separator = "\n    "
+    for document in records:
+        stream.write(separator + json.dumps(document, ensure_ascii=False, indent=2).replace("\n", "\n    "))
+        separator = ",\n    "
+    stream.write("\n  ]\n}\n" if separator != "\n    " else "]\n}\n")
 
 
 def sandbox_json(level) -> dict:
@@ -133,45 +172,112 @@ def sandbox_json(level) -> dict:
 
 # --- class figures ---------------------------------------------------------------------------
 
-def gradable(records) -> list[dict]:
-    """The records of the graded submissions: every file the grader could judge, a syntax error or a timeout
-    included (with the points it earned).  Pass rates and score figures are over these only; left out are the
+class Figures:
+    """The class's figures, gathered one record at a time, so a class of any size costs a few numbers per
+    student: how many, per status, the graded scores, passes per case, the common mistakes (with their first
+    example ids), and each student's (graded, score, id) for choosing the report's rows.
+
+    Pass rates and score figures are over the graded submissions only (`Grade.gradable`): every file the
+    grader could judge, a syntax error or a timeout included (with the points it earned); left out are the
     entries with no code to test (tools/submissions.UNGRADABLE) and those the grader or the machine failed on."""
+
+    def __init__(self):
+        self.count = 0
+        self.scores: list[int] = []  # of the graded records
+        self.top = 0
+        self.statuses: dict[str, list] = {}  # status -> [how many, whether graded]
+        self.passes = dict.fromkeys((case.column for case in GRADED), 0)
+        self.mistakes: dict[str, dict] = {}
+        self.ranks: list[tuple] = []  # (graded, score, student) per record
+
+    @classmethod
+    def of(cls, records) -> Figures:
+        figures = cls()
+        for document in records:
+            figures.add(document)
+        return figures
+
+    def add(self, document: dict) -> None:
+        self.count += 1
+        graded = bool(document.get("gradable"))
+        self.top = max(self.top, document.get("max_score") or 0)
+        self.statuses.setdefault(document["status"], [0, graded])[0] += 1
+        self.statuses[document["status"]][1] = graded
+        self.ranks.append((graded, document["score"], document["student"]))
+        if not graded:
+            return
+        self.scores.append(document["score"])
+        for column, verdict in document["cases"].items():
+            if verdict.get("passed"):
+                if column in self.passes:
+                    self.passes[column] += 1
+            elif verdict.get("hint"):
+                self._mistake(verdict, column, document["student"])
+
+    def _mistake(self, verdict: dict, column: str, student: str) -> None:
+        entry = self.mistakes.setdefault(verdict["hint"], {"hint": verdict["hint"], "text": verdict.get("hint_text")
+                                                           or verdict["hint"], "count": 0, "last": None,
+                                                           "cases": [], "examples": []})
+        if entry["last"] != student:  # a student counts once however many cases show the slip
+            entry["last"] = student
+            entry["count"] += 1
+            entry["examples"] = sorted(entry["examples"] + [student])[:MISTAKE_EXAMPLES]
+        if column not in entry["cases"]:
+            entry["cases"].append(column)
+
+    @property
+    def graded(self) -> int:
+        return len(self.scores)
+
+    def top_score(self) -> int:
+        """The full marks the records were graded out of (the grading scheme's maximum)."""
+        return self.top or 100
+
+    def pass_rates(self):
+        """(case, passed count) for every case over the graded records, in table order."""
+        return [(case, self.passes[case.column]) for case in GRADED]
+
+    def histogram(self, bins: int = 10):
+        """Counts of graded scores in `bins` equal ranges of the maximum (the top bin includes full marks)."""
+        counts, top = [0] * bins, self.top_score()
+        for score in self.scores:
+            counts[min(bins - 1, max(0, score) * bins // top)] += 1
+        return [(top * i // bins, top * (i + 1) // bins, count) for i, count in enumerate(counts)]
+
+    def status_counts(self) -> list[tuple[str, int]]:
+        """(status, how many): `ok` first, then the other graded statuses, then those not graded, so the counts
+        before the first status not graded add up to the graded submissions the figures are over."""
+        return [(status, count) for status, (count, graded) in sorted(
+            self.statuses.items(), key=lambda item: (item[0] != "ok", not item[1][1], -item[1][0], item[0]))]
+
+    def common_mistakes(self) -> list[dict]:
+        """Each hint the judge gave, most students first: the hint, its text, how many students, which cases,
+        example ids."""
+        order = {case.column: index for index, case in enumerate(GRADED)}
+        mistakes = [{"hint": m["hint"], "text": m["text"], "count": m["count"], "examples": list(m["examples"]),
+                     "cases": sorted(m["cases"], key=lambda column: order.get(column, len(order)))}
+                    for m in self.mistakes.values()]
+        return sorted(mistakes, key=lambda m: (-m["count"], m["cases"][0] if m["cases"] else "", m["hint"]))
+
+    def shown(self, limit: int) -> set | None:
+        """The students a table of at most `limit` rows lists: those not graded, then the lowest scores (None:
+        everyone fits)."""
+        if self.count <= limit:
+            return None
+        return {student for _, _, student in sorted(self.ranks)[:limit]}
+
+
+MISTAKE_EXAMPLES = 3
+
+
+def gradable(records) -> list[dict]:
+    """The records of the graded submissions (see `Figures`)."""
     return [document for document in records if document.get("gradable")]
 
 
-def passed(document: dict, case) -> bool:
-    return bool(document["cases"].get(case.column, {}).get("passed"))
-
-
-def pass_rates(records):
-    """(case, passed count) for every case over the gradable records, in table order."""
-    graded = gradable(records)
-    return [(case, sum(passed(document, case) for document in graded)) for case in GRADED]
-
-
-def top_score(records) -> int:
-    """The full marks the records were graded out of (the grading scheme's maximum)."""
-    return max([document.get("max_score") or 0 for document in records] or [0]) or 100
-
-
-def histogram(records, bins: int = 10):
-    """Counts of gradable scores in `bins` equal ranges of the maximum (the top bin includes full marks)."""
-    counts, top = [0] * bins, top_score(records)
-    for document in gradable(records):
-        counts[min(bins - 1, max(0, document["score"]) * bins // top)] += 1
-    return [(top * i // bins, top * (i + 1) // bins, count) for i, count in enumerate(counts)]
-
-
-def status_counts(records) -> list[tuple[str, int]]:
-    """(status, how many): `ok` first, then the other graded statuses, then those not graded, so the counts
-    before the first status not graded add up to the graded submissions the figures are over."""
-    counts: dict[str, int] = {}
-    graded: dict[str, bool] = {}
-    for document in records:
-        counts[document["status"]] = counts.get(document["status"], 0) + 1
-        graded[document["status"]] = bool(document.get("gradable"))
-    return sorted(counts.items(), key=lambda item: (item[0] != "ok", not graded[item[0]], -item[1], item[0]))
+def common_mistakes(records) -> list[dict]:
+    """Each hint the judge gave, most students first (`Figures.common_mistakes`)."""
+    return Figures.of(records).common_mistakes()
 
 
 def status_label(status: str) -> str:
@@ -180,49 +286,30 @@ def status_label(status: str) -> str:
     return text(key) if key in CATALOGUE else status
 
 
-def common_mistakes(records, examples: int = 3) -> list[dict]:
-    """Each hint the judge gave, most students first: the hint, how many students, which cases, example ids."""
-    found: dict[str, dict] = {}
-    for document in gradable(records):
-        for column, verdict in document["cases"].items():
-            if verdict.get("passed") or not verdict.get("hint"):
-                continue
-            entry = found.setdefault(verdict["hint"], {"hint": verdict["hint"], "text": verdict.get("hint_text")
-                                                       or verdict["hint"], "students": [], "cases": []})
-            if document["student"] not in entry["students"]:
-                entry["students"].append(document["student"])
-            if column not in entry["cases"]:
-                entry["cases"].append(column)
-    order = [case.column for case in GRADED]
-    mistakes = []
-    for entry in found.values():
-        entry["cases"].sort(key=lambda column: order.index(column) if column in order else len(order))
-        mistakes.append({**entry, "count": len(entry["students"]), "examples": sorted(entry["students"])[:examples]})
-    return sorted(mistakes, key=lambda m: (-m["count"], m["cases"][0] if m["cases"] else "", m["hint"]))
-
-
 # --- the terminal ------------------------------------------------------------------------------
 
 def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = (),
                      merged: int | None = None) -> str:
-    """What `make grade` prints at the end.  `merged`: how many of `records` this run graded, when it merged
-    them into earlier results (MERGE=1); every figure below the first line is over all of `records`."""
-    graded = gradable(records)
-    total = len(graded) or 1
-    scores = [document["score"] for document in graded] or [0]
-    graded_now = len(records) if merged is None else merged
-    timing = {"count": len(records), "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
-    rest = text("report.scores_rest", count=len(records) - len(graded)) if len(graded) < len(records) else ""
+    """What `make grade` prints at the end, from `records` or their `Figures`.  `merged`: how many of them this
+    run graded, when it merged them into earlier results (MERGE=1); every figure below the first line is over
+    all of them."""
+    figures = records if isinstance(records, Figures) else Figures.of(records)
+    graded, count = figures.graded, figures.count
+    total = graded or 1
+    scores = figures.scores or [0]
+    graded_now = count if merged is None else merged
+    timing = {"count": count, "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
+    rest = text("report.scores_rest", count=count - graded) if graded < count else ""
     lines = [text("report.done", **timing) if merged is None else text("report.done_merged", graded=merged, **timing),
-             text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in status_counts(records)),
-             text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores), top=top_score(records),
-                  count=len(graded), rest=rest),
+             text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in figures.status_counts()),
+             text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores),
+                  top=figures.top_score(), count=graded, rest=rest),
              sandbox_line(level), ""]
-    for case, count in pass_rates(records):
-        filled = round(BAR * count / total)
-        lines.append(f"{case.column:>4} {'█' * filled}{'░' * (BAR - filled)} {100 * count / total:5.1f}%"
-                     f"  {count}/{len(graded)}  {text(case.label_key)}")
-    mistakes = common_mistakes(records)[:5]
+    for case, passes in figures.pass_rates():
+        filled = round(BAR * passes / total)
+        lines.append(f"{case.column:>4} {'█' * filled}{'░' * (BAR - filled)} {100 * passes / total:5.1f}%"
+                     f"  {passes}/{graded}  {text(case.label_key)}")
+    mistakes = figures.common_mistakes()[:5]
     if mistakes:
         lines += ["", text("report.mistakes_top")]
         lines += [f"  {m['count']:>3} × {m['text']}  ({', '.join(m['cases'])})" for m in mistakes]
