@@ -436,6 +436,41 @@ def test_after_a_merge_the_first_line_says_how_many_were_graded_and_how_many_wri
                      "en": "Lab09: graded 7 submissions in 0.1 s (4 at a time)"}[language]
 
 
+@pytest.mark.parametrize("count", [0, 1, 7])
+def test_grades_json_written_record_by_record_is_the_same_text_as_the_whole_document(count):
+    records = class_records()[:count]
+    for document in records:
+        document["cases"] = {"t1": {"passed": False, "hint": "h", "message": "a\nb \u4e2d\ud83d\ude00"}}
+    stream = io.StringIO()
+    reports.write_grades_json(stream, iter(records), CLASS_LIMITS, grade.course_settings(), Level("bwrap", full=True))
+    written = stream.getvalue()
+    assert written == json.dumps(json.loads(written), ensure_ascii=False, indent=2) + "\n"
+    assert json.loads(written)["students"] == records
+
+
+def test_a_large_class_gets_one_usable_page_with_every_student_in_grades_csv():
+    """3,000 students: the table lists those not graded and the lowest scores (at most report_page.MAX_ROWS)
+    and says so; the lists stop at MAX_ITEMS with a line saying how many more and where they all are."""
+    records = []
+    for index in range(3000):
+        status = "no_student_py" if index % 10 == 3 else "ok"
+        records.append({"student": f"s{index:04d}", "name": "", "status": status, "gradable": status == "ok",
+                        "score": 0 if status != "ok" else 100 - index % 7 * 10, "max_score": MAX_SCORE, "late": None,
+                        "attempt": None, "attempts": 0, "files": [], "notes": ["note"], "why": "why",
+                        "cases": {"t1": {"passed": False, "hint": "h", "hint_text": "slip"}}})
+    page = report_page.page(records, grade.course_settings(), Level("bwrap", full=True))
+    table = page.split("id=students>")[1].split("</table>")[0]
+    rows = re.findall(r'<tr><td data-v="(s\d+)">', table)
+    ranked = sorted(records, key=lambda d: (d["gradable"], d["score"], d["student"]))[:report_page.MAX_ROWS]
+    assert rows == sorted(d["student"] for d in ranked) and len(rows) == report_page.MAX_ROWS == 1000
+    assert text("report.students_shown", shown=1000, count=3000).split("grades.csv")[0] in page
+    for section in ("not-graded", "notes"):
+        items = page.split(f"id={section}>")[1].split("</ul>")[0].count("<li")
+        assert items == report_page.MAX_ITEMS + 1  # and one line: "… and N more"
+    assert text("report.more", count=300 - report_page.MAX_ITEMS, where="grades.csv") in page
+    assert len(page.encode("utf-8")) < 2_000_000  # a page a laptop or a phone opens (4.5 MB before)
+
+
 # --- regrades --------------------------------------------------------------------------------------
 
 def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_path):

@@ -201,12 +201,13 @@ class Figures:
         self.count += 1
         graded = bool(document.get("gradable"))
         self.top = max(self.top, document.get("max_score") or 0)
-        self.statuses.setdefault(document["status"], [0, graded])[0] += 1
-        self.statuses[document["status"]][1] = graded
-        self.ranks.append((graded, document["score"], document["student"]))
+        status, score = document.get("status", ""), document.get("score", 0)
+        self.statuses.setdefault(status, [0, graded])[0] += 1
+        self.statuses[status][1] = graded
+        self.ranks.append((graded, score, document["student"]))
         if not graded:
             return
-        self.scores.append(document["score"])
+        self.scores.append(score)
         for column, verdict in document["cases"].items():
             if verdict.get("passed"):
                 if column in self.passes:
