@@ -282,7 +282,7 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme
         for index, submission in enumerate(submissions):
             finished(index, judged_safely(submission, limits, attempt, scheme))
         return
-    pool = workers.Pool(jobs, judged_safely, (limits, attempt, scheme), stop=engine.stop_all)
+    pool = workers.Pool(jobs, judged_safely, (limits, attempt, scheme), stop_children=engine.stop_all)
     try:  # (the pool stops its workers first when anything goes wrong)
         pool.run(len(submissions), submissions.__getitem__, finished,
                  lambda index, exc: finished(index, grader_error(submissions[index], exc, scheme)))
@@ -292,7 +292,8 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme
 
 def _without_files(submission: Submission) -> Submission:
     """A graded submission as the class run still needs it: who, from where, how many attempts; no file contents."""
-    return replace(submission, source=None, attempts=tuple(replace(a, source=b"", modules={}) for a in submission.attempts))
+    attempts = tuple(replace(attempt, source=b"", modules={}) for attempt in submission.attempts)
+    return replace(submission, source=None, attempts=attempts)
 
 
 def stop_resource_tracker() -> None:
@@ -447,12 +448,13 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     with outputs.Staging(out) as staging:
         staging.folder("feedback")
         spool = reports.Spool(staging.scratch("records"))
-        try:
-            def keep(_index: int, result: Result) -> None:
-                spool.put(_index, result.record)
-                staging.write(f"feedback/{reports.feedback_name(result.record['student'])}",
-                              result.feedback.encode("utf-8"))
 
+        def keep(index: int, result: Result) -> None:
+            spool.put(index, result.record)
+            name = reports.feedback_name(result.record["student"])
+            staging.write(f"feedback/{name}", result.feedback.encode("utf-8"))
+
+        try:
             grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt, keep)
             records, changes = spool, []
             if previous is not None:  # (a merge holds the class's records: regrade.merge takes lists)

@@ -222,7 +222,7 @@ def _students(stream, records, refs, figures) -> None:
     if shown is not None:
         about += " " + e(text("report.students_shown", shown=len(shown), count=figures.count)).replace(
             "grades.csv", "<a href=\"grades.csv\">grades.csv</a>", 1)
-    stream.write(f"<h2>{e(text('report.students'))}</h2><p id=students-about>{about}</p>"
+    stream.write(f"<h2>{e(text('report.students'))}</h2><p>{about}</p>"
                  f"<div class=scroll><table class=\"sortable students\" id=students><thead><tr>{head}</tr></thead>"
                  f"<tbody>")
     for document in records:

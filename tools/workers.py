@@ -55,59 +55,71 @@ class _Worker:
 
 
 class Pool:
-    """`jobs` workers calling `work(item, *common)`; `stop()` is what a worker calls to end its children."""
+    """`jobs` workers calling `work(item, *common)`; a worker that must leave first calls `stop_children()`
+    (module-level functions, as a spawned worker imports them)."""
 
-    def __init__(self, jobs: int, work, common: tuple = (), stop=None):
-        self.jobs, self.work, self.common, self.stop_children = max(1, jobs), work, common, stop
+    def __init__(self, jobs: int, work, common: tuple = (), stop_children=None):
+        self.jobs, self.work, self.common, self.stop_children = max(1, jobs), work, common, stop_children
         self.context = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
+        self._queue: deque = deque()
+        self._tries: dict[int, int] = {}
+        self._deaths = 0  # workers in a row that died before they were ready
         reaper.become_reaper()  # what a dead worker's children leave comes back here, not to init
 
     def run(self, count: int, item, done, failed) -> None:
         """Work on items 0 … count-1 (`item(index)` gives each as it is sent), calling `done(index, answer)`,
         or `failed(index, exception)` for an item whose workers died on every try or whose work failed.
         On any exception (KeyboardInterrupt included) every worker is stopped first, then it goes on up."""
-        queue, tries, deaths = deque(range(count)), {}, 0
+        self._queue, self._tries, self._deaths = deque(range(count)), {}, 0
         try:
-            while queue or any(worker.item is not None for worker in self.workers):
-                wanted = min(self.jobs, len(queue) + sum(worker.item is not None for worker in self.workers))
-                while len(self.workers) < wanted:
+            while self._queue or self._busy():
+                while len(self.workers) < min(self.jobs, len(self._queue) + self._busy()):
                     self._start()
                 for worker in self.workers:
-                    if worker.ready and worker.item is None and queue:
-                        worker.item = queue.popleft()
+                    if worker.ready and worker.item is None and self._queue:
+                        worker.item = self._queue.popleft()
                         try:
                             worker.tasks.send((worker.item, item(worker.item)))
                         except OSError:  # it has just died: its sentinel says so below
                             pass
-                waited = [worker.tasks for worker in self.workers] + [worker.process.sentinel for worker in self.workers]
-                ready = wait(waited, timeout=1.0)
+                ready = wait([worker.tasks for worker in self.workers]
+                             + [worker.process.sentinel for worker in self.workers], timeout=1.0)
                 for worker in list(self.workers):
                     if worker.tasks in ready:
                         self._hear(worker, done, failed)
                     if worker.process.sentinel in ready or not worker.process.is_alive():
                         self._hear(worker, done, failed)  # what it sent before it ended still counts
-                        deaths = 0 if worker.ready else deaths + 1
-                        self._bury(worker)
-                        reaper.reap_orphans(worker.started)  # its children, had they outlived it
-                        if worker.item is not None:
-                            tries[worker.item] = tries.get(worker.item, 0) + 1
-                            if tries[worker.item] > RETRIES:
-                                failed(worker.item, WorkerDied(_ending(worker.process.exitcode, tries[worker.item])))
-                            else:
-                                queue.appendleft(worker.item)
-                        if deaths > self.jobs + 2:
-                            raise WorkersFailing(f"grading workers end as they start ({_ending(worker.process.exitcode)})")
+                        self._died(worker, failed)
         except BaseException:
             self.stop()
             raise
         self.close()
 
+    def _busy(self) -> int:
+        return sum(worker.item is not None for worker in self.workers)
+
+    def _died(self, worker: _Worker, failed) -> None:
+        """A worker ended on its own: what its children left is ended, its item goes back to the front of
+        the queue, or is failed after RETRIES more tries; workers that keep dying before they are ready stop
+        the run (WorkersFailing)."""
+        self._bury(worker)
+        reaper.reap_orphans(worker.started)
+        self._deaths = 0 if worker.ready else self._deaths + 1
+        if worker.item is not None:
+            tries = self._tries[worker.item] = self._tries.get(worker.item, 0) + 1
+            if tries > RETRIES:
+                failed(worker.item, WorkerDied(_ending(worker.process.exitcode, tries)))
+            else:
+                self._queue.appendleft(worker.item)
+        if self._deaths > self.jobs + 2:
+            raise WorkersFailing(f"grading workers end as they start ({_ending(worker.process.exitcode)})")
+
     def _start(self) -> None:
         tasks, theirs = self.context.Pipe()
         watched, lifeline = self.context.Pipe(duplex=False)
-        process = self.context.Process(target=serve, name="lab09-worker", daemon=True,
-                                       args=(theirs, watched, os.getpid(), self.work, self.common, self.stop_children))
+        process = self.context.Process(target=serve, name="lab09-worker", daemon=True, args=(
+            theirs, watched, os.getpid(), self.work, self.common, self.stop_children))
         process.start()
         theirs.close()
         watched.close()
@@ -163,9 +175,12 @@ class Pool:
         for worker in self.workers:
             worker.process.join(max(0.0, deadline - time.monotonic()))
             if worker.process.is_alive():
-                worker.process.kill()
+                worker.process.kill()  # its children come back to us: ended below
+        started = [worker.started for worker in self.workers if worker.started is not None]
         for worker in list(self.workers):
             self._bury(worker)
+        if started:
+            reaper.reap_orphans(min(started))
 
 
 def _ending(exitcode, tries: int = 1) -> str:
