@@ -108,9 +108,13 @@ class Spool:
         self.file.close()
 
 
+BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "max_score", "late", "attempt")
+
+
 def brief(document: dict) -> dict:
-    """What a gradebook needs of a record (tools/roster.py): who, the status and the score."""
-    return {key: document.get(key) for key in ("student", "name", "status", "gradable", "score", "max_score")}
+    """What a gradebook needs of a record (tools/roster.py): who and how they did, without the cases, so a
+    roster's view of the class costs a few fields per student."""
+    return {key: document[key] for key in BRIEF if key in document}
 
 
 # --- grades.csv ------------------------------------------------------------------------------
