@@ -4,8 +4,9 @@ Sections: the sandbox the run had, the common mistakes (each hint the judge gave
 which cases, example ids, so a lecturer sees which misconception to address next class), pass rates and
 scores over the graded submissions (syntax errors and timeouts included), what was not graded and why, the
 decisions taken about students' files, submissions missing from the roster, and every student in a table
-sortable by any column.  Readable on a phone (the tables scroll sideways, nothing else does) and printable.
-Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
+sortable by any column (above MAX_ROWS students, those not graded and the lowest scores, and each list stops
+after MAX_ITEMS entries, so the page stays a few MB for any class; every student is in grades.csv).
+Readable on a phone (the tables scroll sideways, nothing else does) and printable.  Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
 """
 
 from __future__ import annotations
@@ -102,23 +103,21 @@ def write_page(stream, records, figures, course, level, unmatched=(), roster_not
 <title>{e(title)}</title>
 <style>{STYLE}</style></head><body>
 """)
+    overview = text("report.overview", count=figures.count, graded=figures.graded, top=figures.top_score())
     sections = [
-        lambda: f"<h1>{e(title)}</h1>",
-        lambda: f"<p>{e(text('report.overview', count=figures.count, graded=figures.graded, top=figures.top_score()))} "
-        + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">{e(reports.status_label(s))} {n}</span>"
-                   for s, n in figures.status_counts()) + "</p>",
-        lambda: _sandbox(level),
-        lambda: _mistakes(mistakes),
-        lambda: _rates(figures),
-        lambda: _histogram(figures),
-        lambda: _not_graded(records),
-        lambda: _notes(records),
-        lambda: _unmatched(unmatched, roster_note),
+        f"<h1>{e(title)}</h1>",
+        f"<p>{e(overview)} " + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">"
+                                       f"{e(reports.status_label(s))} {n}</span>" for s, n in figures.status_counts())
+        + "</p>",
+        _sandbox(level),
+        _mistakes(mistakes),
+        _rates(figures),
+        _histogram(figures),
+        _not_graded(records),
+        _notes(records),
+        _unmatched(unmatched, roster_note),
     ]
-    for section in sections:
-        shown = section()
-        if shown:
-            stream.write(shown + "\n")
+    stream.write("".join(section + "\n" for section in sections if section))
     _students(stream, records, refs, figures)
     stream.write(f"<script>{SORT_SCRIPT}</script>\n</body></html>\n")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import select
 import signal
 import sys
@@ -129,7 +130,13 @@ class Pool:
     def _hear(self, worker: _Worker, done, failed) -> None:
         try:
             while worker.tasks.poll():
-                message = worker.tasks.recv()
+                data = worker.tasks.recv_bytes()
+                try:
+                    message = pickle.loads(data)
+                except Exception as exc:  # noqa: BLE001  (an answer that cannot be read fails its item, not the run)
+                    if worker.item is None:
+                        raise EOFError from exc  # not an answer: the worker is ended below
+                    message = (worker.item, WorkFailed(f"the answer could not be read: {_described(exc)}"))
                 if message == READY:
                     worker.ready = True
                     continue
@@ -139,7 +146,7 @@ class Pool:
                     failed(index, answer)
                 else:
                     done(index, answer)
-        except (EOFError, OSError):  # it ended (its sentinel says so next)
+        except (EOFError, OSError):  # it ended, or must (its sentinel says so next)
             if worker.process.is_alive():
                 worker.process.join(GRACE)
             if worker.process.is_alive():
