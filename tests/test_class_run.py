@@ -321,19 +321,38 @@ def test_workers_and_their_children_end_when_the_grader_is_killed(tmp_path):
 
 def test_each_record_and_feedback_goes_to_disk_as_it_is_made(tmp_path):
     """Memory flat in the size of the class: nothing of a graded student waits in memory for the end of the run
-    (`make bench` measures the memory itself)."""
+    (`make bench` measures the memory itself); no output exists while children run (none could change one)."""
     folder = honest_class(tmp_path / "class", ("alice", "bob", "carol"))
     out = tmp_path / "out"
     seen = []
 
     def progress(done, total):
         staging = out / f"{outputs.STAGING}{os.getpid()}"
-        lines = (staging / ".records").read_bytes().count(b"\n")
-        seen.append((done, lines, len(list((staging / "feedback").iterdir()))))
+        seen.append((done, (staging / ".records").stat().st_size, sorted(p.name for p in staging.iterdir())))
 
     grade_folder(folder, out, CLASS_LIMITS, progress=progress)
-    assert seen == [(1, 1, 1), (2, 2, 2), (3, 3, 3)]
+    assert [done for done, _, _ in seen] == [1, 2, 3] and all(names == [".records"] for _, _, names in seen)
+    sizes = [size for _, size, _ in seen]
+    assert 0 < sizes[0] < sizes[1] < sizes[2] and sizes[2] > 3 * len((out / "feedback" / "alice.txt").read_bytes())
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_what_a_submission_writes_into_the_run_s_own_file_never_reaches_an_output(tmp_path):
+    """Outside any sandbox a submission can write wherever the grader can: bytes it adds are never read, and a
+    change to what the grader wrote stops the run before anything is written."""
+    spool = reports.Spool(tmp_path / "records")
+    spool.put(1, {"student": "bob", "score": 0}, "bob's feedback")
+    spool.put(0, {"student": "alice", "score": 100}, "alice's feedback")
+    with open(tmp_path / "records", "ab") as forged:
+        forged.write(b'{"student": "mallory", "score": 100}')
+    assert list(spool.entries()) == [({"student": "alice", "score": 100}, "alice's feedback"),
+                                     ({"student": "bob", "score": 0}, "bob's feedback")]
+    with open(tmp_path / "records", "r+b") as forged:
+        forged.seek(forged.read().index(b'"score": 0'))
+        forged.write(b'"score": 9')
+    with pytest.raises(reports.SpoolChanged):
+        list(spool)
+    spool.close()
 
 
 def test_an_interrupted_run_into_a_new_folder_leaves_no_folder_behind(tmp_path, monkeypatch):
@@ -440,7 +459,7 @@ def test_after_a_merge_the_first_line_says_how_many_were_graded_and_how_many_wri
 def test_grades_json_written_record_by_record_is_the_same_text_as_the_whole_document(count):
     records = class_records()[:count]
     for document in records:
-        document["cases"] = {"t1": {"passed": False, "hint": "h", "message": "a\nb \u4e2d\ud83d\ude00"}}
+        document["cases"] = {"t1": {"passed": False, "hint": "h", "message": "a\nb \u4e2d\U0001f600"}}
     stream = io.StringIO()
     reports.write_grades_json(stream, iter(records), CLASS_LIMITS, grade.course_settings(), Level("bwrap", full=True))
     written = stream.getvalue()

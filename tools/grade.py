@@ -439,23 +439,21 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
                  level=None, roster_path: Path | None = None, merge: bool = False, progress=None) -> ClassRun:
     """Grade every student in `folder` and write OUT, all or none.  Raises RosterError or RegradeRefused
     before grading anything, KeyboardInterrupt (nothing written) or OSError (OUT as it was).  Each student's
-    record and feedback go into OUT's staging folder as they are made, so memory does not grow with the class."""
+    record and feedback go to a file in OUT's staging folder as they are made (reports.Spool), so memory does
+    not grow with the class; the outputs are written from it once grading is over."""
     course = course or course_settings()
     level = level or sandbox_level()
     submissions = discover(folder, skip=(out,))
     gradebook = roster.load(roster_path) if roster_path else None
     previous = regrade.previous(out, [s.student for s in submissions], merge)
     with outputs.Staging(out) as staging:
-        staging.folder("feedback")
         spool = reports.Spool(staging.scratch("records"))
-
-        def keep(index: int, result: Result) -> None:
-            spool.put(index, result.record)
-            name = reports.feedback_name(result.record["student"])
-            staging.write(f"feedback/{name}", result.feedback.encode("utf-8"))
-
         try:
-            grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt, keep)
+            grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt,
+                        lambda index, result: spool.put(index, result.record, result.feedback))
+            staging.folder("feedback")  # written once every child is gone: none of them can touch it
+            for document, feedback in spool.entries():
+                staging.write(f"feedback/{reports.feedback_name(document['student'])}", feedback.encode("utf-8"))
             records, changes = spool, []
             if previous is not None:  # (a merge holds the class's records: regrade.merge takes lists)
                 records, kept, changes = regrade.merge(previous, list(spool), {}, out)

@@ -1,8 +1,9 @@
 """Writes the class outputs into OUT all at once or not at all, with the user's umask.
 
 Everything is first written into a staging folder inside OUT (so a full disk, a bad name or any other
-failure happens before anything is replaced): a class run opens it before grading and writes each
-student's feedback and record there as they are made, so nothing of the class waits in memory.  Then
+failure happens before anything is replaced): a class run opens it before grading and keeps each
+student's record and feedback in a file there as they are made (tools/reports.Spool), so nothing of the
+class waits in memory; the folder is the run's own (0700) until its outputs are renamed out of it.  Then
 each output is renamed into place, the previous one moved aside first; if a rename fails, what was moved
 is moved back.  A run that stops without committing (Ctrl-C, an error) removes its staging folder, and
 OUT itself if the run made it; a folder left by a killed run is removed by the next.  Files get mode 0666
@@ -38,7 +39,7 @@ class Staging:
         self._made = None if existed else missing
         _remove_stale(self.out)
         shutil.rmtree(self.path, ignore_errors=True)
-        os.mkdir(self.path)
+        os.mkdir(self.path, 0o700)  # the run's own: no child of another uid reads or writes in it while it runs
         return self
 
     def __exit__(self, *_exc) -> None:

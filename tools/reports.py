@@ -10,6 +10,7 @@ gives byte-identical files.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import statistics
@@ -81,31 +82,56 @@ def check_record(document: dict) -> None:
 
 
 class Spool:
-    """Records on disk as they are made (one JSON line each, in a file of the run's staging folder), read back
-    in the class's order as often as an output needs them: memory holds only where each one is."""
+    """Each student's record and feedback on disk as they are made (in a file of the run's staging folder), read
+    back in the class's order as often as an output needs them: memory holds only where each one is and its
+    digest.  What is read back must match that digest: outside any sandbox (level `none`) a submission can
+    write wherever the grader can while it runs, and nothing it wrote may reach an output (a change raises
+    `SpoolChanged`; bytes added at the end are never read)."""
 
     def __init__(self, path):
-        self.file = open(path, "x+b")  # noqa: SIM115  (open as long as the run: closed by `close`)
-        self.places: dict[int, tuple[int, int]] = {}  # index -> (offset, length)
+        self.file = open(path, "x+b", buffering=0)  # noqa: SIM115  (unbuffered: every read is what the disk holds)
+        self.places: dict[int, tuple] = {}  # index -> ((offset, length, digest) of the record, of the feedback)
 
-    def put(self, index: int, document: dict) -> None:
-        line = json.dumps(document, ensure_ascii=False).encode("utf-8") + b"\n"
+    def put(self, index: int, document: dict, feedback: str) -> None:
+        chunks = (json.dumps(document, ensure_ascii=False).encode("utf-8"), feedback.encode("utf-8"))
         offset = self.file.seek(0, io.SEEK_END)
-        self.file.write(line)
-        self.file.flush()
-        self.places[index] = (offset, len(line))
+        places = []
+        for chunk in chunks:
+            written = memoryview(chunk)
+            while written:
+                written = written[self.file.write(written):]
+            places.append((offset, len(chunk), hashlib.sha256(chunk).digest()))
+            offset += len(chunk)
+        self.places[index] = tuple(places)
 
     def __len__(self) -> int:
         return len(self.places)
 
     def __iter__(self):
+        """The records, in the class's order."""
         for index in sorted(self.places):
-            offset, length = self.places[index]
-            self.file.seek(offset)
-            yield json.loads(self.file.read(length))
+            yield json.loads(self._read(self.places[index][0]))
+
+    def entries(self):
+        """(record, feedback) of every student, in the class's order."""
+        for index in sorted(self.places):
+            record, feedback = self.places[index]
+            yield json.loads(self._read(record)), self._read(feedback).decode("utf-8")
+
+    def _read(self, place) -> bytes:
+        offset, length, digest = place
+        self.file.seek(offset)
+        chunk = self.file.read(length)
+        if hashlib.sha256(chunk).digest() != digest:
+            raise SpoolChanged(f"{self.file.name} was changed while grading (by a submission outside any sandbox?)")
+        return chunk
 
     def close(self) -> None:
         self.file.close()
+
+
+class SpoolChanged(OSError):
+    """The run's own record of a student is not what it wrote: nothing of this run may be written."""
 
 
 BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "max_score", "late", "attempt")
