@@ -264,14 +264,14 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme
     of calls is Python work that threads of one process could not share); this process renders, and hands
     each result to `keep(index, result)` as it comes.  A hung case costs only its own time limit; a worker
     that dies costs only the submission it held (tools/workers.py: tried once more, then `grader_error`).
-    Each entry of `submissions` keeps only who it is once graded.  On Ctrl-C every worker ends its child at
+    Each entry of `submissions` is let go of (None) once graded.  On Ctrl-C every worker ends its child at
     once and KeyboardInterrupt goes on up."""
     finished_count = 0
 
     def finished(index: int, grade: Grade) -> None:
         nonlocal finished_count
         result = rendered_safely(submissions[index], grade, limits, scheme)
-        submissions[index] = _without_files(submissions[index])  # the class's sources are not held to the end
+        submissions[index] = None  # let go of it: the class's files are not held to the end
         finished_count += 1
         if keep:
             keep(index, result)
@@ -288,12 +288,6 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme
                  lambda index, exc: finished(index, grader_error(submissions[index], exc, scheme)))
     finally:
         stop_resource_tracker()
-
-
-def _without_files(submission: Submission) -> Submission:
-    """A graded submission as the class run still needs it: who, from where, how many attempts; no file contents."""
-    attempts = tuple(replace(attempt, source=b"", modules={}) for attempt in submission.attempts)
-    return replace(submission, source=None, attempts=attempts)
 
 
 def stop_resource_tracker() -> None:

@@ -78,7 +78,7 @@ def script_hash(script: str = SORT_SCRIPT) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
 
 
-MAX_ROWS = 1000  # students the table lists; a larger class shows those not graded and the lowest scores
+MAX_ROWS = reports.TABLE_ROWS  # students the table lists; a larger class shows those not graded and the lowest scores
 MAX_ITEMS = 200  # entries of each list (not graded, decisions, roster misses) before "… N more"
 
 
@@ -216,7 +216,7 @@ def _students(stream, records, refs, figures) -> None:
     head += "".join(f"<th aria-sort=none title=\"{e(text(c.label_key))}\"><button type=button>{e(c.column)}"
                     f"</button></th>" for c in GRADED)
     head += f"<th aria-sort=none><button type=button>{e(text('report.col.mistakes'))}</button></th>"
-    shown = figures.shown(MAX_ROWS)
+    shown = figures.shown()
     about = e(text("report.students_about"))
     if shown is not None:
         about += " " + e(text("report.students_shown", shown=len(shown), count=figures.count)).replace(

@@ -13,7 +13,6 @@ import csv
 import hashlib
 import io
 import json
-import statistics
 from dataclasses import replace
 
 from framework.harness import render
@@ -90,41 +89,36 @@ class Spool:
 
     def __init__(self, path):
         self.file = open(path, "x+b", buffering=0)  # noqa: SIM115  (unbuffered: every read is what the disk holds)
-        self.places: dict[int, tuple] = {}  # index -> ((offset, length, digest) of the record, of the feedback)
+        self.places: dict[int, tuple] = {}  # index -> (offset, record's length, feedback's length, digest)
+        self.end = 0
 
     def put(self, index: int, document: dict, feedback: str) -> None:
-        chunks = (json.dumps(document, ensure_ascii=False).encode("utf-8"), feedback.encode("utf-8"))
-        offset = self.file.seek(0, io.SEEK_END)
-        places = []
-        for chunk in chunks:
-            written = memoryview(chunk)
-            while written:
-                written = written[self.file.write(written):]
-            places.append((offset, len(chunk), hashlib.sha256(chunk).digest()))
-            offset += len(chunk)
-        self.places[index] = tuple(places)
+        record, said = json.dumps(document, ensure_ascii=False).encode("utf-8"), feedback.encode("utf-8")
+        entry = memoryview(record + said)
+        self.places[index] = (self.end, len(record), len(said), hashlib.sha256(entry).digest())
+        self.file.seek(self.end)
+        while entry:
+            entry = entry[self.file.write(entry):]
+        self.end += len(record) + len(said)
 
     def __len__(self) -> int:
         return len(self.places)
 
     def __iter__(self):
         """The records, in the class's order."""
-        for index in sorted(self.places):
-            yield json.loads(self._read(self.places[index][0]))
+        for document, _ in self.entries():
+            yield document
 
     def entries(self):
         """(record, feedback) of every student, in the class's order."""
         for index in sorted(self.places):
-            record, feedback = self.places[index]
-            yield json.loads(self._read(record)), self._read(feedback).decode("utf-8")
-
-    def _read(self, place) -> bytes:
-        offset, length, digest = place
-        self.file.seek(offset)
-        chunk = self.file.read(length)
-        if hashlib.sha256(chunk).digest() != digest:
-            raise SpoolChanged(f"{self.file.name} was changed while grading (by a submission outside any sandbox?)")
-        return chunk
+            offset, record, feedback, digest = self.places[index]
+            self.file.seek(offset)
+            entry = self.file.read(record + feedback)
+            if hashlib.sha256(entry).digest() != digest:
+                raise SpoolChanged(f"{self.file.name} was changed while grading (by a submission outside any "
+                                   "sandbox?)")
+            yield json.loads(entry[:record]), entry[record:].decode("utf-8")
 
     def close(self) -> None:
         self.file.close()
@@ -203,9 +197,10 @@ def sandbox_json(level) -> dict:
 # --- class figures ---------------------------------------------------------------------------
 
 class Figures:
-    """The class's figures, gathered one record at a time, so a class of any size costs a few numbers per
-    student: how many, per status, the graded scores, passes per case, the common mistakes (with their first
-    example ids), and each student's (graded, score, id) for choosing the report's rows.
+    """The class's figures, gathered one record at a time in a size that does not grow with the class: how
+    many, per status, how many got each score, passes per case, the common mistakes (with their first example
+    ids), and the TABLE_ROWS students the report's table lists when not everyone fits (those not graded,
+    then the lowest scores).
 
     Pass rates and score figures are over the graded submissions only (`Grade.gradable`): every file the
     grader could judge, a syntax error or a timeout included (with the points it earned); left out are the
@@ -213,12 +208,13 @@ class Figures:
 
     def __init__(self):
         self.count = 0
-        self.scores: list[int] = []  # of the graded records
+        self.graded = 0
+        self.scores: dict[int, int] = {}  # score -> how many graded records have it
         self.top = 0
         self.statuses: dict[str, list] = {}  # status -> [how many, whether graded]
         self.passes = dict.fromkeys((case.column for case in GRADED), 0)
         self.mistakes: dict[str, dict] = {}
-        self.ranks: list[tuple] = []  # (graded, score, student) per record
+        self._lowest: list[tuple] = []  # (graded, score, student), at most 2 * TABLE_ROWS between trims
 
     @classmethod
     def of(cls, records) -> Figures:
@@ -234,10 +230,13 @@ class Figures:
         status, score = document.get("status", ""), document.get("score", 0)
         self.statuses.setdefault(status, [0, graded])[0] += 1
         self.statuses[status][1] = graded
-        self.ranks.append((graded, score, document["student"]))
+        self._lowest.append((graded, score, document["student"]))
+        if len(self._lowest) >= 2 * TABLE_ROWS:
+            self._lowest = sorted(self._lowest)[:TABLE_ROWS]
         if not graded:
             return
-        self.scores.append(score)
+        self.graded += 1
+        self.scores[score] = self.scores.get(score, 0) + 1
         for column, verdict in document["cases"].items():
             if verdict.get("passed"):
                 if column in self.passes:
@@ -256,9 +255,20 @@ class Figures:
         if column not in entry["cases"]:
             entry["cases"].append(column)
 
-    @property
-    def graded(self) -> int:
-        return len(self.scores)
+    def mean(self) -> float:
+        return sum(score * count for score, count in self.scores.items()) / self.graded if self.graded else 0
+
+    def median(self) -> float:
+        """As statistics.median over every graded score (0 when none)."""
+        if not self.graded:
+            return 0
+        wanted, found, seen = [(self.graded - 1) // 2, self.graded // 2], [], 0
+        for score in sorted(self.scores):
+            seen += self.scores[score]
+            while wanted and wanted[0] < seen:
+                found.append(score)
+                wanted.pop(0)
+        return found[0] if found[0] == found[1] else (found[0] + found[1]) / 2
 
     def top_score(self) -> int:
         """The full marks the records were graded out of (the grading scheme's maximum)."""
@@ -271,8 +281,8 @@ class Figures:
     def histogram(self, bins: int = 10):
         """Counts of graded scores in `bins` equal ranges of the maximum (the top bin includes full marks)."""
         counts, top = [0] * bins, self.top_score()
-        for score in self.scores:
-            counts[min(bins - 1, max(0, score) * bins // top)] += 1
+        for score, count in self.scores.items():
+            counts[min(bins - 1, max(0, score) * bins // top)] += count
         return [(top * i // bins, top * (i + 1) // bins, count) for i, count in enumerate(counts)]
 
     def status_counts(self) -> list[tuple[str, int]]:
@@ -290,14 +300,15 @@ class Figures:
                     for m in self.mistakes.values()]
         return sorted(mistakes, key=lambda m: (-m["count"], m["cases"][0] if m["cases"] else "", m["hint"]))
 
-    def shown(self, limit: int) -> set | None:
-        """The students a table of at most `limit` rows lists: those not graded, then the lowest scores (None:
+    def shown(self) -> set | None:
+        """The students a table of at most TABLE_ROWS rows lists: those not graded, then the lowest scores (None:
         everyone fits)."""
-        if self.count <= limit:
+        if self.count <= TABLE_ROWS:
             return None
-        return {student for _, _, student in sorted(self.ranks)[:limit]}
+        return {student for _, _, student in sorted(self._lowest)[:TABLE_ROWS]}
 
 
+TABLE_ROWS = 1000  # students report.html's table lists at most (every student is in grades.csv)
 MISTAKE_EXAMPLES = 3
 
 
@@ -327,14 +338,13 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
     figures = records if isinstance(records, Figures) else Figures.of(records)
     graded, count = figures.graded, figures.count
     total = graded or 1
-    scores = figures.scores or [0]
     graded_now = count if merged is None else merged
     timing = {"count": count, "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
     rest = text("report.scores_rest", count=count - graded) if graded < count else ""
     lines = [text("report.done", **timing) if merged is None else text("report.done_merged", graded=merged, **timing),
              text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in figures.status_counts()),
-             text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores),
-                  top=figures.top_score(), count=graded, rest=rest),
+             text("report.scores", mean=figures.mean(), median=figures.median(), top=figures.top_score(), count=graded,
+                  rest=rest),
              sandbox_line(level), ""]
     for case, passes in figures.pass_rates():
         filled = round(BAR * passes / total)
