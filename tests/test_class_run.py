@@ -461,7 +461,7 @@ def test_grades_json_written_record_by_record_is_the_same_text_as_the_whole_docu
     for document in records:
         document["cases"] = {"t1": {"passed": False, "hint": "h", "message": "a\nb \u4e2d\U0001f600"}}
     stream = io.StringIO()
-    reports.write_grades_json(stream, iter(records), CLASS_LIMITS, grade.course_settings(), Level("bwrap", full=True))
+    reports.write_grades_json(stream, records, CLASS_LIMITS, grade.course_settings(), Level("bwrap", full=True))
     written = stream.getvalue()
     assert written == json.dumps(json.loads(written), ensure_ascii=False, indent=2) + "\n"
     assert json.loads(written)["students"] == records
