@@ -50,6 +50,21 @@ def process_table() -> dict:
     return table
 
 
+def wait_for(condition, seconds: float = 120.0, what: str = "the state the test waits for"):
+    """Poll `condition()` until it gives something true and return that: how a test waits for a process or a
+    file, never by sleeping a fixed time.  `seconds` only bounds how long a broken run takes to fail (a busy
+    machine makes every step slower, so it is generous)."""
+    import time
+    deadline = time.monotonic() + seconds
+    while True:
+        found = condition()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            pytest.fail(f"gave up after {seconds:g} s waiting for {what}")
+        time.sleep(0.02)
+
+
 def unavailable(tool: str, reason: str) -> None:
     """Skip a test for want of `tool` (bwrap, chromium, ...), unless CI requires it (LAB_CI_REQUIRES): then fail."""
     if tool in os.environ.get("LAB_CI_REQUIRES", "").split():

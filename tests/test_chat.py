@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
+from conftest import ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, wait_for
 from framework.harness import corpus
 from framework.harness.cases import REWRITE_INSTRUCTION
 from framework.harness.chat import DEMO_SCRIPTS, Chat, NotReady, models
@@ -21,6 +21,7 @@ from framework.harness.tinylm import DeadlineExceeded, count_tokens, decode, enc
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 from test_course_output import transcript
 
+PATIENCE = 120.0  # seconds before a step of a terminal session counts as hung (a busy machine is slow)
 PROMPT = "<|system|>\n你是一个简洁的助手。\n<|user|>\n什么是 token？\n<|assistant|>\n"
 CHAT_MODEL, REWRITER = models()
 KNOWLEDGE = KnowledgeBase()
@@ -477,6 +478,20 @@ def test_control_characters_from_the_students_functions_do_not_reach_the_termina
     assert "\x1b" not in shown and "\\x1b[2J" in shown
 
 
+def _waiting_for_a_key(terminal: int) -> bool:
+    """Whether the terminal's foreground process is blocked reading it (Linux: its wait channel is a select,
+    a poll or a tty read).  input() with readline checks for Ctrl-C only when its select() is interrupted, so
+    a Ctrl-C that comes a moment before it waits is seen only at the next key: a student presses again, a
+    test presses once, when the chat waits.  Where the wait channel cannot be read, the prompt must do."""
+    import os
+    try:
+        with open(f"/proc/{os.tcgetpgrp(terminal)}/wchan", encoding="ascii", errors="replace") as handle:
+            waiting = handle.read()
+    except OSError:
+        return True
+    return any(word in waiting for word in ("poll", "select", "tty_read", "wait_woken"))  # "0" while it runs
+
+
 def _make_chat_in_a_terminal(tmp_path, keys: bytes) -> tuple:
     """`make chat` on a terminal of its own, as a student runs it: ask one question, then press `keys`."""
     import os
@@ -491,11 +506,11 @@ def _make_chat_in_a_terminal(tmp_path, keys: bytes) -> tuple:
         os.execvpe("make", ["make", "--no-print-directory", "chat", f"STUDENT={SOLUTION}", f"PYTHON={sys.executable}",
                             f"CHAT_PAGE={page}", "SEED=1"], clean_env())
     seen = b""
-    deadline = time.monotonic() + 60
 
-    def read_until(marker: bytes | None, count: int = 1):
+    def read_until(marker: bytes | None, count: int = 1, seconds: float = PATIENCE):
         """Read until `marker` was seen `count` times (None: only what is there now) or the terminal closed."""
         nonlocal seen
+        deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and (marker is None or seen.count(marker) < count):
             if select.select([terminal], [], [], 0.1)[0]:
                 try:
@@ -508,11 +523,10 @@ def _make_chat_in_a_terminal(tmp_path, keys: bytes) -> tuple:
     read_until("你> ".encode(), 1)
     os.write(terminal, "你好\r".encode())
     read_until("你> ".encode(), 2)
-    status, pressed = None, 0.0
+    wait_for(lambda: _waiting_for_a_key(terminal), what="the chat waiting for the next line")
+    os.write(terminal, keys)
+    status, deadline = None, time.monotonic() + PATIENCE
     while status is None and time.monotonic() < deadline:
-        if time.monotonic() - pressed > 5:  # as a student would, press again if nothing happened: a key that
-            os.write(terminal, keys)        # comes just before input() waits is seen only at the next one
-            pressed = time.monotonic()
         read_until(None)
         reaped, code = os.waitpid(pid, os.WNOHANG)
         status = os.waitstatus_to_exitcode(code) if reaped else None

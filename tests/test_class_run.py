@@ -1,6 +1,7 @@
 """A class run nothing stops: one barrier per submission, outputs all or none, Ctrl-C, regrades, safe ids."""
 
 import csv
+import io
 import json
 import os
 import re
@@ -8,12 +9,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
+import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table
+from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table, wait_for
 from framework.harness.i18n import text
 from framework.harness.reaper import process_stat
 from framework.harness.sandbox import Level
@@ -119,18 +121,23 @@ def test_class_outputs_are_written_all_or_none(tmp_path, monkeypatch):
     before = snapshot(out)
     shutil.copy(STUDENTS / "wrong" / "no_trim.py", folder / "bob.py")
 
-    def full_disk(path, content):
-        if path.name == "grades.json":
-            raise OSError(28, "No space left on device")
-        return real_create(path, content)
+    class FullDisk(io.RawIOBase):
+        def writable(self):
+            return True
 
-    real_create = outputs._create
-    monkeypatch.setattr(outputs, "_create", full_disk)
+        def write(self, data):
+            raise OSError(28, "No space left on device")
+
+    def full_disk(path):
+        return io.BufferedWriter(FullDisk()) if path.name == "grades.json" else real_open(path)
+
+    real_open = outputs._open
+    monkeypatch.setattr(outputs, "_open", full_disk)
     with pytest.raises(OSError):
         grade_folder(folder, out, CLASS_LIMITS)
     assert snapshot(out) == before and sorted(p.name for p in out.iterdir()) == sorted(
         ["feedback", "grades.csv", "grades.json", "report.html"])
-    monkeypatch.setattr(outputs, "_create", real_create)
+    monkeypatch.setattr(outputs, "_open", real_open)
 
     real_replace, calls = os.replace, []
 
@@ -161,7 +168,7 @@ def test_outputs_follow_the_users_umask(tmp_path):
     assert modes["feedback"] == 0o750
 
 
-# --- Ctrl-C ----------------------------------------------------------------------------------------
+# --- Ctrl-C, dead workers, a killed grader ----------------------------------------------------------
 
 def children_of(pid: int) -> list[int]:
     return [child for child, (parent, _, _, state) in process_table().items() if parent == pid and state != "Z"]
@@ -172,35 +179,192 @@ def alive(pid: int) -> bool:
     return stat is not None and stat[3] != "Z"
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def workers_of(grader: int) -> list[int]:
+    """The grader's worker processes (multiprocessing's spawned interpreters; not its resource tracker)."""
+    found = []
+    for child in children_of(grader):
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as handle:
+                if b"spawn_main" in handle.read():
+                    found.append(child)
+        except OSError:
+            continue
+    return found
+
+
+def busy_workers(grader: int) -> list[int]:
+    """Workers grading right now: each has a student's child running."""
+    return [worker for worker in workers_of(grader) if children_of(worker)]
+
+
+def everything_under(pid: int) -> list[int]:
+    found, pending = [], [pid]
+    while pending:
+        for child in children_of(pending.pop()):
+            found.append(child)
+            pending.append(child)
+    return found
+
+
+def start_grader(folder: Path, out: Path, *options: str, **env) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "tools.grade", str(folder), "--out", str(out), *options], cwd=ROOT,
+                            env=clean_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+LINUX_PROC = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+
+
+@LINUX_PROC
 def test_ctrl_c_stops_every_child_keeps_the_previous_outputs_and_exits_130(tmp_path):
     folder = honest_class(tmp_path / "class", ("alice",))
     out = tmp_path / "out"
-    env = clean_env(LAB_TIMEOUT="60")
-    assert make("grade", f"SUBMISSIONS={folder}", f"OUT={out}", env=env).returncode == 0
+    env = {"LAB_TIMEOUT": "60"}
+    assert make("grade", f"SUBMISSIONS={folder}", f"OUT={out}", env=clean_env(**env)).returncode == 0
     before = snapshot(out)
     for name in ("sleepy1", "sleepy2", "sleepy3", "sleepy4"):
         (folder / f"{name}.py").write_text(SLEEPER, encoding="utf-8")
-    grader = subprocess.Popen([sys.executable, "-m", "tools.grade", str(folder), "--out", str(out), "--jobs", "2"],
-                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    grader = start_grader(folder, out, "--jobs", "2", **env)
     try:
-        deadline = time.monotonic() + 60
-        while len(children_of(grader.pid)) < 2 and time.monotonic() < deadline:  # two sleepers are running
-            time.sleep(0.05)
-        children = children_of(grader.pid)
-        assert len(children) >= 2, "the sleepers never started"
-        time.sleep(0.3)
+        wait_for(lambda: len(busy_workers(grader.pid)) == 2, what="two sleepers running")
+        started = everything_under(grader.pid)  # the workers, their children, multiprocessing's tracker
         grader.send_signal(signal.SIGINT)
-        stdout, stderr = grader.communicate(timeout=30)  # grading itself would take 8 minutes
+        stdout, stderr = grader.communicate(timeout=120)  # grading itself would take an hour
     finally:
         if grader.poll() is None:
             grader.kill()
     assert grader.returncode == 130
     assert stderr.strip().splitlines()[-1].startswith("已中断") and "Traceback" not in stderr and stdout == ""
-    # every child is gone when the grader returns: the workers, and multiprocessing's resource tracker, which
-    # on its own ends only a moment after the grader (the grader stops it and waits)
-    assert not [pid for pid in children if alive(pid)]
-    assert snapshot(out) == before
+    # every process it started is gone when the grader returns: the workers and their children, and
+    # multiprocessing's resource tracker, which on its own ends only a moment after the grader (it is stopped)
+    assert not [pid for pid in started if alive(pid)]
+    assert snapshot(out) == before and not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+@LINUX_PROC
+def test_a_worker_killed_mid_submission_costs_nothing_but_a_retry_and_the_run_writes_every_row(tmp_path):
+    """Finding 9: SIGKILL of one worker, as the kernel's OOM killer sends it, used to lose the whole class."""
+    names = ("alice", "bob", "carol", "dave", "erin")
+    folder = honest_class(tmp_path / "class", names)
+    out = tmp_path / "out"
+    grader = start_grader(folder, out, "--jobs", "2")
+    try:
+        victim = wait_for(lambda: busy_workers(grader.pid), what="a worker grading")[0]
+        os.kill(victim, signal.SIGKILL)
+        stdout, stderr = grader.communicate(timeout=300)
+    finally:
+        if grader.poll() is None:
+            grader.kill()
+    assert grader.returncode == 0, stderr
+    assert "Traceback" not in stderr and stdout.startswith("Lab09: 5 份提交评分完成")
+    rows = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
+    assert [(row["student"], row["status"], row["score"]) for row in rows] == [
+        (name, "ok", str(MAX_SCORE)) for name in names]
+    assert sorted(p.name for p in (out / "feedback").iterdir()) == [f"{name}.txt" for name in names]
+
+
+@LINUX_PROC
+def test_a_submission_whose_worker_dies_on_both_tries_is_a_grader_error_and_the_class_is_written(tmp_path):
+    """A dead worker's submission is tried once more, then recorded as not the student's doing; a worker told
+    to stop (SIGTERM) stops, whatever its child is doing."""
+    folder = honest_class(tmp_path / "class", ("alice", "zoe"))
+    (folder / "victim.py").write_text(SLEEPER, encoding="utf-8")
+    limits = replace(CLASS_LIMITS, case_seconds=60.0, submission_seconds=600.0)
+    graded, outcome = [], {}
+
+    def grading():
+        try:
+            outcome["run"] = grade_folder(folder, tmp_path / "out", limits, jobs=2,
+                                          progress=lambda done, total: graded.append(done))
+        except BaseException as exc:  # noqa: BLE001  (the test reports it)
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=grading)
+    thread.start()
+    try:
+        wait_for(lambda: len(graded) == 2, what="the honest two graded")  # the victim's worker alone is busy
+        first = wait_for(lambda: busy_workers(os.getpid()), what="the victim being graded")
+        assert len(first) == 1
+        os.kill(first[0], signal.SIGTERM)
+        wait_for(lambda: not alive(first[0]), what="the worker to end on SIGTERM")
+        second = wait_for(lambda: busy_workers(os.getpid()), what="the victim tried once more")
+        assert second != first
+        os.kill(second[0], signal.SIGKILL)
+    finally:
+        thread.join(300)
+    assert not thread.is_alive() and "error" not in outcome, outcome
+    rows = {row["student"]: row for row in csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8"))}
+    assert [(row["status"], row["score"]) for row in rows.values()] == [("ok", str(MAX_SCORE)), ("grader_error", "0"),
+                                                                        ("ok", str(MAX_SCORE))]
+    feedback = (tmp_path / "out" / "feedback" / "victim.txt").read_text(encoding="utf-8")
+    assert "victim.py" in feedback and "WorkerDied" in feedback and "SIGKILL" in feedback and "2 times" in feedback
+    assert outcome["run"].figures.graded == 2  # not the student's doing: left out of the figures
+
+
+@LINUX_PROC
+def test_workers_and_their_children_end_when_the_grader_is_killed(tmp_path):
+    """A grader that is killed (SIGKILL: no handler runs) leaves nothing behind: its workers end with it, and
+    so do the students' children they were running and multiprocessing's resource tracker."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("sleepy1", "sleepy2"):
+        (folder / f"{name}.py").write_text(SLEEPER, encoding="utf-8")
+    grader = start_grader(folder, tmp_path / "out", "--jobs", "2", LAB_TIMEOUT="60")
+    try:
+        wait_for(lambda: len(busy_workers(grader.pid)) == 2, what="two sleepers running")
+        started = everything_under(grader.pid)
+    finally:
+        grader.kill()
+        grader.communicate(timeout=120)
+    assert len(started) >= 5  # two workers, a child of each, the tracker
+    wait_for(lambda: not [pid for pid in started if alive(pid)], what="every process the grader started to end")
+
+
+def test_each_record_and_feedback_goes_to_disk_as_it_is_made(tmp_path):
+    """Memory flat in the size of the class: nothing of a graded student waits in memory for the end of the run
+    (`make bench` measures the memory itself); no output exists while children run (none could change one)."""
+    folder = honest_class(tmp_path / "class", ("alice", "bob", "carol"))
+    out = tmp_path / "out"
+    seen = []
+
+    def progress(done, total):
+        staging = out / f"{outputs.STAGING}{os.getpid()}"
+        seen.append((done, (staging / ".records").stat().st_size, sorted(p.name for p in staging.iterdir())))
+
+    grade_folder(folder, out, CLASS_LIMITS, progress=progress)
+    assert [done for done, _, _ in seen] == [1, 2, 3] and all(names == [".records"] for _, _, names in seen)
+    sizes = [size for _, size, _ in seen]
+    assert 0 < sizes[0] < sizes[1] < sizes[2] and sizes[2] > 3 * len((out / "feedback" / "alice.txt").read_bytes())
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_what_a_submission_writes_into_the_run_s_own_file_never_reaches_an_output(tmp_path):
+    """Outside any sandbox a submission can write wherever the grader can: bytes it adds are never read, and a
+    change to what the grader wrote stops the run before anything is written."""
+    spool = reports.Spool(tmp_path / "records")
+    spool.put(1, {"student": "bob", "score": 0}, "bob's feedback")
+    spool.put(0, {"student": "alice", "score": 100}, "alice's feedback")
+    with open(tmp_path / "records", "ab") as forged:
+        forged.write(b'{"student": "mallory", "score": 100}')
+    assert list(spool.entries()) == [({"student": "alice", "score": 100}, "alice's feedback"),
+                                     ({"student": "bob", "score": 0}, "bob's feedback")]
+    with open(tmp_path / "records", "r+b") as forged:
+        forged.seek(forged.read().index(b'"score": 0'))
+        forged.write(b'"score": 9')
+    with pytest.raises(reports.SpoolChanged):
+        list(spool)
+    spool.close()
+
+
+def test_an_interrupted_run_into_a_new_folder_leaves_no_folder_behind(tmp_path, monkeypatch):
+    folder = honest_class(tmp_path / "class", ("alice", "bob"))
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report_page, "write_page", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        grade_folder(folder, tmp_path / "new" / "out", CLASS_LIMITS)
+    assert not (tmp_path / "new").exists()
 
 
 # --- the sandbox label -----------------------------------------------------------------------------
@@ -289,6 +453,41 @@ def test_after_a_merge_the_first_line_says_how_many_were_graded_and_how_many_wri
     whole = reports.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True)).splitlines()[0]
     assert whole == {"zh": "Lab09: 7 份提交评分完成，用时 0.1 秒 (4 个并行)",
                      "en": "Lab09: graded 7 submissions in 0.1 s (4 at a time)"}[language]
+
+
+@pytest.mark.parametrize("count", [0, 1, 7])
+def test_grades_json_written_record_by_record_is_the_same_text_as_the_whole_document(count):
+    records = class_records()[:count]
+    for document in records:
+        document["cases"] = {"t1": {"passed": False, "hint": "h", "message": "a\nb \u4e2d\U0001f600"}}
+    stream = io.StringIO()
+    reports.write_grades_json(stream, records, CLASS_LIMITS, grade.course_settings(), Level("bwrap", full=True))
+    written = stream.getvalue()
+    assert written == json.dumps(json.loads(written), ensure_ascii=False, indent=2) + "\n"
+    assert json.loads(written)["students"] == records
+
+
+def test_a_large_class_gets_one_usable_page_with_every_student_in_grades_csv():
+    """3,000 students: the table lists those not graded and the lowest scores (at most report_page.MAX_ROWS)
+    and says so; the lists stop at MAX_ITEMS with a line saying how many more and where they all are."""
+    records = []
+    for index in range(3000):
+        status = "no_student_py" if index % 10 == 3 else "ok"
+        records.append({"student": f"s{index:04d}", "name": "", "status": status, "gradable": status == "ok",
+                        "score": 0 if status != "ok" else 100 - index % 7 * 10, "max_score": MAX_SCORE, "late": None,
+                        "attempt": None, "attempts": 0, "files": [], "notes": ["note"], "why": "why",
+                        "cases": {"t1": {"passed": False, "hint": "h", "hint_text": "slip"}}})
+    page = report_page.page(records, grade.course_settings(), Level("bwrap", full=True))
+    table = page.split("id=students>")[1].split("</table>")[0]
+    rows = re.findall(r'<tr><td data-v="(s\d+)">', table)
+    ranked = sorted(records, key=lambda d: (d["gradable"], d["score"], d["student"]))[:report_page.MAX_ROWS]
+    assert rows == sorted(d["student"] for d in ranked) and len(rows) == report_page.MAX_ROWS == 1000
+    assert text("report.students_shown", shown=1000, count=3000).split("grades.csv")[0] in page
+    for section in ("not-graded", "notes"):
+        items = page.split(f"id={section}>")[1].split("</ul>")[0].count("<li")
+        assert items == report_page.MAX_ITEMS + 1  # and one line: "… and N more"
+    assert text("report.more", count=300 - report_page.MAX_ITEMS, where="grades.csv") in page
+    assert len(page.encode("utf-8")) < 2_000_000  # a page a laptop or a phone opens (4.5 MB before)
 
 
 # --- regrades --------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table
+from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table, wait_for
 from framework.harness import channel, engine, replies, sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
@@ -109,12 +109,12 @@ def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
     threads = [threading.Thread(target=lambda run=run: results.append(check(run, CORE[4]))) for run in hung]
     for thread in threads:
         thread.start()
-    time.sleep(1.0)
+    wait_for(lambda: all(run.load is not None for run in hung), what="both children loaded")  # now in the call
     started = time.monotonic()
     channel.stop_all()
     for thread in threads:
-        thread.join(30)
-    assert time.monotonic() - started < 10.0  # not the 60 s case limit
+        thread.join(60)
+    assert time.monotonic() - started < 30.0  # not the 60 s case limit
     assert [verdict.problem for verdict in results] == ["crashed", "crashed"]
     with pytest.raises(channel.Stopped):
         StudentRun(SOLUTION, limits=QUICK).start()

@@ -9,6 +9,7 @@ the attack is shown to work — harmlessly, on the canaries — so that the leve
 ways.  README's threat-model table is checked against what each level blocks, here and in the abstract.
 """
 
+import ast
 import json
 import os
 import shutil
@@ -17,14 +18,13 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, armed, clean_env, make, unavailable
+from conftest import QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable, wait_for
 from framework.harness import sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
@@ -209,10 +209,7 @@ def test_signals_shadow_network_and_namespaces(level, tmp_path):
     record, ready = tmp_path / "signalled", tmp_path / "ready"
     witness = subprocess.Popen([sys.executable, "-c", WITNESS, str(record), str(ready)])
     try:
-        for _ in range(600):
-            if ready.exists():
-                break
-            time.sleep(0.05)
+        wait_for(ready.exists, what="the witness to be ready")
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as listener:
             listener.bind(("127.0.0.1", 0))
             listener.settimeout(1.0)
@@ -224,10 +221,7 @@ def test_signals_shadow_network_and_namespaces(level, tmp_path):
             except OSError:
                 received = False
         if answers["witness"] == "allowed":
-            for _ in range(200):
-                if record.exists():
-                    break
-                time.sleep(0.05)
+            wait_for(record.exists, what="the witness to record the signal it got")
     finally:
         witness.kill()
         witness.wait()
@@ -267,8 +261,19 @@ def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(le
     run_six(armed("leaves_a_process_behind", open_folder, TARGETS=[str(out)], MARKER=marker, GO=str(go)))
     assert "leftover" in level.blocks
     assert _processes_with(marker) == []  # gone when the run returns
-    go.write_text("now")
-    time.sleep(0.5)  # a survivor polls every 50 ms; none may be left to act
+    twin = open_folder / "twin"  # does what a survivor would, outside any sandbox: when it has acted, a survivor could
+    twin.mkdir()
+    (twin / "grades.csv").write_text("")
+    source = (STUDENTS / "hostile" / "leaves_a_process_behind.py").read_text(encoding="utf-8")
+    later = next(node.value.value for node in ast.parse(source).body
+                 if isinstance(node, ast.Assign) and node.targets[0].id == "LATER")
+    acting = subprocess.Popen([sys.executable, "-S", "-c", later, "lab09-twin", str(go), str(twin)])
+    try:
+        go.write_text("now")
+        wait_for(lambda: (twin / "grades.csv").read_text(), what="the twin to act")
+    finally:
+        acting.kill()
+        acting.wait()
     assert (out / "grades.csv").read_text() == "student,score\nalice,100\n"
 
 

@@ -76,11 +76,12 @@ def test_hostile_file_fails_exactly_where_it_misbehaves(name, engine):
 
 def test_a_hung_case_costs_its_limit_not_the_files_budget():
     """Two hung cases of 0.3 s each take about a second with start-ups; the bound only catches waiting for
-    a longer clock (the 120 s budget, a load limit), with a margin for a busy machine (make bench times it)."""
+    a longer clock (the 120 s budget, the 100 s load limit), at half of it: a busy machine may be 50 times
+    slower than an idle one and still pass (make bench times it)."""
     started = time.monotonic()
-    verdicts = judged(HOSTILE / "loop_in_call.py", limits=replace(QUICK, case_seconds=0.3, load_seconds=30.0))
+    verdicts = judged(HOSTILE / "loop_in_call.py", limits=replace(QUICK, case_seconds=0.3, load_seconds=100.0))
     assert [verdicts[i].problem for i in ("5", "6")] == ["timeout", "timeout"]
-    assert time.monotonic() - started < 20.0
+    assert time.monotonic() - started < 50.0
 
 
 def test_load_failures_carry_the_details_students_need():

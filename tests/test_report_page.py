@@ -153,3 +153,27 @@ def test_common_mistakes_count_students_not_cases_and_leave_out_what_did_not_run
         ("a", 2, ["t1", "t2"], ["s1", "s2"], "text of a"),
         ("b", 2, ["t3", "t6"], ["s2", "s3"], "text of b"),
         ("c", 1, ["x1"], ["s3"], "text of c")]
+
+
+def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
+    """The table of a large class is bounded (report_page.MAX_ROWS) and stays sortable in a real browser."""
+    if chromium() is None:
+        unavailable("chromium", "no Chromium: the report's browser tests need it (Debian package chromium)")
+    from framework.harness.sandbox import Level
+    from tools import report_page
+    from tools.grade import course_settings
+    records = [{"student": f"s{index:04d}", "name": "", "status": "ok", "gradable": True, "score": index * 37 % 101,
+                "max_score": 100, "late": None, "attempt": None, "attempts": 0, "files": [], "notes": [], "why": "",
+                "cases": {case.column: {"passed": index % 3 > 0, "hint": "h", "hint_text": "slip"} for case in GRADED}}
+               for index in range(3000)]
+    page = tmp_path / "report.html"
+    page.write_text(re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "", report_page.page(
+        records, course_settings(), Level("bwrap", full=True))), encoding="utf-8")
+    facts = probe(page, """(() => {
+        const table = document.getElementById('students');
+        const column = Array.from(table.tHead.rows[0].cells).findIndex(c => c.textContent.trim() === '%s');
+        table.tHead.rows[0].cells[column].querySelector('button').click();
+        const scores = Array.from(table.tBodies[0].rows).map(r => Number(r.cells[column].textContent));
+        return {rows: scores.length, sorted: scores.every((s, i) => i === 0 || scores[i - 1] <= s), top: Math.max(...scores)};
+    })()""" % text("report.col.score"))
+    assert facts == {"rows": report_page.MAX_ROWS, "sorted": True, "top": sorted(r["score"] for r in records)[999]}

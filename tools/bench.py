@@ -1,9 +1,11 @@
-"""Benchmarks with goals (`make bench`): the student's `make test`, and grading a class of 300.
+"""Benchmarks with goals (`make bench`): the student's `make test`, and grading a class of 300 and of 3,000.
 
 lab:      `make clean && make test` on the solution costs at most 1.5x a one-test pytest run.
 grading:  `make grade` on 300 generated submissions: at most 15 s with the table cases only (the engine
           and its sandbox), at most 2x that with the default scheme (property and generated checks
-          too), and at least 5x faster than running `make test` once per submission.
+          too), and at least 5x faster than running `make test` once per submission.  A class ten times
+          larger costs at most 1.2x the time per submission and 1.3x the grader's peak memory (memory
+          flat in the size of the class: records go to disk as they are made).
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 STUDENTS = ROOT / "tests" / "students"
 LAB_GOAL = 1.5
 GRADE_SECONDS_GOAL, SPEEDUP_GOAL, DRAWN_FACTOR_GOAL = 15.0, 5.0, 2.0
+LARGE_TIME_GOAL, LARGE_MEMORY_GOAL = 1.2, 1.3  # the large class against the small one: per submission, peak
+# The grader's own peak memory (its workers and the students' children are processes of their own): the
+# grader runs in this shim, which writes its ru_maxrss (KiB on Linux, bytes on macOS) to a file as it exits.
+PEAK_SHIM = ("import atexit, resource, runpy, sys\n"
+             "peak, sys.argv = sys.argv[1], ['tools.grade', *sys.argv[2:]]\n"
+             "atexit.register(lambda: open(peak, 'w').write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)))\n"
+             "runpy.run_module('tools.grade', run_name='__main__', alter_sys=True)\n")
 HANGING = ("find_loop_never_advances", "index_never_advances")  # wrong submissions that loop forever (tests/test_mistakes.py checks)
 CRASHING = ("syntax_error", "exit_at_import", "os_exit_in_call", "missing_module", "recursion", "keyboard_interrupt")
 
@@ -61,32 +70,49 @@ def generate_class(folder: Path, size: int = 300) -> None:
     plan = [correct] * 8 + [wrong] * 3 + [crashing]  # 2/3 correct, 1/4 wrong, 1/12 crashing
     for index in range(size):
         pool = plan[index % len(plan)]
-        source = pool[(index // len(plan)) % len(pool)].read_text(encoding="utf-8")
-        (folder / f"s{index:03d}.py").write_text(f"# submission {index}\n{source}", encoding="utf-8")
+        source = pool[(index // len(plan)) % len(pool)].read_bytes()  # some are not UTF-8 on purpose
+        (folder / f"s{index:04d}.py").write_bytes(f"# submission {index}\n".encode("ascii") + source)
 
 
-def bench_grading(make: list[str], size: int) -> bool:
-    """The class graded twice: with the table cases only (the engine and its sandbox: goal <= 15 s), and with
-    the default scheme, property and generated checks included (goal <= 2x the first); then `make test`
-    once per submission, which grading must beat by 5x."""
+def graded_with_peak(python: str, folder: Path, out: Path) -> tuple[float, float, int]:
+    """(seconds, the grader's peak memory in MB, rows written) of grading `folder` with the default scheme."""
+    peak = out.with_name(out.name + ".peak")
+    seconds = timed([python, "-c", PEAK_SHIM, str(peak), str(folder), "--out", str(out)])
+    kib = int(peak.read_text()) // (1024 if sys.platform == "darwin" else 1)
+    return seconds, kib / 1024, (out / "grades.csv").read_text(encoding="utf-8").count("\n") - 1
+
+
+def bench_grading(python: str, make: list[str], size: int, large: int) -> bool:
+    """The class graded with the table cases only (the engine and its sandbox: goal <= 15 s), and with the
+    default scheme, property and generated checks included (goal <= 2x the first); a class of `large` with the
+    default scheme (per submission <= 1.2x the time, peak memory <= 1.3x); then `make test` once per
+    submission, which grading must beat by 5x."""
     with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch) / "class"
+        folder, big = Path(scratch) / "class", Path(scratch) / "large"
         folder.mkdir()
+        big.mkdir()
         generate_class(folder, size)
+        generate_class(big, large)
         table_only = Path(scratch) / "table-only.ini"
         table_only.write_text("[weights]\nsix = 60\nextended = 40\nproperties = 0\ngenerated = 0\n", encoding="utf-8")
         engine = timed(make + ["grade", f"SUBMISSIONS={folder}", f"OUT={Path(scratch) / 'table'}",
                                f"CONFIG={table_only}"])
-        grading = timed(make + ["grade", f"SUBMISSIONS={folder}", f"OUT={Path(scratch) / 'out'}"])
-        rows = (Path(scratch) / "out" / "grades.csv").read_text(encoding="utf-8").count("\n") - 1
+        grading, peak, rows = graded_with_peak(python, folder, Path(scratch) / "out")
+        grading_large, peak_large, rows_large = graded_with_peak(python, big, Path(scratch) / "out-large")
         loop = sum(timed(make + ["test", f"STUDENT={path}"]) for path in sorted(folder.glob("*.py")))
     speedup = loop / grading
+    time_factor = (grading_large / large) / (grading / size)
+    memory_factor = peak_large / peak
     goals = {"engine": engine <= GRADE_SECONDS_GOAL, "drawn": grading <= DRAWN_FACTOR_GOAL * engine,
-             "speed-up": speedup >= SPEEDUP_GOAL, "rows": rows == size}
+             "speed-up": speedup >= SPEEDUP_GOAL, "rows": rows == size and rows_large == large,
+             "large time": time_factor <= LARGE_TIME_GOAL, "large memory": memory_factor <= LARGE_MEMORY_GOAL}
     print(f"make grade, table cases only   {engine:6.1f} s  (goal <= {GRADE_SECONDS_GOAL:g} s, {os.cpu_count()} cores, "
           f"sandbox in force): {_verdict(goals['engine'])}")
-    print(f"make grade, default scheme     {grading:6.1f} s  ({grading / engine:.2f}x, goal <= {DRAWN_FACTOR_GOAL:g}x: "
-          f"property and generated checks): {_verdict(goals['drawn'])}  ({rows} rows)")
+    print(f"grading, default scheme        {grading:6.1f} s  ({grading / engine:.2f}x, goal <= {DRAWN_FACTOR_GOAL:g}x: "
+          f"property and generated checks): {_verdict(goals['drawn'])}  ({rows} rows, peak memory {peak:.1f} MB)")
+    print(f"{f'grading {large:,} submissions':<30} {grading_large:6.1f} s  (per submission {time_factor:.2f}x the above, goal "
+          f"<= {LARGE_TIME_GOAL:g}x: {_verdict(goals['large time'])}; peak memory {peak_large:.1f} MB, "
+          f"{memory_factor:.2f}x, goal <= {LARGE_MEMORY_GOAL:g}x: {_verdict(goals['large memory'])})  ({rows_large} rows)")
     print(f"make test once per submission  {loop:6.1f} s")
     print(f"speed-up                       {speedup:6.1f}x  (goal >= {SPEEDUP_GOAL:g}x): {_verdict(goals['speed-up'])}")
     return all(goals.values())
@@ -102,6 +128,7 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable, help="interpreter of the venv make uses")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--size", type=int, default=300)
+    parser.add_argument("--large", type=int, default=3000, help="the larger class, for time and memory per submission")
     parser.add_argument("make_args", nargs="*", help="extra make arguments, e.g. PYTHON=...")
     args = parser.parse_args()
     for variable in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "PYTHONPYCACHEPREFIX"):  # as from a student's shell
@@ -112,7 +139,7 @@ def main() -> int:
     if args.part in ("lab", "all"):
         results.append(bench_lab(python, make, args.runs))
     if args.part in ("grading", "all"):
-        results.append(bench_grading(make, args.size))
+        results.append(bench_grading(python, make, args.size, args.large))
     return 0 if all(results) else 1
 
 

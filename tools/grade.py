@@ -21,8 +21,6 @@ import signal
 import sys
 import threading
 import time
-import multiprocessing
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -31,7 +29,7 @@ from framework.harness.engine import Limits, LoadOutcome, StudentRun
 from framework.harness.i18n import text
 from framework.harness.judge import Verdict
 from framework.harness.untrusted import safe_text
-from tools import config, generated, outputs, regrade, report_page, reports, roster
+from tools import config, generated, outputs, regrade, report_page, reports, roster, workers
 from tools.config import ATTEMPTS, VISIBILITIES, Scheme
 from tools.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
@@ -260,37 +258,35 @@ def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> 
 # --- a class -----------------------------------------------------------------------------------
 
 def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme: Scheme, progress=None,
-                attempt: str = "latest") -> list[Result]:
+                attempt: str = "latest", keep=None) -> None:
     """Grade every submission, `jobs` at a time, each run and judged in a worker process (judging hundreds
-    of calls is Python work that threads of one process could not share); this process renders.  A hung
-    case costs only its own time limit.  On Ctrl-C every worker ends its child at once and
-    KeyboardInterrupt goes on up."""
-    results: dict[int, Result] = {}
+    of calls is Python work that threads of one process could not share); this process renders, and hands
+    each result to `keep(index, result)` as it comes.  A hung case costs only its own time limit; a worker
+    that dies costs only the submission it held (tools/workers.py: tried once more, then `grader_error`).
+    Each entry of `submissions` is let go of (None) once graded.  On Ctrl-C every worker ends its child at
+    once and KeyboardInterrupt goes on up."""
+    finished_count = 0
 
     def finished(index: int, grade: Grade) -> None:
-        results[index] = rendered_safely(submissions[index], grade, limits, scheme)
+        nonlocal finished_count
+        result = rendered_safely(submissions[index], grade, limits, scheme)
+        submissions[index] = None  # let go of it: the class's files are not held to the end
+        finished_count += 1
+        if keep:
+            keep(index, result)
         if progress:
-            progress(len(results), len(submissions))
+            progress(finished_count, len(submissions))
 
     if jobs <= 1 or len(submissions) <= 1:
         for index, submission in enumerate(submissions):
             finished(index, judged_safely(submission, limits, attempt, scheme))
-        return [results[index] for index in range(len(submissions))]
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_signals)
-    try:
-        pending = {pool.submit(judged_safely, submission, limits, attempt, scheme): index
-                   for index, submission in enumerate(submissions)}
-        while pending:
-            done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for future in done:
-                finished(pending.pop(future), future.result())
-    except BaseException:
-        stop_everything(pool)
-        raise
-    pool.shutdown()
-    stop_resource_tracker()
-    return [results[index] for index in range(len(submissions))]
+        return
+    pool = workers.Pool(jobs, judged_safely, (limits, attempt, scheme), stop_children=engine.stop_all)
+    try:  # (the pool stops its workers first when anything goes wrong)
+        pool.run(len(submissions), submissions.__getitem__, finished,
+                 lambda index, exc: finished(index, grader_error(submissions[index], exc, scheme)))
+    finally:
+        stop_resource_tracker()
 
 
 def stop_resource_tracker() -> None:
@@ -298,44 +294,13 @@ def stop_resource_tracker() -> None:
     it, so grading returns with nothing it started still running (on its own the helper ends a moment
     after this process, and a busy machine makes that moment long).  The next pool starts a new one."""
     from multiprocessing import resource_tracker
-    gc.collect()  # the pool's queues release their semaphores while the tracker still runs to hear it
+    gc.collect()  # the pool's pipes are closed while the tracker still runs to hear it
     stop = getattr(getattr(resource_tracker, "_resource_tracker", None), "_stop", None)  # CPython 3.8+
     if stop is not None:
         try:
             stop()
         except (OSError, RuntimeError, ChildProcessError):
             pass
-
-
-def _worker_signals() -> None:
-    """In a worker: Ctrl-C is the main process's to handle (no tracebacks from workers); SIGTERM, which the
-    main process sends to stop, ends the worker's child at once and lets no new one start."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda _signum, _frame: engine.stop_all())
-
-
-def stop_everything(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
-    """No new submission starts, queued ones are dropped, every worker ends its child at once (SIGTERM);
-    a worker still there after `grace` seconds is killed (a child in bubblewrap dies with it)."""
-    workers = list(getattr(pool, "_processes", {}).values())
-    manager = getattr(pool, "_executor_manager_thread", None)  # holds the pool's queues until it ends
-    pool.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        try:
-            os.kill(worker.pid, signal.SIGTERM)
-        except (OSError, TypeError):
-            pass
-    deadline = time.monotonic() + grace
-    for worker in workers:
-        worker.join(max(0.0, deadline - time.monotonic()))
-        if worker.is_alive():
-            worker.kill()
-            worker.join(10.0)  # a killed process ends; a busy machine may take a moment
-    engine.stop_all()
-    if manager is not None:
-        manager.join(10.0)  # it sees the workers gone and closes the queues
-    del manager, workers
-    stop_resource_tracker()
 
 
 def _progress_printer(stream=sys.stderr):
@@ -454,17 +419,18 @@ def main(argv=None) -> int:
     if run.unmatched:
         extra.append(text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched)))
     extra += run.lms_lines
-    print(reports.terminal_summary(run.records, time.monotonic() - started, args.jobs, args.out, level, extra,
+    print(reports.terminal_summary(run.figures, time.monotonic() - started, args.jobs, args.out, level, extra,
                                    merged=run.graded if run.merged else None))
     return 0
 
 
 @dataclass
 class ClassRun:
-    """What one `make grade` produced: the records written, submissions missing from the roster, merge lines,
+    """What one `make grade` produced: the class's figures, submissions missing from the roster, merge lines,
     how many submissions this run graded and whether it merged them into earlier results (MERGE=1)."""
 
-    records: list
+    figures: reports.Figures
+    out: Path
     unmatched: list
     changes: list
     gradebook: str | None = None  # canvas.csv or moodle.csv, when a roster was given
@@ -472,11 +438,18 @@ class ClassRun:
     merged: bool = False
     lms_lines: list = field(default_factory=list)  # what to do by hand in the LMS (groups, anonymous ids …)
 
+    @property
+    def records(self) -> list[dict]:
+        """The records as written, read back from OUT's grades.json (the run itself never holds them all)."""
+        return json.loads((self.out / "grades.json").read_text(encoding="utf-8"))["students"]
+
 
 def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, course: Course | None = None,
                  level=None, roster_path: Path | None = None, merge: bool = False, progress=None) -> ClassRun:
     """Grade every student in `folder` and write OUT, all or none.  Raises RosterError or RegradeRefused
-    before grading anything, KeyboardInterrupt (nothing written) or OSError (OUT as it was)."""
+    before grading anything, KeyboardInterrupt (nothing written) or OSError (OUT as it was).  Each student's
+    record and feedback go to a file in OUT's staging folder as they are made (reports.Spool), so memory does
+    not grow with the class; the outputs are written from it once grading is over."""
     course = course or course_settings()
     level = level or sandbox_level()
     submissions = discover(folder, skip=(out,))
@@ -484,34 +457,64 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     if gradebook is not None:
         submissions = roster.prepare(gradebook, submissions)
     previous = regrade.previous(out, [s.student for s in submissions], merge)
-    results = grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt)
-    records = [result.record for result in results]
-    feedback = {reports.feedback_name(r.record["student"]): r.feedback.encode("utf-8") for r in results}
-    changes: list[str] = []
-    if previous is not None:
-        records, feedback, changes = regrade.merge(previous, records, feedback, out)
-    files, unmatched, records, lines = class_files(records, limits, course, level, gradebook)
-    outputs.commit(out, files, {"feedback": feedback})
-    written = next((name for name in ("canvas.csv", "moodle.csv") if name in files), None)
-    return ClassRun(records, unmatched, changes, written, len(results), previous is not None, lines)
+    with outputs.Staging(out) as staging:
+        spool = reports.Spool(staging.scratch("records"))
+        try:
+            grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt,
+                        lambda index, result: spool.put(index, result.record, result.feedback))
+            staging.folder("feedback")  # written once every child is gone: none of them can touch it
+            for document, feedback in spool.entries():
+                staging.write(f"feedback/{reports.feedback_name(document['student'])}", feedback.encode("utf-8"))
+            records, changes = spool, []
+            if previous is not None:  # (a merge holds the class's records: regrade.merge takes lists)
+                records, kept, changes = regrade.merge(previous, list(spool), {}, out)
+                for name, content in kept.items():
+                    staging.write(f"feedback/{name}", content)
+            names, unmatched, figures, lines = class_files(staging, records, limits, course, level, gradebook)
+            staging.commit([*names, "feedback"])
+        finally:
+            spool.close()
+    written = next((name for name in ("canvas.csv", "moodle.csv") if name in names), None)
+    return ClassRun(figures, out, unmatched, changes, written, len(submissions), previous is not None, lines)
 
 
-def class_files(records, limits, course, level, gradebook) -> tuple[dict[str, bytes], list[str], list, list]:
-    """Every class output, rendered in memory: name -> bytes, the submissions missing from the roster, the
-    records as written (with a roster, each student's name is the roster's, where it has one for the id), and
-    the lines saying what is left to do in the LMS (group submissions, anonymous ids …)."""
-    unmatched, note, files, lines = [], "", {}, roster.team_lines(records)
+def class_files(staging: outputs.Staging, records, limits, course, level, gradebook):
+    """Write every class output into the staging folder, one record at a time: (the names written, the
+    submissions missing from the roster, the figures of the records as written: with a roster, each student's
+    name is the roster's, where it has one for the id, and the lines saying what is left to do in the LMS:
+    group submissions, anonymous ids …).  `records` is read once per output; the gradebook sees each record
+    without its cases (reports.brief)."""
+    unmatched, note, names, renamed, lines = [], "", [], {}, roster.team_lines(records)
     if gradebook is not None:
-        matched, unmatched = roster.match(gradebook, records)
+        briefs = [reports.brief(document) for document in records]
+        matched, unmatched = roster.match(gradebook, briefs)
         name, content = roster.export(gradebook, matched, course)
-        files[name] = content
-        lines = roster.summary(gradebook, records, matched, unmatched, course.title) + lines
+        staging.write(name, content.encode("utf-8"))
+        names.append(name)
+        lines = roster.summary(gradebook, briefs, matched, unmatched, course.title) + lines
         note = " ".join([text("roster.about", file=name), *lines])
-        records = roster.named(gradebook, records, matched)
-    files["grades.csv"] = reports.grades_csv(records)
-    files["grades.json"] = reports.grades_json(records, limits, course, level)
-    files["report.html"] = report_page.page(records, course, level, unmatched, note)
-    return {name: content.encode("utf-8") for name, content in files.items()}, unmatched, records, lines
+        renamed = {brief["student"]: brief["name"] for brief in roster.named(gradebook, briefs, matched)}
+    named = _Renamed(records, renamed)
+    figures = reports.Figures.of(named, level)
+    with staging.create("grades.csv", text=True) as stream:
+        reports.write_grades_csv(stream, named)
+    with staging.create("grades.json", text=True) as stream:
+        reports.write_grades_json(stream, named, limits, course, level)
+    with staging.create("report.html", text=True) as stream:
+        report_page.write_page(stream, named, figures, course, level, unmatched, note)
+    return [*names, "grades.csv", "grades.json", "report.html"], unmatched, figures, lines
+
+
+class _Renamed:
+    """`records` as the outputs show them: with the name the roster gives each student, if any."""
+
+    def __init__(self, records, names: dict):
+        self.records, self.names = records, names
+
+    def __iter__(self):
+        for document in self.records:
+            name = self.names.get(document["student"], document.get("name"))
+            yield document if name == document.get("name") else {**document, "name": name}
 
 
 def _terminate_like_ctrl_c() -> list:

@@ -1,13 +1,18 @@
 """Writes the class outputs into OUT all at once or not at all, with the user's umask.
 
 Everything is first written into a staging folder inside OUT (so a full disk, a bad name or any other
-failure happens before anything is replaced); then each output is renamed into place, the previous one
-moved aside first; if a rename fails, what was moved is moved back.  Files get mode 0666 and folders
-0777 minus the umask, as `touch` and `mkdir` would give them.
+failure happens before anything is replaced): a class run opens it before grading and keeps each
+student's record and feedback in a file there as they are made (tools/reports.Spool), so nothing of the
+class waits in memory; the folder is the run's own (0700) until its outputs are renamed out of it.  Then
+each output is renamed into place, the previous one moved aside first; if a rename fails, what was moved
+is moved back.  A run that stops without committing (Ctrl-C, an error) removes its staging folder, and
+OUT itself if the run made it; a folder left by a killed run is removed by the next.  Files get mode 0666
+and folders 0777 minus the umask, as `touch` and `mkdir` would give them.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 from pathlib import Path
@@ -15,29 +20,73 @@ from pathlib import Path
 STAGING = ".lab09-staging-"
 
 
+class Staging:
+    """OUT's staging folder for one run: `create`, `write` and `folder` put outputs in it, `scratch` names a
+    private file of the run (never committed), `commit` renames the outputs into place; leaving the `with`
+    block removes the folder, committed or not."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out)
+        self.path = self.out / f"{STAGING}{os.getpid()}"
+        self._made: Path | None = None  # the topmost folder of OUT's path this run created
+
+    def __enter__(self) -> Staging:
+        missing = self.out
+        while not missing.parent.exists() and missing.parent != missing:
+            missing = missing.parent
+        existed = self.out.exists()
+        self.out.mkdir(parents=True, exist_ok=True)
+        self._made = None if existed else missing
+        _remove_stale(self.out)
+        shutil.rmtree(self.path, ignore_errors=True)
+        os.mkdir(self.path, 0o700)  # the run's own: no child of another uid reads or writes in it while it runs
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+        if self._made is not None and not _committed(self.out):  # nothing was written: leave no empty OUT
+            shutil.rmtree(self._made, ignore_errors=True)
+
+    def folder(self, name: str) -> None:
+        os.mkdir(self.path / name)
+
+    def create(self, name: str, text: bool = False):
+        """A new file of the outputs, open for writing (bytes, or UTF-8 text with "\\n" line ends)."""
+        stream = _open(self.path / name)
+        return io.TextIOWrapper(stream, encoding="utf-8", newline="") if text else stream
+
+    def write(self, name: str, content: bytes) -> None:
+        _create(self.path / name, content)
+
+    def scratch(self, name: str) -> Path:
+        return self.path / f".{name}"
+
+    def commit(self, names: list[str]) -> None:
+        """Rename the outputs `names` into OUT, replacing those of the same names, all or none."""
+        _swap(self.out, self.path, names)
+
+
 def commit(out: Path, files: dict[str, bytes], folders: dict[str, dict[str, bytes]]) -> None:
     """Put `files` (name -> content) and `folders` (name -> {file name -> content}) into `out`, replacing
     the outputs of the same names, all or none.  Other files in `out` are left alone."""
-    out.mkdir(parents=True, exist_ok=True)
-    _remove_stale(out)
-    staging = out / f"{STAGING}{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    os.mkdir(staging)
-    try:
+    with Staging(out) as staging:
         for name, content in files.items():
-            _create(staging / name, content)
+            staging.write(name, content)
         for name, contents in folders.items():
-            os.mkdir(staging / name)
+            staging.folder(name)
             for file_name, content in contents.items():
-                _create(staging / name / file_name, content)
-        _swap(out, staging, [*files, *folders])
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+                staging.write(f"{name}/{file_name}", content)
+        staging.commit([*files, *folders])
+
+
+def _open(path: Path):
+    """Every output file is created here: new (never through a link), 0666 minus the umask."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    return os.fdopen(fd, "wb")
 
 
 def _create(path: Path, content: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
-    with os.fdopen(fd, "wb") as stream:
+    with _open(path) as stream:
         stream.write(content)
 
 
@@ -63,6 +112,14 @@ def _swap(out: Path, staging: Path, names: list[str]) -> None:
             except OSError:
                 pass
         raise
+
+
+def _committed(out: Path) -> bool:
+    """Whether OUT holds anything but staging folders."""
+    try:
+        return any(not entry.name.startswith(STAGING) for entry in os.scandir(out))
+    except OSError:
+        return True
 
 
 def _remove_stale(out: Path) -> None:

@@ -4,8 +4,9 @@ Sections: the sandbox the run had, the common mistakes (each hint the judge gave
 which cases, example ids, so a lecturer sees which misconception to address next class), pass rates and
 scores over the graded submissions (syntax errors and timeouts included), what was not graded and why, the
 decisions taken about students' files, submissions missing from the roster, and every student in a table
-sortable by any column.  Readable on a phone (the tables scroll sideways, nothing else does) and printable.
-Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
+sortable by any column (above MAX_ROWS students, those not graded and the lowest scores, and each list stops
+after MAX_ITEMS entries, so the page stays a few MB for any class; every student is in grades.csv).
+Readable on a phone (the tables scroll sideways, nothing else does) and printable.  Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import io
 from urllib.parse import quote
 
 from tools.config import GRADED
@@ -76,42 +78,55 @@ def script_hash(script: str = SORT_SCRIPT) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
 
 
+MAX_ROWS = reports.TABLE_ROWS  # students the table lists; a larger class shows those not graded and the lowest scores
+MAX_ITEMS = 200  # entries of each list (not graded, decisions, roster misses) before "… N more"
+
+
 def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
-    """The whole report for these records."""
+    """The whole report for these records, as one string (`write_page` writes it without holding it)."""
+    stream = io.StringIO()
+    write_page(stream, records, reports.Figures.of(records, level), course, level, unmatched, roster_note)
+    return stream.getvalue()
+
+
+def write_page(stream, records, figures, course, level, unmatched=(), roster_note: str = "") -> None:
+    """The report into a text stream; `records` is read once per section that lists students (a list, or
+    the run's reports.Spool), `figures` are theirs."""
     e = html.escape
-    graded = reports.gradable(records)
-    mistakes = reports.common_mistakes(records)
+    mistakes = figures.common_mistakes()
     refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}
     title = text("report.title", title=course.title)
-    sections = [
-        f"<h1>{e(title)}</h1>",
-        f"<p>{e(text('report.overview', count=len(records), graded=len(graded), top=reports.top_score(records)))} "
-        + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">{e(reports.status_label(s))} {n}</span>"
-                   for s, n in reports.status_counts(records)) + "</p>",
-        _sandbox(level, records),
-        _mistakes(mistakes),
-        _rates(records, graded),
-        _histogram(records),
-        _not_graded(records),
-        _notes(records),
-        _unmatched(unmatched, roster_note),
-        _students(records, refs),
-    ]
-    return f"""<!doctype html>
+    stream.write(f"""<!doctype html>
 <html lang="{'en' if current_language() == 'en' else 'zh-CN'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '{script_hash()}'; base-uri 'none'; form-action 'none'">
 <title>{e(title)}</title>
 <style>{STYLE}</style></head><body>
-{chr(10).join(section for section in sections if section)}
-<script>{SORT_SCRIPT}</script>
-</body></html>
-"""
+""")
+    overview = text("report.overview", count=figures.count, graded=figures.graded, top=figures.top_score())
+    sections = [
+        f"<h1>{e(title)}</h1>",
+        f"<p>{e(overview)} " + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">"
+                                       f"{e(reports.status_label(s))} {n}</span>" for s, n in figures.status_counts())
+        + "</p>",
+        _sandbox(level, figures),
+        _mistakes(mistakes),
+        _rates(figures),
+        _histogram(figures),
+        _not_graded(records),
+        _notes(records),
+        _unmatched(unmatched, roster_note),
+    ]
+    stream.write("".join(section + "\n" for section in sections if section))
+    _students(stream, records, refs, figures)
+    stream.write(f"<script>{SORT_SCRIPT}</script>\n</body></html>\n")
 
 
 def _sandbox(level, records) -> str:
-    kind = "full" if level.full and not reports.at_other_levels(records, level) else "weak"
-    shown = html.escape(reports.sandbox_line(level, records)).replace("\n", "<br>")
+    """The banner: the run's level, and the students graded at another (from the records or their Figures)."""
+    figures = records if isinstance(records, reports.Figures) else reports.Figures.of(records, level)
+    kind = "full" if level.full and not figures.other_levels else "weak"
+    shown = html.escape(reports.sandbox_line(level, figures)).replace("\n", "<br>")
     return f"<p class=\"banner {kind}\" id=sandbox>{shown}</p>"
 
 
@@ -134,42 +149,55 @@ def _mistakes(mistakes) -> str:
             f"</tbody></table></div>")
 
 
-def _rates(records, graded) -> str:
+def _rates(figures) -> str:
     e = html.escape
-    total = len(graded) or 1
+    graded, total = figures.graded, figures.graded or 1
     rows = "".join(
         f"<tr><th>{e(case.column)}</th><td>{e(text(case.label_key))}</td>"
         f"<td class=bar><div style=\"width:{100 * count / total:.1f}%\"></div></td>"
-        f"<td class=num>{100 * count / total:.0f}% ({count}/{len(graded)})</td></tr>"
-        for case, count in reports.pass_rates(records))
-    return (f"<h2>{e(text('report.rates'))}</h2><p>{e(text('report.rates_about', graded=len(graded), count=len(records)))}</p>"
+        f"<td class=num>{100 * count / total:.0f}% ({count}/{graded})</td></tr>"
+        for case, count in figures.pass_rates())
+    return (f"<h2>{e(text('report.rates'))}</h2><p>{e(text('report.rates_about', graded=graded, count=figures.count))}</p>"
             f"<div class=scroll><table class=rates id=rates><tbody>{rows}</tbody></table></div>")
 
 
-def _histogram(records) -> str:
-    bins = reports.histogram(records)
+def _histogram(figures) -> str:
+    bins = figures.histogram()
     tallest = max([count for _, _, count in bins] + [1])
     columns = "".join(
         f"<div class=col title=\"{low}–{high}: {count}\"><div style=\"height:{100 * count / tallest:.1f}%\"></div>"
         f"<span>{count}</span><em>{low}</em></div>" for low, high, count in bins)
-    top = reports.top_score(records)
+    top = figures.top_score()
     return f"<h2>{html.escape(text('report.histogram', top=top))}</h2><div class=hist id=histogram>{columns}</div>"
+
+
+def _listed(items, where: str) -> tuple[str, int]:
+    """(the first MAX_ITEMS of these <li> items joined, how many there were); the rest become one line that
+    says how many more and where all of them are."""
+    shown, count = [], 0
+    for item in items:
+        count += 1
+        if count <= MAX_ITEMS:
+            shown.append(item)
+    if count > MAX_ITEMS:
+        shown.append(f"<li class=more>{html.escape(text('report.more', count=count - MAX_ITEMS, where=where))}</li>")
+    return "".join(shown), count
 
 
 def _not_graded(records) -> str:
     e = html.escape
-    items = [document for document in records if not document.get("gradable")]
-    if not items:
+    rows, count = _listed((f"<li>{_feedback_link(d['student'])} — {e(reports.status_label(d['status']))}: "
+                           f"{e(d.get('why', ''))}</li>" for d in records if not d.get("gradable")), "grades.csv")
+    if not count:
         return ""
-    rows = "".join(f"<li>{_feedback_link(d['student'])} — "
-                   f"{e(reports.status_label(d['status']))}: {e(d.get('why', ''))}</li>" for d in items)
-    return (f"<h2>{e(text('report.not_graded', count=len(items)))}</h2><p>{e(text('report.not_graded_about'))}</p>"
+    return (f"<h2>{e(text('report.not_graded', count=count))}</h2><p>{e(text('report.not_graded_about'))}</p>"
             f"<ul class=plain id=not-graded>{rows}</ul>")
 
 
 def _notes(records) -> str:
     e = html.escape
-    rows = "".join(f"<li>{e(d['student'])}: {e(note)}</li>" for d in records for note in d.get("notes", []))
+    rows, _ = _listed((f"<li>{e(d['student'])}: {e(note)}</li>" for d in records for note in d.get("notes", [])),
+                      "feedback/")
     return f"<h2>{e(text('report.notes'))}</h2><ul class=plain id=notes>{rows}</ul>" if rows else ""
 
 
@@ -177,13 +205,13 @@ def _unmatched(unmatched, roster_note: str) -> str:
     e = html.escape
     if not unmatched and not roster_note:
         return ""
-    rows = "".join(f"<li>{e(student)}</li>" for student in unmatched)
+    rows, _ = _listed((f"<li>{e(student)}</li>" for student in unmatched), "grades.csv")
     about = e(roster_note) if roster_note else ""
     return (f"<h2>{e(text('report.unmatched', count=len(unmatched)))}</h2><p>{about}</p>"
             f"<ul class=plain id=unmatched>{rows}</ul>")
 
 
-def _students(records, refs) -> str:
+def _students(stream, records, refs, figures) -> None:
     e = html.escape
     names = [("student", "report.student"), ("name", "report.col.name"), ("status", "report.col.status"),
              ("score", "report.col.score"), ("late", "report.col.late"), ("attempt", "report.col.attempt")]
@@ -191,10 +219,18 @@ def _students(records, refs) -> str:
     head += "".join(f"<th aria-sort=none title=\"{e(text(c.label_key))}\"><button type=button>{e(c.column)}"
                     f"</button></th>" for c in GRADED)
     head += f"<th aria-sort=none><button type=button>{e(text('report.col.mistakes'))}</button></th>"
-    rows = "".join(student_row(document, refs) for document in records)
-    return (f"<h2>{e(text('report.students'))}</h2><p>{e(text('report.students_about'))}</p>"
-            f"<div class=scroll><table class=\"sortable students\" id=students><thead><tr>{head}</tr></thead>"
-            f"<tbody>{rows}</tbody></table></div>")
+    shown = figures.shown()
+    about = e(text("report.students_about"))
+    if shown is not None:
+        about += " " + e(text("report.students_shown", shown=len(shown), count=figures.count)).replace(
+            "grades.csv", "<a href=\"grades.csv\">grades.csv</a>", 1)
+    stream.write(f"<h2>{e(text('report.students'))}</h2><p>{about}</p>"
+                 f"<div class=scroll><table class=\"sortable students\" id=students><thead><tr>{head}</tr></thead>"
+                 f"<tbody>")
+    for document in records:
+        if shown is None or document["student"] in shown:
+            stream.write(student_row(document, refs))
+    stream.write("</tbody></table></div>\n")
 
 
 def student_row(document: dict, refs: dict) -> str:

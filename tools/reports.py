@@ -10,9 +10,9 @@ gives byte-identical files.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
-import statistics
 from dataclasses import replace
 
 from framework.harness import render
@@ -84,6 +84,63 @@ def check_record(document: dict) -> None:
     report_page.student_row(document, {}).encode("utf-8")
 
 
+class Spool:
+    """Each student's record and feedback on disk as they are made (in a file of the run's staging folder), read
+    back in the class's order as often as an output needs them: memory holds only where each one is and its
+    digest.  What is read back must match that digest: outside any sandbox (level `none`) a submission can
+    write wherever the grader can while it runs, and nothing it wrote may reach an output (a change raises
+    `SpoolChanged`; bytes added at the end are never read)."""
+
+    def __init__(self, path):
+        self.file = open(path, "x+b", buffering=0)  # noqa: SIM115  (unbuffered: every read is what the disk holds)
+        self.places: dict[int, tuple] = {}  # index -> (offset, record's length, feedback's length, digest)
+        self.end = 0
+
+    def put(self, index: int, document: dict, feedback: str) -> None:
+        record, said = json.dumps(document, ensure_ascii=False).encode("utf-8"), feedback.encode("utf-8")
+        entry = memoryview(record + said)
+        self.places[index] = (self.end, len(record), len(said), hashlib.sha256(entry).digest())
+        self.file.seek(self.end)
+        while entry:
+            entry = entry[self.file.write(entry):]
+        self.end += len(record) + len(said)
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    def __iter__(self):
+        """The records, in the class's order."""
+        for document, _ in self.entries():
+            yield document
+
+    def entries(self):
+        """(record, feedback) of every student, in the class's order."""
+        for index in sorted(self.places):
+            offset, record, feedback, digest = self.places[index]
+            self.file.seek(offset)
+            entry = self.file.read(record + feedback)
+            if hashlib.sha256(entry).digest() != digest:
+                raise SpoolChanged(f"{self.file.name} was changed while grading (by a submission outside any "
+                                   "sandbox?)")
+            yield json.loads(entry[:record]), entry[record:].decode("utf-8")
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class SpoolChanged(OSError):
+    """The run's own record of a student is not what it wrote: nothing of this run may be written."""
+
+
+BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "max_score", "late", "attempt")
+
+
+def brief(document: dict) -> dict:
+    """What a gradebook needs of a record (tools/roster.py): who and how they did, without the cases, so a
+    roster's view of the class costs a few fields per student."""
+    return {key: document[key] for key in BRIEF if key in document}
+
+
 # --- grades.csv ------------------------------------------------------------------------------
 
 def cell(value) -> str:
@@ -107,17 +164,19 @@ def csv_row(document: dict) -> list[str]:
             cell("; ".join(document.get("files", []))), *[str(groups.get(group, 0)) for group in GROUPS]]
 
 
-def grades_csv(records) -> str:
-    stream = io.StringIO()
+def write_grades_csv(stream, records) -> None:
+    """grades.csv into a text stream, one record at a time."""
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(csv_header())
-    writer.writerows(csv_row(document) for document in records)
-    return stream.getvalue()
+    for document in records:
+        writer.writerow(csv_row(document))
 
 
 # --- grades.json -----------------------------------------------------------------------------
 
-def grades_json(records, limits, course, level) -> str:
+def write_grades_json(stream, records, limits, course, level) -> None:
+    """grades.json into a text stream, one record at a time: the same text as json.dumps(indent=2) of the
+    whole document, without ever holding it."""
     scheme = course.scheme
     cases = [{"column": c.column, "label": text(c.label_key), "weight": c.weight, "suite": c.suite,
               "group": GROUP_OF_SUITE[c.suite]} for c in scheme.cases]
@@ -125,9 +184,13 @@ def grades_json(records, limits, course, level) -> str:
                 "scheme": {"weights": scheme.weights, "generated_count": scheme.generated_count},  # not the secret
                 "sandbox": sandbox_json(level, records),
                 "limits": {"case_seconds": limits.case_seconds, "submission_seconds": limits.submission_seconds,
-                           "memory_mb": limits.memory_bytes >> 20},
-                "students": list(records)}
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+                           "memory_mb": limits.memory_bytes >> 20}}
+    stream.write(json.dumps(document, ensure_ascii=False, indent=2)[:-2] + ",\n  \"students\": [")
+    separator = "\n    "
+    for document in records:
+        stream.write(separator + json.dumps(document, ensure_ascii=False, indent=2).replace("\n", "\n    "))
+        separator = ",\n    "
+    stream.write("\n  ]\n}\n" if separator != "\n    " else "]\n}\n")
 
 
 def sandbox_json(level, records=()) -> dict:
@@ -140,51 +203,144 @@ def at_other_levels(records, level) -> list[tuple[str, str]]:
     """(student, level) of each student whose child ran at another level than the run's, in the records' order:
     a weaker one (a wall that failed for good during the run is not tried again), or, after a merge, the level
     of the run that graded them."""
-    return [(document["student"], document["sandbox"]) for document in records
-            if document.get("sandbox") and document["sandbox"] != level.name]
+    return [(document["student"], document["sandbox"]) for document in records if _elsewhere(document, level.name)]
+
+
+def _elsewhere(document: dict, level_name: str | None) -> bool:
+    """Whether the record's child ran at another level than `level_name` (the run's)."""
+    return bool(level_name and document.get("sandbox") and document["sandbox"] != level_name)
 
 
 # --- class figures ---------------------------------------------------------------------------
 
-def gradable(records) -> list[dict]:
-    """The records of the graded submissions: every file the grader could judge, a syntax error or a timeout
-    included (with the points it earned).  Pass rates and score figures are over these only; left out are the
+class Figures:
+    """The class's figures, gathered one record at a time in a size that does not grow with the class: how
+    many, per status, how many got each score, passes per case, the common mistakes (with their first example
+    ids), the TABLE_ROWS students the report's table lists when not everyone fits (those not graded, then the
+    lowest scores), and, given the run's level, the students graded at another (`at_other_levels`).
+
+    Pass rates and score figures are over the graded submissions only (`Grade.gradable`): every file the
+    grader could judge, a syntax error or a timeout included (with the points it earned); left out are the
     entries with no code to test (tools/submissions.UNGRADABLE) and those the grader or the machine failed on."""
+
+    def __init__(self, level=None):
+        self.level = getattr(level, "name", None)
+        self.other_levels: list[tuple[str, str]] = []  # (student, level) of those graded at another level
+        self.count = 0
+        self.graded = 0
+        self.scores: dict[int, int] = {}  # score -> how many graded records have it
+        self.top = 0
+        self.statuses: dict[str, list] = {}  # status -> [how many, whether graded]
+        self.passes = dict.fromkeys((case.column for case in GRADED), 0)
+        self.mistakes: dict[str, dict] = {}
+        self._lowest: list[tuple] = []  # (graded, score, student), at most 2 * TABLE_ROWS between trims
+
+    @classmethod
+    def of(cls, records, level=None) -> Figures:
+        figures = cls(level)
+        for document in records:
+            figures.add(document)
+        return figures
+
+    def add(self, document: dict) -> None:
+        self.count += 1
+        graded = bool(document.get("gradable"))
+        self.top = max(self.top, document.get("max_score") or 0)
+        status, score = document.get("status", ""), document.get("score", 0)
+        self.statuses.setdefault(status, [0, graded])[0] += 1
+        self.statuses[status][1] = graded
+        self._lowest.append((graded, score, document["student"]))
+        if _elsewhere(document, self.level):
+            self.other_levels.append((document["student"], document["sandbox"]))
+        if len(self._lowest) >= 2 * TABLE_ROWS:
+            self._lowest = sorted(self._lowest)[:TABLE_ROWS]
+        if not graded:
+            return
+        self.graded += 1
+        self.scores[score] = self.scores.get(score, 0) + 1
+        for column, verdict in document["cases"].items():
+            if verdict.get("passed"):
+                if column in self.passes:
+                    self.passes[column] += 1
+            elif verdict.get("hint"):
+                self._mistake(verdict, column, document["student"])
+
+    def _mistake(self, verdict: dict, column: str, student: str) -> None:
+        entry = self.mistakes.setdefault(verdict["hint"], {"hint": verdict["hint"], "text": verdict.get("hint_text")
+                                                           or verdict["hint"], "count": 0, "last": None,
+                                                           "cases": [], "examples": []})
+        if entry["last"] != student:  # a student counts once however many cases show the slip
+            entry["last"] = student
+            entry["count"] += 1
+            entry["examples"] = sorted(entry["examples"] + [student])[:MISTAKE_EXAMPLES]
+        if column not in entry["cases"]:
+            entry["cases"].append(column)
+
+    def mean(self) -> float:
+        return sum(score * count for score, count in self.scores.items()) / self.graded if self.graded else 0
+
+    def median(self) -> float:
+        """As statistics.median over every graded score (0 when none)."""
+        if not self.graded:
+            return 0
+        wanted, found, seen = [(self.graded - 1) // 2, self.graded // 2], [], 0
+        for score in sorted(self.scores):
+            seen += self.scores[score]
+            while wanted and wanted[0] < seen:
+                found.append(score)
+                wanted.pop(0)
+        return found[0] if found[0] == found[1] else (found[0] + found[1]) / 2
+
+    def top_score(self) -> int:
+        """The full marks the records were graded out of (the grading scheme's maximum)."""
+        return self.top or 100
+
+    def pass_rates(self):
+        """(case, passed count) for every case over the graded records, in table order."""
+        return [(case, self.passes[case.column]) for case in GRADED]
+
+    def histogram(self, bins: int = 10):
+        """Counts of graded scores in `bins` equal ranges of the maximum (the top bin includes full marks)."""
+        counts, top = [0] * bins, self.top_score()
+        for score, count in self.scores.items():
+            counts[min(bins - 1, max(0, score) * bins // top)] += count
+        return [(top * i // bins, top * (i + 1) // bins, count) for i, count in enumerate(counts)]
+
+    def status_counts(self) -> list[tuple[str, int]]:
+        """(status, how many): `ok` first, then the other graded statuses, then those not graded, so the counts
+        before the first status not graded add up to the graded submissions the figures are over."""
+        return [(status, count) for status, (count, graded) in sorted(
+            self.statuses.items(), key=lambda item: (item[0] != "ok", not item[1][1], -item[1][0], item[0]))]
+
+    def common_mistakes(self) -> list[dict]:
+        """Each hint the judge gave, most students first: the hint, its text, how many students, which cases,
+        example ids."""
+        order = {case.column: index for index, case in enumerate(GRADED)}
+        mistakes = [{"hint": m["hint"], "text": m["text"], "count": m["count"], "examples": list(m["examples"]),
+                     "cases": sorted(m["cases"], key=lambda column: order.get(column, len(order)))}
+                    for m in self.mistakes.values()]
+        return sorted(mistakes, key=lambda m: (-m["count"], m["cases"][0] if m["cases"] else "", m["hint"]))
+
+    def shown(self) -> set | None:
+        """The students a table of at most TABLE_ROWS rows lists: those not graded, then the lowest scores (None:
+        everyone fits)."""
+        if self.count <= TABLE_ROWS:
+            return None
+        return {student for _, _, student in sorted(self._lowest)[:TABLE_ROWS]}
+
+
+TABLE_ROWS = 1000  # students report.html's table lists at most (every student is in grades.csv)
+MISTAKE_EXAMPLES = 3
+
+
+def gradable(records) -> list[dict]:
+    """The records of the graded submissions (see `Figures`)."""
     return [document for document in records if document.get("gradable")]
 
 
-def passed(document: dict, case) -> bool:
-    return bool(document["cases"].get(case.column, {}).get("passed"))
-
-
-def pass_rates(records):
-    """(case, passed count) for every case over the gradable records, in table order."""
-    graded = gradable(records)
-    return [(case, sum(passed(document, case) for document in graded)) for case in GRADED]
-
-
-def top_score(records) -> int:
-    """The full marks the records were graded out of (the grading scheme's maximum)."""
-    return max([document.get("max_score") or 0 for document in records] or [0]) or 100
-
-
-def histogram(records, bins: int = 10):
-    """Counts of gradable scores in `bins` equal ranges of the maximum (the top bin includes full marks)."""
-    counts, top = [0] * bins, top_score(records)
-    for document in gradable(records):
-        counts[min(bins - 1, max(0, document["score"]) * bins // top)] += 1
-    return [(top * i // bins, top * (i + 1) // bins, count) for i, count in enumerate(counts)]
-
-
-def status_counts(records) -> list[tuple[str, int]]:
-    """(status, how many): `ok` first, then the other graded statuses, then those not graded, so the counts
-    before the first status not graded add up to the graded submissions the figures are over."""
-    counts: dict[str, int] = {}
-    graded: dict[str, bool] = {}
-    for document in records:
-        counts[document["status"]] = counts.get(document["status"], 0) + 1
-        graded[document["status"]] = bool(document.get("gradable"))
-    return sorted(counts.items(), key=lambda item: (item[0] != "ok", not graded[item[0]], -item[1], item[0]))
+def common_mistakes(records) -> list[dict]:
+    """Each hint the judge gave, most students first (`Figures.common_mistakes`)."""
+    return Figures.of(records).common_mistakes()
 
 
 def status_label(status: str) -> str:
@@ -193,49 +349,29 @@ def status_label(status: str) -> str:
     return text(key) if key in CATALOGUE else status
 
 
-def common_mistakes(records, examples: int = 3) -> list[dict]:
-    """Each hint the judge gave, most students first: the hint, how many students, which cases, example ids."""
-    found: dict[str, dict] = {}
-    for document in gradable(records):
-        for column, verdict in document["cases"].items():
-            if verdict.get("passed") or not verdict.get("hint"):
-                continue
-            entry = found.setdefault(verdict["hint"], {"hint": verdict["hint"], "text": verdict.get("hint_text")
-                                                       or verdict["hint"], "students": [], "cases": []})
-            if document["student"] not in entry["students"]:
-                entry["students"].append(document["student"])
-            if column not in entry["cases"]:
-                entry["cases"].append(column)
-    order = [case.column for case in GRADED]
-    mistakes = []
-    for entry in found.values():
-        entry["cases"].sort(key=lambda column: order.index(column) if column in order else len(order))
-        mistakes.append({**entry, "count": len(entry["students"]), "examples": sorted(entry["students"])[:examples]})
-    return sorted(mistakes, key=lambda m: (-m["count"], m["cases"][0] if m["cases"] else "", m["hint"]))
-
-
 # --- the terminal ------------------------------------------------------------------------------
 
 def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = (),
                      merged: int | None = None) -> str:
-    """What `make grade` prints at the end.  `merged`: how many of `records` this run graded, when it merged
-    them into earlier results (MERGE=1); every figure below the first line is over all of `records`."""
-    graded = gradable(records)
-    total = len(graded) or 1
-    scores = [document["score"] for document in graded] or [0]
-    graded_now = len(records) if merged is None else merged
-    timing = {"count": len(records), "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
-    rest = text("report.scores_rest", count=len(records) - len(graded)) if len(graded) < len(records) else ""
+    """What `make grade` prints at the end, from `records` or their `Figures`.  `merged`: how many of them this
+    run graded, when it merged them into earlier results (MERGE=1); every figure below the first line is over
+    all of them."""
+    figures = records if isinstance(records, Figures) else Figures.of(records, level)
+    graded, count = figures.graded, figures.count
+    total = graded or 1
+    graded_now = count if merged is None else merged
+    timing = {"count": count, "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
+    rest = text("report.scores_rest", count=count - graded) if graded < count else ""
     lines = [text("report.done", **timing) if merged is None else text("report.done_merged", graded=merged, **timing),
-             text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in status_counts(records)),
-             text("report.scores", mean=statistics.mean(scores), median=statistics.median(scores), top=top_score(records),
-                  count=len(graded), rest=rest),
-             sandbox_line(level, records), ""]
-    for case, count in pass_rates(records):
-        filled = round(BAR * count / total)
-        lines.append(f"{case.column:>4} {'█' * filled}{'░' * (BAR - filled)} {100 * count / total:5.1f}%"
-                     f"  {count}/{len(graded)}  {text(case.label_key)}")
-    mistakes = common_mistakes(records)[:5]
+             text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in figures.status_counts()),
+             text("report.scores", mean=figures.mean(), median=figures.median(), top=figures.top_score(), count=graded,
+                  rest=rest),
+             sandbox_line(level, figures), ""]
+    for case, passes in figures.pass_rates():
+        filled = round(BAR * passes / total)
+        lines.append(f"{case.column:>4} {'█' * filled}{'░' * (BAR - filled)} {100 * passes / total:5.1f}%"
+                     f"  {passes}/{graded}  {text(case.label_key)}")
+    mistakes = figures.common_mistakes()[:5]
     if mistakes:
         lines += ["", text("report.mistakes_top")]
         lines += [f"  {m['count']:>3} × {m['text']}  ({', '.join(m['cases'])})" for m in mistakes]
@@ -244,10 +380,11 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
 
 
 def sandbox_line(level, records=()) -> str:
-    """The run's level and walls, and the students graded at another level, if any (with their level)."""
+    """The run's level and walls, and the students graded at another level, if any (with their level), from
+    the records or their Figures."""
     key = "sandbox.full" if level.full else "sandbox.weak"
     line = text(key, level=level.name, walls=", ".join(level.walls) or "—")
-    others = at_other_levels(records, level)
+    others = records.other_levels if isinstance(records, Figures) else at_other_levels(records, level)
     if others:
         shown = ", ".join(f"{student} ({name})" for student, name in others[:10]) + (" …" if len(others) > 10 else "")
         line += "\n" + text("sandbox.other_levels", count=len(others), students=shown)

@@ -191,6 +191,10 @@ register({
     "report.students_about": ("点列标题排序；✗ 后面的编号对应上面的常见错误。",
                               "Click a column's title to sort; the reference after a ✗ is the common mistake above."),
     "report.student": ("学生", "student"),
+    "report.students_shown": ("学生太多，表里只列出 {shown}/{count} 名: 没有评分的和分数最低的；每个学生都在 grades.csv 和 feedback/ 里。",
+                              "The table lists {shown} of {count} students: those not graded and the lowest scores; "
+                              "every student is in grades.csv and feedback/."),
+    "report.more": ("… 还有 {count} 条，全部见 {where}", "… and {count} more: all of them are in {where}"),
     "report.col.name": ("姓名", "name"),
     "report.col.status": ("状态", "status"),
     "report.col.score": ("分数", "score"),
