@@ -396,6 +396,11 @@ def main(argv=None) -> int:
     if refusal:
         print(refusal, file=sys.stderr)
         return 2
+    try:  # a file that is not a gradebook is refused in one line, before anything else is said or done
+        gradebook = roster.load(args.roster) if args.roster else None
+    except roster.RosterError as refused:
+        print(str(refused), file=sys.stderr)
+        return 2
     if not level.full:
         print(text("sandbox.warning", level=level.name), file=sys.stderr)
     started = time.monotonic()
@@ -403,7 +408,7 @@ def main(argv=None) -> int:
     terminated = _terminate_like_ctrl_c()
     try:
         run = grade_folder(args.submissions, args.out, limits, jobs=args.jobs, course=course, level=level,
-                           roster_path=args.roster, merge=args.merge, progress=progress)
+                           gradebook=gradebook, merge=args.merge, progress=progress)
     except (roster.RosterError, regrade.RegradeRefused) as refused:
         print(str(refused), file=sys.stderr)
         return 2
@@ -445,7 +450,8 @@ class ClassRun:
 
 
 def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, course: Course | None = None,
-                 level=None, roster_path: Path | None = None, merge: bool = False, progress=None) -> ClassRun:
+                 level=None, roster_path: Path | None = None, gradebook=None, merge: bool = False,
+                 progress=None) -> ClassRun:
     """Grade every student in `folder` and write OUT, all or none.  Raises RosterError or RegradeRefused
     before grading anything, KeyboardInterrupt (nothing written) or OSError (OUT as it was).  Each student's
     record and feedback go to a file in OUT's staging folder as they are made (reports.Spool), so memory does
@@ -453,7 +459,8 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     course = course or course_settings()
     level = level or sandbox_level()
     submissions = discover(folder, skip=(out,))
-    gradebook = roster.load(roster_path) if roster_path else None
+    if gradebook is None and roster_path:
+        gradebook = roster.load(roster_path)
     if gradebook is not None:
         submissions = roster.prepare(gradebook, submissions)
     previous = regrade.previous(out, [s.student for s in submissions], merge)
