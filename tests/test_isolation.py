@@ -11,7 +11,9 @@ ways.  README's threat-model table is checked against what each level blocks, he
 
 import json
 import os
+import re
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -24,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, armed, clean_env, make, unavailable
+from conftest import QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable
 from framework.harness import sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
@@ -441,6 +443,94 @@ def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(c
         pytest.skip(f"no process limit for an ordinary user here ({ceiling}: {blocks})")
     assert int(forked.split(":")[1]) < sandbox.PROCESSES
     assert (int(passed), status) == (len(CORE), "ok")
+
+
+def _processes_of(uid: int) -> list[int]:
+    """The processes whose real uid is `uid`, from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as handle:
+                uids = next(line for line in handle if line.startswith("Uid:")).split()
+        except (OSError, StopIteration):
+            continue
+        if entry.isdigit() and int(uids[1]) == uid:
+            found.append(int(entry))
+    return found
+
+
+GRADER_PROCESSES = 150  # what the grader's user may have in all (prlimit --nproc): threads count too
+
+
+@pytest.mark.skipif(not sandbox.counts_processes_per_user_namespace(),
+                    reason="a grader that is not root gets a process cap per child on Linux 5.14+ only (README)")
+@pytest.mark.parametrize("ceiling", ["auto", "landlock"])
+def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes(ceiling, open_folder):
+    """Finding 2, the class run of issue 15's "Done when": a class of honest students and forks_many (400
+    sleepers wanted) graded with JOBS=4 by a grader running as an ordinary user under a process limit
+    (prlimit --nproc).  Once one EAGAIN turned the sandbox off and the other students became system_error;
+    now the forker's child is capped alone: every honest student scores full marks, the forker is one row,
+    the run exits 0, and nothing of the grader's user is left running.  At bwrap (auto) and without it
+    (landlock: the child's own user namespace), on paths of this test that any user can read."""
+    if os.geteuid() != 0:
+        pytest.skip("the suite itself runs as an ordinary user: no other user to grade as")
+    if shutil.which("prlimit") is None:
+        pytest.skip("no prlimit (util-linux) to limit the grader's processes")
+    try:
+        python, _ = sandbox.interpreter_for(True)
+    except PermissionError:
+        pytest.skip("no interpreter of this version that an ordinary user can run")
+    lab = open_folder / "lab"
+    for part in ("framework", "tools"):
+        shutil.copytree(ROOT / part, lab / part, ignore=shutil.ignore_patterns("__pycache__"))
+    (lab / "solutions").mkdir()
+    shutil.copy(SOLUTION, lab / "solutions" / "student.py")  # the generated checks' answer key
+    submissions = lab / "class"
+    submissions.mkdir()
+    honest = [SOLUTION, *sorted((STUDENTS / "correct").glob("*.py"))]
+    for number, path in enumerate(honest):
+        shutil.copy(path, submissions / f"honest{number}.py")
+    armed("forks_many", submissions, COUNT=400, SECONDS=120)
+    for path in [lab, *lab.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    uid = sandbox._take_uid()  # an ordinary user no other test or grader uses now
+    work = open_folder / "work"
+    work.mkdir()
+    os.chown(work, uid, uid)
+    try:
+        ran = subprocess.run(["prlimit", f"--nproc={GRADER_PROCESSES}:{GRADER_PROCESSES}", "--", python, "-m",
+                              "tools.grade", str(submissions), "--out", str(work / "out"), "--jobs", "4"],
+                             cwd=lab, user=uid, group=uid, extra_groups=[], capture_output=True, text=True,
+                             timeout=600, env={"PATH": "/usr/bin:/bin", "HOME": str(work), "TMPDIR": str(work),
+                                               "LAB_SANDBOX": ceiling, "PYTHONDONTWRITEBYTECODE": "1"})
+        left = wait_for_none(lambda: _processes_of(uid))
+    finally:
+        for pid in _processes_of(uid):  # only if a survivor broke the test: the sleepers this test started
+            os.kill(pid, signal.SIGKILL)
+        sandbox._give_back_uid(uid)
+    assert ran.returncode == 0, ran.stderr
+    assert left == [], f"still running as the grader's user: {left}"
+    records = {r["student"]: r for r in json.loads((work / "out" / "grades.json").read_text("utf-8"))["students"]}
+    assert sorted(records) == sorted([f"honest{n}" for n in range(len(honest))] + ["forks_many"])
+    full = config.load().max_score
+    assert {s: (r["status"], r["score"]) for s, r in records.items() if s != "forks_many"} == {
+        f"honest{n}": ("ok", full) for n in range(len(honest))}, ran.stdout
+    forker = records["forks_many"]
+    assert forker["status"] == "ok" and forker["score"] < full
+    forked = int(re.search(r"forked:(\d+)", (work / "out" / "feedback" / "forks_many.txt").read_text("utf-8"))[1])
+    assert sandbox.PROCESSES // 2 < forked < sandbox.PROCESSES  # it forked all its cap let it, no more
+    run = json.loads((work / "out" / "grades.json").read_text("utf-8"))["sandbox"]
+    assert "processes" in run["blocks"] and run["students_at_other_levels"] == {}  # no wall turned off midway
+
+
+def wait_for_none(find, seconds: float = 30.0) -> list:
+    """Polls `find()` until it finds nothing (what was killed may take a moment to be reaped); what it last found."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = find()
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
 
 
 # --- the level each student got ---------------------------------------------------------------------
