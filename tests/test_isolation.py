@@ -412,17 +412,23 @@ with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
 """
 
 
+def ordinary_users_python() -> str:
+    """An interpreter that an ordinary user can run, for a grader run as one by a test (which then needs root:
+    where the suite itself runs as an ordinary user, the levels above are this case)."""
+    if os.geteuid() != 0:
+        pytest.skip("the suite itself runs as an ordinary user: the levels above are this case")
+    try:
+        return sandbox.interpreter_for(True)[0]
+    except PermissionError:
+        pytest.skip("no interpreter of this version that an ordinary user can run")
+
+
 @pytest.mark.parametrize("ceiling", ["auto", "landlock"])
 def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(ceiling, open_folder):
     """Finding 2: a submission forking 400 sleepers under a grader limited to 150 processes left the next
     students without a child.  A copy of the engine runs here as an ordinary user (bwrap: bubblewrap's user
     namespace; landlock: one the child makes itself), on paths of this test that any user can read."""
-    if os.geteuid() != 0:
-        pytest.skip("the suite itself runs as an ordinary user: the levels above are this case")
-    try:
-        python, _ = sandbox.interpreter_for(True)
-    except PermissionError:
-        pytest.skip("no interpreter of this version that an ordinary user can run")
+    python = ordinary_users_python()
     lab = open_folder / "lab"
     shutil.copytree(ROOT / "framework", lab / "framework", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(SOLUTION, lab / "honest.py")
@@ -472,14 +478,9 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     now the forker's child is capped alone: every honest student scores full marks, the forker is one row,
     the run exits 0, and nothing of the grader's user is left running.  At bwrap (auto) and without it
     (landlock: the child's own user namespace), on paths of this test that any user can read."""
-    if os.geteuid() != 0:
-        pytest.skip("the suite itself runs as an ordinary user: no other user to grade as")
+    python = ordinary_users_python()
     if shutil.which("prlimit") is None:
         pytest.skip("no prlimit (util-linux) to limit the grader's processes")
-    try:
-        python, _ = sandbox.interpreter_for(True)
-    except PermissionError:
-        pytest.skip("no interpreter of this version that an ordinary user can run")
     lab = open_folder / "lab"
     for part in ("framework", "tools"):
         shutil.copytree(ROOT / part, lab / part, ignore=shutil.ignore_patterns("__pycache__"))
