@@ -31,6 +31,7 @@ from framework.harness import sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
 from framework.harness.judge import check
+from framework.harness.reaper import process_stat
 from tools import config, report_page, reports
 from tools.grade import refuse_unsafe
 
@@ -451,8 +452,9 @@ def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(c
     assert (int(passed), status) == (len(CORE), "ok")
 
 
-def _processes_of(uid: int) -> list[int]:
-    """The processes whose real uid is `uid`, from /proc."""
+def _processes_of(uid: int, since: int) -> list[int]:
+    """The processes whose real uid is `uid` started at or after `since` (clock ticks after boot, as /proc
+    counts): what a grader started then as that uid left, not another run's process that took the same uid."""
     found = []
     for entry in os.listdir("/proc"):
         try:
@@ -460,7 +462,8 @@ def _processes_of(uid: int) -> list[int]:
                 uids = next(line for line in handle if line.startswith("Uid:")).split()
         except (OSError, StopIteration):
             continue
-        if entry.isdigit() and int(uids[1]) == uid:
+        stat = process_stat(int(entry)) if entry.isdigit() and int(uids[1]) == uid else None
+        if stat is not None and stat[2] >= since:
             found.append(int(entry))
     return found
 
@@ -498,24 +501,28 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     work = open_folder / "work"
     work.mkdir()
     os.chown(work, uid, uid)
+    since = None
     try:
-        ran = subprocess.run(["prlimit", f"--nproc={GRADER_PROCESSES}:{GRADER_PROCESSES}", "--", python, "-m",
-                              "tools.grade", str(submissions), "--out", str(work / "out"), "--jobs", "4"],
-                             cwd=lab, user=uid, group=uid, extra_groups=[], capture_output=True, text=True,
-                             timeout=600, env={"PATH": "/usr/bin:/bin", "HOME": str(work), "TMPDIR": str(work),
-                                               "LAB_SANDBOX": ceiling, "PYTHONDONTWRITEBYTECODE": "1"})
-        left = wait_for_none(lambda: _processes_of(uid))
+        grader = subprocess.Popen(["prlimit", f"--nproc={GRADER_PROCESSES}:{GRADER_PROCESSES}", "--", python, "-m",
+                                   "tools.grade", str(submissions), "--out", str(work / "out"), "--jobs", "4"],
+                                  cwd=lab, user=uid, group=uid, extra_groups=[], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True,
+                                  env={"PATH": "/usr/bin:/bin", "HOME": str(work), "TMPDIR": str(work),
+                                       "LAB_SANDBOX": ceiling, "PYTHONDONTWRITEBYTECODE": "1"})
+        since = process_stat(grader.pid)[2]
+        stdout, stderr = grader.communicate(timeout=600)
+        left = wait_for_none(lambda: _processes_of(uid, since))
     finally:
-        for pid in _processes_of(uid):  # only if a survivor broke the test: the sleepers this test started
+        for pid in _processes_of(uid, since) if since is not None else ():  # a survivor, or all on a timeout
             os.kill(pid, signal.SIGKILL)
         sandbox._give_back_uid(uid)
-    assert ran.returncode == 0, ran.stderr
+    assert grader.returncode == 0, stderr
     assert left == [], f"still running as the grader's user: {left}"
     records = {r["student"]: r for r in json.loads((work / "out" / "grades.json").read_text("utf-8"))["students"]}
     assert sorted(records) == sorted([f"honest{n}" for n in range(len(honest))] + ["forks_many"])
     full = config.load().max_score
     assert {s: (r["status"], r["score"]) for s, r in records.items() if s != "forks_many"} == {
-        f"honest{n}": ("ok", full) for n in range(len(honest))}, ran.stdout
+        f"honest{n}": ("ok", full) for n in range(len(honest))}, stdout
     forker = records["forks_many"]
     assert forker["status"] == "ok" and forker["score"] < full
     forked = int(re.search(r"forked:(\d+)", (work / "out" / "feedback" / "forks_many.txt").read_text("utf-8"))[1])

@@ -113,7 +113,7 @@ class Download:
         return Counter(_layout(entry) for entry in self.entries)
 
     def line(self) -> str:
-        """What the terminal says before grading: which layout was recognised, in what."""
+        """What the terminal's summary says of SUBMISSIONS: which layout was recognised, in what."""
         counted = self.layouts()
         parts = [text("download.layout", layout=LAYOUT_NAMES.get(layout) or text("download.plain"), count=count)
                  for layout, count in sorted(counted.items(), key=lambda pair: (pair[0] == "plain", pair[0]))]

@@ -1,7 +1,8 @@
 """Turns a submissions folder into one Submission per student: which student.py, which helpers, which attempt.
 
 A folder may be a plain class folder (a sub-folder, a .py, a .zip or a .tar.gz per student) or an LMS
-download (see tools/layouts.py), where a student's work is spread over several entries.  All of one
+download (see tools/layouts.py), where a student's work is spread over several entries; the download may
+also be the LMS's zip itself, read in place (tools/downloads.py).  All of one
 student's files form one submission, read with one budget (tools/archives.py).  One upload is one attempt:
 Blackboard's attempts are attempts, while copies of one file inside an upload (`student (1).py` from Moodle or
 a browser, `student-1.py` from Canvas) are versions of it, and the highest number, the newest copy, is graded.
