@@ -533,6 +533,7 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
 
 def wait_for_none(find, seconds: float = 30.0) -> list:
     """Polls `find()` until it finds nothing (what was killed may take a moment to be reaped); what it last found."""
+    import time
     deadline = time.monotonic() + seconds
     while True:
         found = find()
