@@ -57,7 +57,7 @@ register({
                      "not opened (links, special files or unsafe paths): {files}"),
     "note.renamed": ("没有 student.py；测试的是定义了这些函数的 {file}。下次请命名为 student.py",
                      "no student.py; tested {file}, which defines the functions. Name it student.py next time"),
-    # --- what SUBMISSIONS holds, said on the terminal before grading (tools/downloads.py) ---------------
+    # --- what SUBMISSIONS holds, said in the terminal's summary (tools/downloads.py) -------------------
     "download.layout": ("{layout} ({count} 个条目)", "{layout} ({count} entries)"),
     "download.plain": ("普通条目 (每个一名学生)", "plain (one student each)"),
     "download.and": ("、", ", "),
