@@ -252,7 +252,7 @@ HELP = (  # (usage, catalogue key, only for lab.py)
     ("{cmd} run ARGS", "help.run", True),
 )
 INSTRUCTOR_HELP = (  # Makefile targets, listed where tools/ exists
-    ("make grade SUBMISSIONS=dir", "help.grade"),
+    ("make grade SUBMISSIONS=dir|zip", "help.grade"),
     ("make dist", "help.dist"),
     ("make gradescope", "help.gradescope"),
     ("make check", "help.check"),

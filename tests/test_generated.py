@@ -113,6 +113,28 @@ def test_a_hang_costs_one_case_limit_and_ends_the_check():
     assert verdict.facts["drawn"]["shrunk"] == "stopped" and "不再化简" in shown and "最小输入" not in shown
 
 
+def test_a_failure_that_does_not_depend_on_the_input_costs_two_calls_and_shows_the_smallest_input():
+    """fills_every_bound returns a MiB-sized list whatever it is given, so every drawn input fails alike: the
+    first input drawn is asked alone (not with the 31 others of its batch, 31 more such lists to check), and the
+    shrinker tries the check's smallest input first and stops there (it had taken one greedy step per part of
+    the input), with the verdict and hint the greedy steps gave.  A failure with a wrong value still gets the
+    rest of its batch, whose answers tell its slips apart."""
+    p3 = properties.PROPERTIES[2]
+    large = ([("user", "hello there"), ("assistant", "hi"), ("user", "and you?")], "\n", "a long reply",
+             ["<|user|>", "and more"])
+    with CountingRun(STUDENTS / "hostile" / "fills_every_bound.py", limits=LIMITS) as student:
+        verdict = explore(student, p3, [large, *specimens(p3, 1)])
+        assert student.calls == 2  # was 32 + 4
+    assert (verdict.problem, verdict.hint) == ("wrong_type", "hint.not_str")
+    assert verdict.case.examples[0].args == (generators.reply_output(([], "", "", [])),)  # nothing is smaller
+    assert verdict.facts["drawn"] == {"tried": 1, "shrunk": "minimal"}
+    p1 = properties.PROPERTIES[0]
+    inputs = list(specimens(p1, 1))
+    with CountingRun(STUB, limits=LIMITS) as student:  # format_prompt returns "": a wrong value at once
+        verdict = explore(student, p1, inputs)
+        assert student.calls >= min(len(inputs), 32) and verdict.problem == "wrong_value"
+
+
 @pytest.mark.parametrize("name, problem", [("os_exit_in_call", "crashed"), ("misspelt_function", "missing_function")])
 def test_a_crash_or_a_missing_function_ends_the_check_at_once(name, problem):
     for case in properties.PROPERTY_CASES[2:]:  # p3, p4: extract_response

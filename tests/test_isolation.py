@@ -12,7 +12,9 @@ ways.  README's threat-model table is checked against what each level blocks, he
 import ast
 import json
 import os
+import re
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -29,6 +31,7 @@ from framework.harness import sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
 from framework.harness.judge import check
+from framework.harness.reaper import process_stat
 from tools import config, report_page, reports
 from tools.grade import refuse_unsafe
 
@@ -415,17 +418,23 @@ with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
 """
 
 
+def ordinary_users_python() -> str:
+    """An interpreter that an ordinary user can run, for a grader run as one by a test (which then needs root:
+    where the suite itself runs as an ordinary user, the levels above are this case)."""
+    if os.geteuid() != 0:
+        pytest.skip("the suite itself runs as an ordinary user: the levels above are this case")
+    try:
+        return sandbox.interpreter_for(True)[0]
+    except PermissionError:
+        pytest.skip("no interpreter of this version that an ordinary user can run")
+
+
 @pytest.mark.parametrize("ceiling", ["auto", "landlock"])
 def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(ceiling, open_folder):
     """Finding 2: a submission forking 400 sleepers under a grader limited to 150 processes left the next
     students without a child.  A copy of the engine runs here as an ordinary user (bwrap: bubblewrap's user
     namespace; landlock: one the child makes itself), on paths of this test that any user can read."""
-    if os.geteuid() != 0:
-        pytest.skip("the suite itself runs as an ordinary user: the levels above are this case")
-    try:
-        python, _ = sandbox.interpreter_for(True)
-    except PermissionError:
-        pytest.skip("no interpreter of this version that an ordinary user can run")
+    python = ordinary_users_python()
     lab = open_folder / "lab"
     shutil.copytree(ROOT / "framework", lab / "framework", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(SOLUTION, lab / "honest.py")
@@ -446,6 +455,84 @@ def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(c
         pytest.skip(f"no process limit for an ordinary user here ({ceiling}: {blocks})")
     assert int(forked.split(":")[1]) < sandbox.PROCESSES
     assert (int(passed), status) == (len(CORE), "ok")
+
+
+def _processes_of(uid: int, since: int) -> list[int]:
+    """The processes whose real uid is `uid` started at or after `since` (clock ticks after boot, as /proc
+    counts): what a grader started then as that uid left, not another run's process that took the same uid."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as handle:
+                uids = next(line for line in handle if line.startswith("Uid:")).split()
+        except (OSError, StopIteration):
+            continue
+        stat = process_stat(int(entry)) if entry.isdigit() and int(uids[1]) == uid else None
+        if stat is not None and stat[2] >= since:
+            found.append(int(entry))
+    return found
+
+
+GRADER_PROCESSES = 150  # what the grader's user may have in all (prlimit --nproc): threads count too
+
+
+@pytest.mark.skipif(not sandbox.counts_processes_per_user_namespace(),
+                    reason="a grader that is not root gets a process cap per child on Linux 5.14+ only (README)")
+@pytest.mark.parametrize("ceiling", ["auto", "landlock"])
+def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes(ceiling, open_folder):
+    """Finding 2, the class run of issue 15's "Done when": a class of honest students and forks_many (400
+    sleepers wanted) graded with JOBS=4 by a grader running as an ordinary user under a process limit
+    (prlimit --nproc).  Once one EAGAIN turned the sandbox off and the other students became system_error;
+    now the forker's child is capped alone: every honest student scores full marks, the forker is one row,
+    the run exits 0, and nothing of the grader's user is left running.  At bwrap (auto) and without it
+    (landlock: the child's own user namespace), on paths of this test that any user can read."""
+    python = ordinary_users_python()
+    if shutil.which("prlimit") is None:
+        pytest.skip("no prlimit (util-linux) to limit the grader's processes")
+    lab = open_folder / "lab"
+    for part in ("framework", "tools"):
+        shutil.copytree(ROOT / part, lab / part, ignore=shutil.ignore_patterns("__pycache__"))
+    (lab / "solutions").mkdir()
+    shutil.copy(SOLUTION, lab / "solutions" / "student.py")  # the generated checks' answer key
+    submissions = lab / "class"
+    submissions.mkdir()
+    honest = [SOLUTION, *sorted((STUDENTS / "correct").glob("*.py"))]
+    for number, path in enumerate(honest):
+        shutil.copy(path, submissions / f"honest{number}.py")
+    armed("forks_many", submissions, COUNT=400, SECONDS=120)
+    for path in [lab, *lab.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    uid = sandbox._take_uid()  # an ordinary user no other test or grader uses now
+    work = open_folder / "work"
+    work.mkdir()
+    os.chown(work, uid, uid)
+    since = None
+    try:
+        grader = subprocess.Popen(["prlimit", f"--nproc={GRADER_PROCESSES}:{GRADER_PROCESSES}", "--", python, "-m",
+                                   "tools.grade", str(submissions), "--out", str(work / "out"), "--jobs", "4"],
+                                  cwd=lab, user=uid, group=uid, extra_groups=[], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True,
+                                  env={"PATH": "/usr/bin:/bin", "HOME": str(work), "TMPDIR": str(work),
+                                       "LAB_SANDBOX": ceiling, "PYTHONDONTWRITEBYTECODE": "1"})
+        since = process_stat(grader.pid)[2]
+        stdout, stderr = grader.communicate(timeout=600)
+        wait_for(lambda: not _processes_of(uid, since), what="the grader's user to have nothing left running")
+    finally:
+        for pid in _processes_of(uid, since) if since is not None else ():  # a survivor, or all on a timeout
+            os.kill(pid, signal.SIGKILL)
+        sandbox._give_back_uid(uid)
+    assert grader.returncode == 0, stderr
+    records = {r["student"]: r for r in json.loads((work / "out" / "grades.json").read_text("utf-8"))["students"]}
+    assert sorted(records) == sorted([f"honest{n}" for n in range(len(honest))] + ["forks_many"])
+    full = config.load().max_score
+    assert {s: (r["status"], r["score"]) for s, r in records.items() if s != "forks_many"} == {
+        f"honest{n}": ("ok", full) for n in range(len(honest))}, stdout
+    forker = records["forks_many"]
+    assert forker["status"] == "ok" and forker["score"] < full
+    forked = int(re.search(r"forked:(\d+)", (work / "out" / "feedback" / "forks_many.txt").read_text("utf-8"))[1])
+    assert sandbox.PROCESSES // 2 < forked < sandbox.PROCESSES  # it forked all its cap let it, no more
+    run = json.loads((work / "out" / "grades.json").read_text("utf-8"))["sandbox"]
+    assert "processes" in run["blocks"] and run["students_at_other_levels"] == {}  # no wall turned off midway
 
 
 # --- the level each student got ---------------------------------------------------------------------

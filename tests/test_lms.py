@@ -777,3 +777,115 @@ def test_lateness_is_blank_where_nothing_says_it(tmp_path):
     grade_folder(folder, tmp_path / "out", CLASS_LIMITS)
     rows = list(csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8")))
     assert {row["student"]: row["late"] for row in rows} == {"1873401": "", "alice": ""}
+
+
+# --- the LMS's download as it comes: its zip (C7), read in place -------------------------------------------
+
+def zipped(folder: Path, path: Path) -> Path:
+    """`folder`'s files in a zip at `path`, by their paths inside it, deflated, as the LMS's download zips them."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for file in sorted(folder.rglob("*")):
+            if file.is_file():
+                bundle.writestr(file.relative_to(folder).as_posix(), file.read_bytes())
+    return path
+
+
+def moodle_download(folder: Path) -> Path:
+    """M1: the Moodle 4.5 class, and a folder of uploads holding a zip (opened, one level) and a tool folder
+    the folder reader never walks into."""
+    moodle_45_class(folder)
+    return put(folder, {"Li Si_1873411_assignsubmission_file/lab.zip": zip_bytes({"lab/student.py": RIGHT}),
+                        "Li Si_1873411_assignsubmission_file/lab/node_modules/x/student.py": WRONG_BYTES})
+
+
+def blackboard_download(folder: Path) -> Path:
+    """B1–B3: two attempts with their receipts, user names with `.` and `_`, a receipt in Dutch, one with no file."""
+    first, second = "Lab 09_wei.zhang_attempt_2024-03-01-10-00-00", "Lab 09_wei.zhang_attempt_2024-03-02-09-30-00"
+    typed, li = "Lab 09_o.neill_attempt_2024-03-01-12-00-00", "Lab 09_li_si_2_attempt_2024-03-01-11-00-00"
+    return put(folder, {f"{first}_student.py": WRONG_BYTES, f"{first}.txt": "Name: Wei Zhang (wei.zhang)\n",
+                        f"{second}_student.py": RIGHT, f"{second}.txt": "Name: Wei Zhang (wei.zhang)\n",
+                        f"{li}_student.py": RIGHT, f"{li}.txt": "Naam: Li Si (li_si_2)\n",
+                        f"{typed}.txt": "Name: Aoife O'Neill (o.neill)\nSubmission Field:\ndef format_prompt(m): …\n"})
+
+
+DOWNLOADS = {"canvas": canvas_export, "moodle": moodle_download, "blackboard": blackboard_download}
+ZIP_NAMES = {"canvas": "cs101-lab09_submissions.zip",  # C7: <course slug>-<title slug> submissions, spaces → _
+             "moodle": "CS101-Lab09-42.zip", "blackboard": "gradebook_CS101_Lab 09_2024-03-03-10-00-00.zip"}
+
+
+@pytest.mark.parametrize("lms", sorted(DOWNLOADS))
+def test_the_lms_download_zip_is_read_as_the_same_download_unzipped(tmp_path, lms):
+    """C7: Canvas (and Moodle, and Blackboard) hand the instructor one zip. SUBMISSIONS= the zip itself, or a
+    folder holding only that zip, gives exactly the submissions the unzipped download gives (every student,
+    file, attempt, note), nested archives included, and nothing is extracted anywhere.  Before, the zip was
+    refused ("SUBMISSIONS must be a folder") or, dropped into a folder, graded as one plain student."""
+    unzipped = DOWNLOADS[lms](tmp_path / "unzipped")
+    (tmp_path / "as_it_comes").mkdir()
+    download = zipped(unzipped, tmp_path / "as_it_comes" / ZIP_NAMES[lms])
+    expected = discover(unzipped)
+    assert len(expected) > 2 and {s.layout for s in expected} == {lms}
+    before = sorted(tmp_path.rglob("*"))
+    assert discover(download) == expected
+    assert discover(tmp_path / "as_it_comes") == expected
+    assert sorted(tmp_path.rglob("*")) == before  # read in place: nothing written, nothing extracted
+
+
+def test_a_zip_of_one_student_stays_one_student(tmp_path):
+    """A zip whose files are in no LMS layout is one student's work (plain), whether it is SUBMISSIONS itself or
+    the only entry of the folder; the terminal says how it was read and that a class folder must be unzipped."""
+    one = {"lab09/student.py": HELPER_USER, "lab09/helper.py": RIGHT, "lab09/backup/student.py": WRONG_BYTES}
+    folder = put(tmp_path / "class", {"alice.zip": zip_bytes(one)})
+    for source in (folder / "alice.zip", folder):
+        (alice,) = discover(source)
+        assert (alice.student, alice.layout) == ("alice", "plain")
+        assert alice.attempts[0].files == ("alice.zip/lab09/student.py", "alice.zip/lab09/helper.py")
+    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder / "alice.zip"), "--out",
+                             str(tmp_path / "out"), "--jobs", "1"], cwd=ROOT, capture_output=True, text=True,
+                            env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "alice.zip 里的文件不是 Canvas、Moodle 或 Blackboard 下载的格式: 当作一名学生的提交" in result.stdout
+    records = json.loads((tmp_path / "out" / "grades.json").read_text("utf-8"))["students"]
+    assert [(r["student"], r["score"]) for r in records] == [("alice", MAX_SCORE)]
+
+
+def test_make_grade_takes_the_canvas_zip_and_says_which_layout_it_recognised(tmp_path):
+    """C7: `make grade SUBMISSIONS=cs101-lab09_submissions.zip` grades the class from the zip, as the download
+    unzipped is graded (the same grades.csv), and the terminal names the layout recognised; a file that is
+    neither a folder nor a zip is refused in one line."""
+    unzipped = canvas_export(tmp_path / "unzipped")
+    download = zipped(unzipped, tmp_path / "cs101-lab09_submissions.zip")
+    grade_folder(unzipped, tmp_path / "from_folder", CLASS_LIMITS, jobs=2)
+    result = subprocess.run([sys.executable, "-m", "tools.grade", str(download), "--out", str(tmp_path / "out"),
+                             "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
+                            env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "SUBMISSIONS: cs101-lab09_submissions.zip 是 LMS 的下载，认出的布局: Canvas (8 个条目)；直接读 zip，不解压" \
+        in result.stdout
+    assert (tmp_path / "out" / "grades.csv").read_bytes() == (tmp_path / "from_folder" / "grades.csv").read_bytes()
+    english = subprocess.run([sys.executable, "-m", "tools.grade", str(unzipped), "--out", str(tmp_path / "en"),
+                              "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
+                             env=clean_env(LAB_TIMEOUT="1", LAB_LANG="en"), timeout=300)
+    assert "SUBMISSIONS: the folder unzipped, layout recognised: Canvas (8 entries)" in english.stdout
+    (tmp_path / "notes.txt").write_text("not a download", encoding="utf-8")
+    refused = subprocess.run([sys.executable, "-m", "tools.grade", str(tmp_path / "notes.txt")], cwd=ROOT,
+                             capture_output=True, text=True, env=clean_env(), timeout=60)
+    assert refused.returncode == 2 and "SUBMISSIONS must be a folder or an LMS download's .zip" in refused.stderr
+
+
+def test_a_students_upload_inside_the_zip_is_bounded_by_their_budget(tmp_path, monkeypatch):
+    """Inside the LMS's zip a student's own archive is inflated in memory, never to disk, and counts against
+    that student's one budget: a bomb is cut off at the budget and skipped (named in the feedback), their
+    student.py still graded, and the next student gets a budget of their own."""
+    from tools import archives
+    monkeypatch.setattr(archives, "MAX_INFLATED", 4 << 20)
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as bundle:
+        bundle.writestr("Bob Jones_1873401_assignsubmission_file/student.py", RIGHT)
+        bundle.writestr("Bob Jones_1873401_assignsubmission_file/data.zip", bytes(64 << 20))  # 64 MiB of zeros
+        bundle.writestr("Ann Lee_1873402_assignsubmission_file/lab.zip", zip_bytes({"lab/student.py": RIGHT}))
+    assert len(raw.getvalue()) < 1 << 20
+    (tmp_path / "CS101-Lab09-42.zip").write_bytes(raw.getvalue())
+    bob, ann = discover(tmp_path / "CS101-Lab09-42.zip")
+    assert bob.student == "1873401" and bob.attempts[0].files == ("student.py",)
+    assert ("note.skipped", {"files": "data.zip"}) in bob.notes
+    assert ann.student == "1873402" and ann.attempts[0].files == ("lab.zip/lab/student.py",)

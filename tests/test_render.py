@@ -174,3 +174,22 @@ def test_a_list_difference_has_a_caret_under_the_first_differing_character_of_th
 def test_every_failure_shows_what_was_expected(problem, facts, example, shown):
     lines = render.failure_lines(verdict_of(facts, problem, example), "s.py")
     assert any(line.strip().startswith(shown) for line in lines), lines
+
+
+@pytest.mark.parametrize("after, zh, en", [
+    ({"too_large": "<more than 1048576 characters>"}, "现值: (太大了，没有收回: 超过 1048576 个字符，一个值最多这么大)",
+     "after: (too large to come back: more than 1048576 characters, the most a value may have)"),
+    ({"unserializable": "[[{'role': 'user', 'content': '你好'}, <object object at 0x7f>]]"},
+     "现值: (不是普通数据，没有收回: [[{'role': 'user', 'content': '你好'}, <object object at 0x7f>]])",
+     "after: (not plain data, so it did not come back: [[{'role': 'user', 'content': '你好'}, <object object"),
+], ids=["too-large", "not-plain-data"])
+def test_arguments_afterwards_that_did_not_come_back_get_a_sentence(monkeypatch, after, zh, en):
+    """x3, p1, g1: arguments grown past what a value may have (or made no plain data) are described by the child;
+    the 现值 row said so in the child's own words, `{"too_large": "<more than 1048576 characters>"}`."""
+    example = Example(([{"role": "user", "content": "你好"}],), "<|user|>\n你好\n<|assistant|>\n", unchanged=True)
+    verdict = verdict_of({"before": list(example.args), "after": after}, "modified_input", example)
+    lines = [" ".join(line.split()) for line in render.failure_lines(verdict, "s.py")]
+    assert zh in lines and '原值: [{"role": "user", "content": "你好"}]' in lines, lines
+    assert not any("too_large" in line or "unserializable" in line for line in lines)
+    monkeypatch.setenv("LAB_LANG", "en")
+    assert any(" ".join(line.split()).startswith(en) for line in render.failure_lines(verdict, "s.py"))

@@ -135,3 +135,18 @@ def test_the_sheet_says_why_the_prompt_has_no_end_tag(sheet):
     """1.5.6 shows Phi-3 ending every turn with <|end|>; rule F1 writes none: the sheet says why, in 1.5.2."""
     section = sheet.split("### 1.5.2")[1].split("### 1.5.3")[0]
     assert "<|end|>" in section and "E3" in section and "1.5.6" in section
+
+
+@pytest.mark.parametrize("sheet, language, words", [
+    (TASK, 0, ("**为你随机生成**", "「{quote}」", "必需的", "几乎总是足够的")),
+    (TASK_EN, 1, ("**drawn for you**", '"{quote}"', "necessary", "nearly always enough")),
+], ids=["zh", "en"])
+def test_1_5_4_says_the_grade_runs_the_property_checks_on_inputs_drawn_for_each_student(sheet, language, words):
+    """In the grade p1–p4 draw each student's inputs (README, "Property checks"), not those of make test-full:
+    1.5.4 says so, quoting the header the feedback gives that section, and what follows for work at home."""
+    section = re.sub(r"\n", " " if language else "", sheet.split("### 1.5.4")[1].split("\n### ")[0])  # unwrapped
+    header = CATALOGUE["section.graded_properties"][language]
+    quote = re.search(r"[；;] ?([^；;]*)\) ===$", header)[1]  # "和 make test-full 的输入不同", "not those of …"
+    drawn, quoted, necessary, enough = words
+    assert drawn in section and quoted.format(quote=quote) in section
+    assert necessary in section and enough in section

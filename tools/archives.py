@@ -10,6 +10,7 @@ the engine's source limit plus one byte (so the engine can still say "too large"
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import stat
 import tarfile
@@ -113,21 +114,32 @@ class _Budget:
 
 def read_archive(path: Path, budget: _Budget, prefix: str = "") -> list[Member]:
     """The members of the archive at `path` (a .zip, .tar.gz, .tgz or .tar)."""
-    suffix = archive_suffix(path.name)
+    return _read_archive(path, archive_suffix(path.name), budget, prefix)
+
+
+def read_archive_data(data: bytes, suffix: str, budget: _Budget, prefix: str = "") -> list[Member]:
+    """The members of an archive held in memory (a student's upload inside the LMS's zip), read like one on disk."""
+    return _read_archive(io.BytesIO(data), suffix, budget, prefix)
+
+
+READ_ERRORS = (OSError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, tarfile.TarError, zlib.error,
+               NotImplementedError, RuntimeError, ValueError, UnicodeError)  # what a damaged archive raises
+
+
+def _read_archive(source, suffix: str | None, budget: _Budget, prefix: str) -> list[Member]:
     try:
         if suffix == ".zip":
-            return _read_zip(path, budget, prefix)
+            return _read_zip(source, budget, prefix)
         if suffix in (".tar.gz", ".tgz", ".tar"):
-            return _read_tar(path, budget, prefix, compressed=suffix != ".tar")
+            return _read_tar(source, budget, prefix, compressed=suffix != ".tar")
     except ArchiveError:
         raise
-    except (OSError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, tarfile.TarError, zlib.error,
-            NotImplementedError, RuntimeError, ValueError, UnicodeError) as exc:
+    except READ_ERRORS as exc:
         raise ArchiveError("damaged") from exc
     raise ArchiveError("not_an_archive")
 
 
-def _zip_name(info: zipfile.ZipInfo) -> str:
+def zip_name(info: zipfile.ZipInfo) -> str:
     """The member's name; names written by Windows tools without the UTF-8 flag are often GBK, not cp437."""
     if info.flag_bits & 0x800:
         return info.filename
@@ -143,33 +155,85 @@ def _zip_name(info: zipfile.ZipInfo) -> str:
     return info.filename
 
 
-def _read_zip(path: Path, budget: _Budget, prefix: str) -> list[Member]:
+def zip_is_folder(info: zipfile.ZipInfo) -> bool:
+    return info.is_dir() or info.filename.endswith("\\")  # PowerShell 5.1 writes `\` separators (A1)
+
+
+def _read_zip(source, budget: _Budget, prefix: str) -> list[Member]:
     members = []
-    with zipfile.ZipFile(path) as bundle:
+    with zipfile.ZipFile(source) as bundle:
         for info in bundle.infolist():
-            if info.is_dir() or info.filename.endswith("\\"):  # PowerShell 5.1 writes `\` separators (A1)
+            if zip_is_folder(info):
                 continue
             budget.count_member()
-            name = clean_path(_zip_name(info))
+            name = clean_path(zip_name(info))
             if name is None:
                 members.append(Member(prefix + safe_text(info.filename, 200, False), skipped="unsafe_path"))
                 continue
-            mode = info.external_attr >> 16
-            if stat.S_ISLNK(mode):
-                members.append(Member(prefix + name, skipped="link"))
-                continue
-            if stat.S_IFMT(mode) not in (0, stat.S_IFREG):
-                members.append(Member(prefix + name, skipped="special"))
-                continue
-            data = None
-            if wants_data(name):
-                if info.flag_bits & 0x1:
-                    raise ArchiveError("encrypted")
-                with bundle.open(info) as handle:
-                    data = read_at_most(handle, MAX_SOURCE + 1)  # never inflate more than that
-                budget.count_bytes(len(data))
-            members.append(Member(prefix + name, data))
+            member = zip_file(bundle, info, name, prefix)
+            if member.data is not None:
+                budget.count_bytes(len(member.data))
+            members.append(member)
     return members
+
+
+def zip_file(bundle: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, prefix: str = "") -> Member:
+    """One file of a zip as a Member (its bytes, not yet counted, when it is a .py file); links and devices are
+    skipped."""
+    skipped = _not_a_file(info)
+    if skipped:
+        return Member(prefix + name, skipped=skipped)
+    data = None
+    if wants_data(name):
+        if info.flag_bits & 0x1:
+            raise ArchiveError("encrypted")
+        with bundle.open(info) as handle:
+            data = read_at_most(handle, MAX_SOURCE + 1)  # never inflate more than that
+    return Member(prefix + name, data)
+
+
+def _not_a_file(info: zipfile.ZipInfo) -> str | None:
+    """"link" or "special" for a member that is no regular file (never opened), else None."""
+    mode = info.external_attr >> 16
+    if stat.S_ISLNK(mode):
+        return "link"
+    return "special" if stat.S_IFMT(mode) not in (0, stat.S_IFREG) else None
+
+
+def read_zip_entry_file(bundle: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str, budget: _Budget) -> list[Member]:
+    """One file inside the LMS's zip, read as `read_entry_file` reads one on disk: an archive's contents (inflated
+    into memory, which counts against the budget; archives inside it are listed, not opened), or the file."""
+    budget.count_member()
+    suffix = archive_suffix(shown)
+    if suffix and not _not_a_file(info):
+        inner = budget.left()
+        try:
+            return read_archive_data(_inflated(bundle, info, inner), suffix, inner, prefix=shown + "/")
+        except ArchiveError as error:
+            return [Member(shown, skipped=f"archive_{error.args[0]}")]
+        finally:
+            budget.spend(inner)
+    member = zip_file(bundle, info, shown)
+    if member.data is not None and not budget.room(len(member.data)):  # spent: listed, not read (as on disk)
+        return [Member(shown, skipped="too_large")]
+    if member.data is not None:
+        budget.count_bytes(len(member.data))
+    return [member]
+
+
+def _inflated(bundle: zipfile.ZipFile, info: zipfile.ZipInfo, budget: _Budget) -> bytes:
+    """A member's bytes, inflated at most to what is left of the budget (ArchiveError beyond it)."""
+    if info.flag_bits & 0x1:
+        raise ArchiveError("encrypted")
+    if not budget.room(info.file_size):  # too large as declared: skipped before inflating a byte
+        raise ArchiveError("too_large")
+    try:
+        with bundle.open(info) as handle:
+            data = handle.read(budget.max_inflated - budget.inflated + 1)  # a size that lies stops here
+    except READ_ERRORS as exc:
+        raise ArchiveError("damaged") from exc
+    budget.count_bytes(len(data))
+    return data
 
 
 class _Bounded:
@@ -184,9 +248,9 @@ class _Bounded:
         return chunk
 
 
-def _read_tar(path: Path, budget: _Budget, prefix: str, compressed: bool) -> list[Member]:
+def _read_tar(source, budget: _Budget, prefix: str, compressed: bool) -> list[Member]:
     members = []
-    with open(path, "rb") as raw:
+    with (open(source, "rb") if isinstance(source, Path) else source) as raw:
         stream = gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
         with tarfile.open(fileobj=_Bounded(stream, budget), mode="r|") as tar:  # one pass, nothing seeks
             for info in tar:

@@ -31,6 +31,7 @@ from framework.harness.judge import Verdict
 from framework.harness.untrusted import safe_text
 from tools import config, generated, outputs, regrade, report_page, reports, roster, workers
 from tools.config import ATTEMPTS, VISIBILITIES, Scheme
+from tools.downloads import describe as describe_download, readable as readable_download
 from tools.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
 FILE = "student.py"  # how every student's file is named in feedback
@@ -41,7 +42,7 @@ MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it 
     ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", "Lab09", "--title"),
     ("UNSAFE", "1", "--unsafe"), ("CONFIG", "tools/grading.ini", "--config"),
 )
-MAKE_USAGE = "make grade SUBMISSIONS=dir " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
+MAKE_USAGE = "make grade SUBMISSIONS=dir|zip " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
 
 
 @dataclass
@@ -360,8 +361,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.grade", description=__doc__.split("\n")[0],
         epilog=f"From make: {MAKE_USAGE} (" + ", ".join(f"{name}= is {option}" for name, _, option in MAKE_OPTIONS)
-        + "; SUBMISSIONS= is the folder).")
-    parser.add_argument("submissions", type=Path, nargs="?", help="folder with the class's submissions")
+        + "; SUBMISSIONS= is the folder or the LMS's zip).")
+    parser.add_argument("submissions", type=Path, nargs="?", help="the class's folder, or the LMS's download zip")
     parser.add_argument("--gradescope", action="store_true", help="grade one Gradescope submission")
     parser.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
     parser.add_argument("--metadata", type=Path, default=None, help="Gradescope's submission_metadata.json")
@@ -390,8 +391,8 @@ def main(argv=None) -> int:
     level = sandbox_level()
     if args.gradescope:
         return gradescope(args, limits, course, level)
-    if args.submissions is None or not args.submissions.is_dir():
-        parser.error(f"SUBMISSIONS must be a folder: {MAKE_USAGE}")
+    if args.submissions is None or not readable_download(args.submissions):
+        parser.error(f"SUBMISSIONS must be a folder or an LMS download's .zip: {MAKE_USAGE}")
     refusal = refuse_unsafe(level, args.unsafe, private_files(args.config))
     if refusal:
         print(refusal, file=sys.stderr)
@@ -423,7 +424,7 @@ def main(argv=None) -> int:
         extra += ["", text("roster.written", path=args.out / run.gradebook)]
     if run.unmatched:
         extra.append(text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched)))
-    extra += run.lms_lines
+    extra += [*run.lms_lines, "", describe_download(args.submissions, skip=(args.out,))]  # the layout read
     print(reports.terminal_summary(run.figures, time.monotonic() - started, args.jobs, args.out, level, extra,
                                    merged=run.graded if run.merged else None))
     return 0

@@ -1,7 +1,8 @@
 """Turns a submissions folder into one Submission per student: which student.py, which helpers, which attempt.
 
 A folder may be a plain class folder (a sub-folder, a .py, a .zip or a .tar.gz per student) or an LMS
-download (see tools/layouts.py), where a student's work is spread over several entries.  All of one
+download (see tools/layouts.py), where a student's work is spread over several entries; the download may
+also be the LMS's zip itself, read in place (tools/downloads.py).  All of one
 student's files form one submission, read with one budget (tools/archives.py).  One upload is one attempt:
 Blackboard's attempts are attempts, while copies of one file inside an upload (`student (1).py` from Moodle or
 a browser, `student-1.py` from Canvas) are versions of it, and the highest number, the newest copy, is graded.
@@ -14,15 +15,14 @@ student.py imports) is a bounded scan of bytes, never a parse: nothing of a stud
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from framework.harness.untrusted import safe_text
-from tools.archives import (ArchiveError, Member, _Budget, archive_suffix, read_entry_file, read_folder,
-                            searched)
+from tools import downloads
+from tools.archives import ArchiveError, Member, _Budget, archive_suffix, read_folder, searched
 from tools.layouts import Owner, blackboard_users, recognise, version
 
 TARGET = "student.py"
@@ -86,94 +86,65 @@ class _Pool:
     entries: list = field(default_factory=list)
     files: list = field(default_factory=list)  # (Member, Owner of its entry)
     errors: list = field(default_factory=list)  # status strings of entries that could not be read
-    paths: list = field(default_factory=list)  # (path, Owner or None): read when the student's turn comes
+    paths: list = field(default_factory=list)  # (entry, Owner or None): read when the student's turn comes
     budget: _Budget = field(default_factory=_Budget)  # one for everything this student handed in
 
 
 # --- a class folder -------------------------------------------------------------------------------
 
-def discover(folder: Path, skip: tuple = ()) -> list[Submission]:
-    """One Submission per student in `folder`, sorted by id; ids are unique and safe as file names.
-    `skip` lists paths never graded (the output folder); earlier grading outputs are skipped too.
-    Students are read one at a time, so memory holds one student's files, not the class's."""
-    skipped = {os.path.realpath(path) for path in skip}
-    entries = []
-    for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or os.path.realpath(path) in skipped or is_grading_output(path):
-            continue
-        entries.append(path)
-    submissions = [_resolved(pool) for pool in _pools(entries)]
+def discover(source: Path, skip: tuple = ()) -> list[Submission]:
+    """One Submission per student in `source` (a folder, the LMS's zip or a folder holding only it: see
+    tools/downloads.py), sorted by id; ids are unique and safe as file names.  `skip` lists paths never graded
+    (the output folder); earlier grading outputs are skipped too.  Students are read one at a time, so memory
+    holds one student's files, not the class's."""
+    with downloads.opened(source, skip) as download:
+        submissions = [_resolved(pool) for pool in _pools(download.entries)]
     return sorted(unique_ids(submissions), key=lambda s: s.student)
 
 
-def is_grading_output(path: Path) -> bool:
-    """Whether `path` is a folder `make grade` wrote (grades.csv, grades.json and report.html)."""
-    return path.is_dir() and not path.is_symlink() and all(
-        (path / name).is_file() for name in ("grades.csv", "grades.json", "report.html"))
-
-
-def _pools(entries: list[Path]) -> list[_Pool]:
+def _pools(entries: list) -> list[_Pool]:
     """The entries grouped by student, from their names (and Blackboard's receipts); nothing else is read yet."""
     owned: dict[tuple, _Pool] = {}
     plain: list[_Pool] = []
-    owners = {path: recognise(path.name, path.is_dir()) for path in entries}
+    owners = {entry: recognise(entry.name, entry.is_dir) for entry in entries}
     board = [owner for owner in owners.values() if owner and owner.layout == "blackboard"]
     if board:
-        receipts = {owner.student: _receipt(path) for path, owner in owners.items()
-                    if owner and owner.kind == "receipt"}
+        receipts = {owner.student: entry.head(RECEIPT_BYTES).decode("utf-8", "replace")
+                    for entry, owner in owners.items() if owner and owner.kind == "receipt"}
         users = blackboard_users([owner.student for owner in board], receipts)
-        owners = {path: replace(owner, student=users[owner.student][0], name=users[owner.student][1])
-                  if owner and owner.layout == "blackboard" else owner for path, owner in owners.items()}
-    for path, owner in owners.items():
+        owners = {entry: replace(owner, student=users[owner.student][0], name=users[owner.student][1])
+                  if owner and owner.layout == "blackboard" else owner for entry, owner in owners.items()}
+    for entry, owner in owners.items():
         if owner is None:
-            pool = _Pool(Owner("plain", _stem(path)))
+            pool = _Pool(Owner("plain", _stem(entry)))
             plain.append(pool)
         else:
             owner = replace(owner, name=safe_text(owner.name, 120, False), team=safe_text(owner.team, 120, False))
             pool = owned.setdefault((owner.layout, owner.student), _Pool(owner))
             if owner.name and not pool.owner.name:
                 pool.owner = replace(pool.owner, name=owner.name)
-        pool.entries.append(safe_text(path.name, 200, False))
-        pool.paths.append((path, owner))
+        pool.entries.append(safe_text(entry.name, 200, False))
+        pool.paths.append((entry, owner))
     return list(owned.values()) + plain
 
 
 def _resolved(pool: _Pool) -> Submission:
     """Read the student's entries, all against the pool's one budget, and resolve them; then let go of the
     files (what runs is in the submission's attempts)."""
-    for path, owner in pool.paths:
-        _add_entry(pool, path, owner)
+    for entry, owner in pool.paths:
+        shown = safe_text((owner.file if owner is not None else "") or entry.name, 200, False)
+        _add_members(pool, owner, lambda budget: entry.members(shown, budget))  # bounded; nothing is extracted
     submission = resolve(pool)
     pool.paths, pool.files = [], []
     return submission
 
 
-def _receipt(path: Path) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(RECEIPT_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-def _stem(path: Path) -> str:
+def _stem(entry) -> str:
     """A plain entry's student id: a folder's name, a file's name without its extension (.tar.gz whole)."""
-    if not path.is_file():
-        return path.name
-    suffix = archive_suffix(path.name)
-    return path.name[:-len(suffix)] if suffix else path.stem
-
-
-def _add_entry(pool: _Pool, path: Path, owner: Owner | None) -> None:
-    """Read one entry's files into the student's pool (bounded; nothing is extracted)."""
-    def members(budget: _Budget) -> list[Member]:
-        if path.is_symlink():
-            return [Member(safe_text(path.name, 200, False), skipped="link")]
-        if path.is_dir():
-            return read_folder(path, budget)
-        shown = (owner.file if owner is not None else "") or path.name
-        return read_entry_file(path, safe_text(shown, 200, False), budget)
-    _add_members(pool, owner, members)
+    if not entry.is_file:
+        return entry.name
+    suffix = archive_suffix(entry.name)
+    return entry.name[:-len(suffix)] if suffix else PurePosixPath(entry.name).stem
 
 
 def _add_members(pool: _Pool, owner: Owner | None, members) -> None:

@@ -57,6 +57,24 @@ register({
                      "not opened (links, special files or unsafe paths): {files}"),
     "note.renamed": ("没有 student.py；测试的是定义了这些函数的 {file}。下次请命名为 student.py",
                      "no student.py; tested {file}, which defines the functions. Name it student.py next time"),
+    # --- what SUBMISSIONS holds, said in the terminal's summary (tools/downloads.py) -------------------
+    "download.layout": ("{layout} ({count} 个条目)", "{layout} ({count} entries)"),
+    "download.plain": ("普通条目 (每个一名学生)", "plain (one student each)"),
+    "download.and": ("、", ", "),
+    "download.empty": ("没有条目", "no entries"),
+    "download.folder": ("SUBMISSIONS: 文件夹 {folder}，认出的布局: {layouts}",
+                        "SUBMISSIONS: the folder {folder}, layout recognised: {layouts}"),
+    "download.zip": ("SUBMISSIONS: {zip} 是 LMS 的下载，认出的布局: {layouts}；直接读 zip，不解压",
+                     "SUBMISSIONS: {zip} is an LMS download, layout recognised: {layouts}; read from the zip, "
+                     "never extracted"),
+    "download.folder_zip": ("SUBMISSIONS: 文件夹 {folder} 里只有 {zip}，它是 LMS 的下载，认出的布局: {layouts}；直接读 zip，不解压",
+                            "SUBMISSIONS: the folder {folder} holds only {zip}, an LMS download, layout recognised: "
+                            "{layouts}; read from the zip, never extracted"),
+    "download.student_zip": ("SUBMISSIONS: {zip} 里的文件不是 Canvas、Moodle 或 Blackboard 下载的格式: 当作一名学生的提交 "
+                             "(普通条目)。要评一个班级文件夹，请先解压",
+                             "SUBMISSIONS: the files in {zip} are in no Canvas, Moodle or Blackboard layout: graded as "
+                             "one student's submission (plain). To grade a class folder, unzip it first"),
+    "download.unreadable": ("SUBMISSIONS: 读不了 {source}: {error}", "SUBMISSIONS: cannot read {source}: {error}"),
     # --- LMS downloads: decisions stated in the feedback (lms stream) ---------------------------
     "lms.note.versions": ("{files} 是同一次上传里同一个文件的几个副本 (LMS 或浏览器改的名)；测试的是编号最大、最新的 {chosen}",
                           "{files} are copies of one file in one upload (renamed by the LMS or the browser); "

@@ -60,7 +60,8 @@ def specimens(check: Drawn, seed: int, count: int | None = None):
 
 def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRINK_CALLS) -> Verdict:
     """The verdict of `check` on `inputs` (from `specimens`): a pass, or the smallest failure found.  Inputs
-    go to the child BATCH at a time, one request each (each call keeps its own limit and printed output)."""
+    go to the child BATCH at a time, one request each (each call keeps its own limit and printed output), the
+    first one alone (`_answers`)."""
     started = time.monotonic()
     found, tried, context = None, 0, []
     inputs = iter(inputs)
@@ -69,10 +70,11 @@ def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRIN
         if not chunk:
             break
         examples = [check.demand(specimen) for specimen in chunk]
-        results = student.call_many(check.case.function, [list(example.args) for example in examples])
+        results, first = _answers(student, check, chunk, examples, alone=tried == 0)
         for specimen, example, (record, problem, detail) in zip(chunk, examples, results):
             tried += 1
-            attempt = _judged(check, specimen, example, record, problem, detail, student)
+            attempt = first if tried == 1 and first is not None else \
+                _judged(check, specimen, example, record, problem, detail, student)
             if not attempt.verdict.passed:
                 found = attempt
                 break
@@ -88,6 +90,22 @@ def explore(student: StudentRun, check: Drawn, inputs, shrink_calls: int = SHRIN
     verdict.facts["drawn"] = {"tried": tried, "shrunk": shrunk}
     verdict.seconds = time.monotonic() - started
     return verdict
+
+
+def _answers(student: StudentRun, check: Drawn, chunk: list, examples: list, alone: bool) -> tuple[list, Attempt | None]:
+    """The child's answers for a chunk of inputs, and the first input's attempt when it was asked `alone`.
+    The first chunk's first input, the smallest drawn, goes alone: when it fails otherwise than with a wrong
+    value (it raised, returned None or another type, hung), the check fails there whatever the rest would
+    answer, and the rest, which could only tell apart the slips behind a wrong value, is not asked (a file
+    returning a MiB-sized list cost 31 such answers per check)."""
+    function = check.case.function
+    if not alone or len(chunk) == 1:
+        return student.call_many(function, [list(example.args) for example in examples]), None
+    results = student.call_many(function, [list(examples[0].args)])
+    first = _judged(check, chunk[0], examples[0], *results[0], student)
+    if first.verdict.passed or first.verdict.problem == "wrong_value":
+        results += student.call_many(function, [list(example.args) for example in examples[1:]])
+    return results, first
 
 
 def _with_mistakes(check: Drawn, specimen, example):
@@ -113,10 +131,19 @@ def _judged(check: Drawn, specimen, example, record, problem, detail, student: S
 
 def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> tuple[Attempt, str]:
     """Greedy: take the first smaller input that still fails the same way (`_same_failure`), again and
-    again, within `calls` calls.  A failure without a value (a hang, a crash) is never shrunk further: each
-    try could cost the limit.  Also says how it ended: "minimal" (nothing smaller fails that way), "budget"
-    (out of calls) or "stopped"."""
+    again, within `calls` calls.  First, one call on the check's smallest input (`smallest`): a failure
+    that does not depend on the input (a function that always raises, returns None or the wrong type)
+    shows there, with its hint, and nothing is smaller.  A failure without a value (a hang, a crash) is
+    never shrunk further: each try could cost the limit.  Also says how it ended: "minimal" (nothing smaller
+    fails that way), "budget" (out of calls) or "stopped"."""
     tried: set = set()
+    bottom = smallest(check, found.specimen)
+    if found.run.calls and calls and bottom != found.specimen and found.verdict.hint != check.case.hint:
+        tried.add(repr(bottom))
+        calls -= 1
+        attempt = _attempt(student, check, bottom)
+        if _same_failure(attempt.verdict, found.verdict, check):
+            return attempt, "minimal"  # no valid input is smaller: the greedy steps would only lead here
     while found.run.calls:  # a value came back (with none, a hang or a crash, stop there)
         if calls == 0:
             return found, "budget"
@@ -135,6 +162,17 @@ def _shrink(student: StudentRun, check: Drawn, found: Attempt, calls: int) -> tu
         else:
             return found, "minimal"  # nothing smaller fails: a local minimum
     return found, "stopped"
+
+
+def smallest(check: Drawn, specimen):
+    """Where taking the first valid smaller candidate (`generators.smaller`) again and again leads from
+    `specimen`: an input of the check with no valid smaller one at all (a history emptied, or down to its one
+    unknown role; strings cut to nothing), found without a call."""
+    while True:
+        candidate = next((candidate for candidate in generators.smaller(specimen) if check.valid(candidate)), None)
+        if candidate is None:
+            return specimen
+        specimen = candidate
 
 
 def _same_failure(candidate: Verdict, found: Verdict, check: Drawn) -> bool:

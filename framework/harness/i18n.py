@@ -82,6 +82,9 @@ CATALOGUE = {
     "value.raises_any": ("抛出 {type}", "raise {type}"),
     "value.returned": ("没有抛出异常，返回了 {shown}", "no exception; it returned {shown}"),
     "value.cut": ("(共 {length} 个字符，只收回了前 {kept} 个)", "({length} characters; only the first {kept} came back)"),
+    "value.after_too_large": ("(太大了，没有收回: 超过 {limit} 个字符，一个值最多这么大)",
+                              "(too large to come back: more than {limit} characters, the most a value may have)"),
+    "value.after_unserializable": ("(不是普通数据，没有收回: {shown})", "(not plain data, so it did not come back: {shown})"),
     "printed.more": ("… 后面还有输出，没有显示", "… more output not shown"),
     "same_load_failure": ("同上: 文件没有加载成功", "same as above: the file did not load"),
     # --- problems: why no value came back ------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from framework.harness.engine import Limits
@@ -432,10 +433,22 @@ def _modified_rows(facts: dict, _file: str) -> list:
     """The arguments before and after the call, around the first item that changed; a single argument (a list
     of messages) is shown as itself, not inside the list of arguments."""
     before, after = facts["before"], facts["after"]
+    problem = [("field.problem", text("problem.modified_input"))]
+    if isinstance(after, dict):  # described by the child, not sent (replies.arguments_after)
+        return problem + _data_rows("field.before", before[0] if len(before) == 1 else before) + \
+            [("field.after", _described_arguments(after))]
     if len(before) == 1 and isinstance(after, list) and len(after) == 1:
         before, after = before[0], after[0]
-    return [("field.problem", text("problem.modified_input"))] + \
-        _list_rows(before, after, ("field.before", "field.after"))
+    return problem + _list_rows(before, after, ("field.before", "field.after"))
+
+
+def _described_arguments(after: dict) -> str:
+    """The sentence for arguments afterwards that did not come back: larger than a value may be, or no plain
+    data (then their repr, cut)."""
+    if "too_large" in after:
+        limit = re.search(r"\d+", after["too_large"])
+        return text("value.after_too_large", limit=int(limit[0]) if limit else Limits.from_env().value_chars)
+    return text("value.after_unserializable", shown=_cut(str(after.get("unserializable", "")), ITEM_COLUMNS))
 
 
 _PROBLEM_ROWS = {
