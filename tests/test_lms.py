@@ -872,6 +872,23 @@ def test_make_grade_takes_the_canvas_zip_and_says_which_layout_it_recognised(tmp
     assert refused.returncode == 2 and "SUBMISSIONS must be a folder or an LMS download's .zip" in refused.stderr
 
 
+def test_a_submissions_folder_that_cannot_be_read_is_named_as_such(tmp_path, monkeypatch, capsys):
+    """It was reported as an OUT that could not be written ("写不了 grades/"), with nothing graded either way."""
+    from tools import grade
+    (tmp_path / "class").mkdir()
+    real = grade.os.listdir
+
+    def refused(path="."):
+        if Path(path) == tmp_path / "class":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+    monkeypatch.setattr(grade.os, "listdir", refused)
+    assert grade.main([str(tmp_path / "class"), "--out", str(tmp_path / "out")]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("SUBMISSIONS: 读不了 ") and "Permission denied" in line and "写不了" not in line
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_students_upload_inside_the_zip_is_bounded_by_their_budget(tmp_path, monkeypatch):
     """Inside the LMS's zip a student's own archive is inflated in memory, never to disk, and counts against
     that student's one budget: a bomb is cut off at the budget and skipped (named in the feedback), their

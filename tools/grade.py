@@ -393,6 +393,12 @@ def main(argv=None) -> int:
         return gradescope(args, limits, course, level)
     if args.submissions is None or not readable_download(args.submissions):
         parser.error(f"SUBMISSIONS must be a folder or an LMS download's .zip: {MAKE_USAGE}")
+    try:  # one that cannot be read is said to be so, not taken for an OUT that could not be written
+        os.listdir(args.submissions) if args.submissions.is_dir() else args.submissions.open("rb").close()
+    except OSError as error:
+        print(text("download.unreadable", source=safe_text(str(args.submissions), 300, False),
+                   error=safe_text(str(error), 300, False)), file=sys.stderr)
+        return 2
     refusal = refuse_unsafe(level, args.unsafe, private_files(args.config))
     if refusal:
         print(refusal, file=sys.stderr)
