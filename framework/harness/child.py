@@ -28,9 +28,14 @@ rewrite a closure's cells, which is why the parent checks every reply.
 
 import _json  # json's C half: importing json itself pulls in re and enum, 15 ms of a child's start
 import builtins
-import os
+import io
 import sys
 import time
+
+try:  # os's C half, whose calls os re-exports (os itself imports _collections_abc: 1 ms of a child's start)
+    import posix as os
+except ImportError:
+    import nt as os  # Windows
 
 
 def main():
@@ -56,9 +61,15 @@ def bind():
         parse_float, parse_int, parse_constant = float, int, float
 
     saved = dict(builtins.__dict__)
-    return dict(saved, builtins=saved, names=builtins.__dict__, scan=_json.make_scanner(Context()),
+    bound = {name: saved[name] for name in BOUND_BUILTINS}
+    return dict(bound, builtins=saved, names=builtins.__dict__, scan=_json.make_scanner(Context()),
                 quote=_json.encode_basestring_ascii, write=os.write, perf=time.perf_counter, sys=sys,
-                modules=sys.modules, path=sys.path, module_type=type(sys), workdir=os.getcwd())
+                module_type=type(sys), workdir=os.getcwd())
+
+
+BOUND_BUILTINS = ("type", "isinstance", "callable", "str", "int", "float", "list", "tuple", "dict", "len", "repr",
+                  "enumerate", "sorted", "memoryview", "compile", "exec", "BaseException", "TypeError", "OSError",
+                  "SyntaxError", "SystemExit", "ImportError")  # the builtins the closures below use
 
 
 def take_channel():
@@ -66,11 +77,11 @@ def take_channel():
     by anything the student starts); the student's stdin reads the null device and its stdout and stderr
     both go to the output pipe.  Returns the requests' file and the replies' descriptor."""
     req_fd, resp_fd = os.dup(0), os.dup(1)
-    null = os.open(os.devnull, os.O_RDONLY)
+    null = os.open("nul" if sys.platform == "win32" else "/dev/null", os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
     os.dup2(2, 1)
-    return os.fdopen(req_fd, "rb"), resp_fd
+    return io.open(req_fd, "rb"), resp_fd
 
 
 def put_up_walls(settings):
@@ -246,7 +257,7 @@ def confine(workdir, cap, ctypes, libc):
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
         except OSError:
             continue
-        allowed = rights if os.path.isdir(path) else rights & file_rights
+        allowed = rights if os.fstat(fd).st_mode & 0o170000 == 0o040000 else rights & file_rights  # S_ISDIR
         rule = PathBeneath(allowed & handled, fd)
         syscall(445, ruleset, ctypes.c_int(1), ctypes.byref(rule), ctypes.c_uint32(0))
         os.close(fd)
@@ -275,22 +286,22 @@ def provide_module(name, names):
 def serving(bound, limits, resp_fd):
     """The request loop and everything it calls, made now as closures; returns the loop and `send`."""
     state = {"module": None, "source_lines": [], "filename": None}  # the student's module, once loaded
-    restore, safe_text = restorer(bound), safe_texter(bound)
-    to_json = json_writer(bound, limits.get("depth", 16))
-    send, mark = sender(bound, to_json, resp_fd), marker(bound)
-    describe = describer(bound, state, safe_text)
+    restore, safe_text = restorer(**bound), safe_texter(**bound)
+    to_json = json_writer(limits.get("depth", 16), **bound)
+    send, mark, describe = sender(to_json, resp_fd, **bound), marker(**bound), describer(state, safe_text, **bound)
     longest = limits.get("value_chars", 1 << 20)  # a str is cut to it; data or arguments beyond it described
-    call = caller(bound, state, encoder(bound, to_json, safe_text, longest), to_json, safe_text, describe,
-                  restore, longest)
-    handlers = {"load": loader(bound, state, describe, restore, provide_module), "call": call,
-                "calls": batcher(bound, call, send, mark, restore)}
-    return server(bound, handlers, send, mark, describe, restore), send
+    encode = encoder(to_json, safe_text, longest, **bound)
+    call = caller(state, encode, to_json, safe_text, describe, restore, longest, **bound)
+    handlers = {"load": loader(state, describe, restore, provide_module, **bound), "call": call,
+                "calls": batcher(call, send, mark, restore, **bound)}
+    return server(handlers, send, mark, describe, restore, **bound), send
 
 
-# After student code may have run: closures, each made by its factory before any student code.  The
-# locals `request` (in `serve`, `load`, `call`, `calls`), `index` (in `calls`) and main's `resp_fd` keep
-# the names that hostile fixtures reading frames look for (forges_replies_with_nonce.py,
-# bloats_with_forged_replies.py): renaming them would defeat the fixtures, not the attack.
+# After student code may have run: closures, each made by its factory before any student code.  A factory
+# takes what it uses of `bind()` as keyword parameters named as the builtins they are (it is called with
+# `**bound`), so its closures read them from their own cells under their usual names.  The locals
+# `request`, `index` and main's `resp_fd` keep the names that the hostile fixtures reading frames look
+# for (forges_replies_with_nonce.py, bloats_with_forged_replies.py).
 
 def leaver(system_exit):
     """`exit()` and `quit()` for the student's code: they raise SystemExit, as `site`'s would."""
@@ -299,182 +310,158 @@ def leaver(system_exit):
     return leave
 
 
-def restorer(bound):
+def restorer(*, names, builtins, **_):
     """`restore()`: builtins put back as `bind` copied them, after every step of student code."""
-    names, saved = bound["names"], bound["builtins"]
-
     def restore():
         names.clear()
-        names.update(saved)
+        names.update(builtins)
     return restore
 
 
-def safe_texter(bound):
+def safe_texter(*, str, isinstance, BaseException, **_):
     """`safe_text(obj, limit)`: an exact str of anything, cut to `limit`; "<?>" where making it raises."""
-    text, is_instance, base_exception = bound["str"], bound["isinstance"], bound["BaseException"]
-    exact = text.__str__
-
     def safe_text(obj, limit=500):
         try:
-            return exact(obj if is_instance(obj, text) else text(obj))[:limit]
-        except base_exception:
+            return str.__str__(obj if isinstance(obj, str) else str(obj))[:limit]
+        except BaseException:
             return "<?>"
     return safe_text
 
 
-def json_writer(bound, max_depth):
+def json_writer(max_depth, *, quote, type, str, int, float, list, tuple, dict, TypeError, **_):
     """`to_json(value)`: JSON for the exact built-in types only, at most `max_depth` deep; anything else
     raises TypeError."""
-    exact_type, text, int_type, float_type = bound["type"], bound["str"], bound["int"], bound["float"]
-    list_type, tuple_type, dict_type, type_error = bound["list"], bound["tuple"], bound["dict"], bound["TypeError"]
-    quote, int_text, float_text, join = bound["quote"], int_type.__repr__, float_type.__repr__, ",".join
-
     def fail():
-        raise type_error("not plain data")
+        raise TypeError("not plain data")
 
     def to_json(value, depth=0):
-        kind = exact_type(value)
-        if kind is text:
+        kind = type(value)
+        if kind is str:
             return quote(value)
         if value is None or value is True or value is False:
             return {None: "null", True: "true", False: "false"}[value]
-        if kind is int_type:
-            return int_text(value)
-        if kind is float_type:
-            return float_text(value) if value - value == 0 else "null"
+        if kind is int:
+            return int.__repr__(value)
+        if kind is float:
+            return float.__repr__(value) if value - value == 0 else "null"
         if depth >= max_depth:
             return fail()
-        if kind is list_type or kind is tuple_type:
-            return "[" + join([to_json(item, depth + 1) for item in value]) + "]"
-        if kind is dict_type:
-            return "{" + join([quote(key) + ":" + to_json(item, depth + 1) for key, item in value.items()
-                               if exact_type(key) is text or fail()]) + "}"
+        if kind is list or kind is tuple:
+            return "[" + ",".join([to_json(item, depth + 1) for item in value]) + "]"
+        if kind is dict:
+            return "{" + ",".join([quote(key) + ":" + to_json(item, depth + 1) for key, item in value.items()
+                                   if type(key) is str or fail()]) + "}"
         return fail()
     return to_json
 
 
-def sender(bound, to_json, resp_fd):
+def sender(to_json, resp_fd, *, write, memoryview, **_):
     """`send(reply)`: one reply as a line of JSON on the replies' descriptor, written whole."""
-    write, memory_view = bound["write"], bound["memoryview"]
-
     def send(reply):
-        data = memory_view((to_json(reply) + "\n").encode("ascii"))
+        data = memoryview((to_json(reply) + "\n").encode("ascii"))
         while data:
             data = data[write(resp_fd, data):]
     return send
 
 
-def marker(bound):
+def marker(*, write, OSError, **_):
     """`mark(key)`: the marker after a reply on the output pipe, where that call's printed output ends."""
-    write, os_error = bound["write"], bound["OSError"]
-
     def mark(key):
         try:
             write(2, ("\n\x00lab09-end " + key + "\x00\n").encode("ascii"))
-        except os_error:
+        except OSError:
             pass  # the student closed the output pipe; the parent stops waiting for markers
     return mark
 
 
-def describer(bound, state, safe_text):
+def describer(state, safe_text, *, type, isinstance, int, len, SyntaxError, SystemExit, ImportError, **_):
     """`describe(exc)`: type, message and the student's own line for an exception."""
-    exact_type, is_instance, int_type, length = bound["type"], bound["isinstance"], bound["int"], bound["len"]
-    syntax_error, system_exit, import_error = bound["SyntaxError"], bound["SystemExit"], bound["ImportError"]
-
     def describe(exc):
         where, tb = None, exc.__traceback__
         while tb is not None:
             if tb.tb_frame.f_code.co_filename == state["filename"]:
                 where = tb.tb_lineno
             tb = tb.tb_next
-        info = {"type": safe_text(exact_type(exc).__name__, 100), "message": safe_text(exc),
-                "kinds": [safe_text(cls.__name__, 100) for cls in exact_type(exc).__mro__[:20]]}
-        if is_instance(exc, syntax_error):
-            info.update(line=exc.lineno if exact_type(exc.lineno) is int_type else None,
-                        offset=exc.offset if exact_type(exc.offset) is int_type else None,
+        info = {"type": safe_text(type(exc).__name__, 100), "message": safe_text(exc),
+                "kinds": [safe_text(cls.__name__, 100) for cls in type(exc).__mro__[:20]]}
+        if isinstance(exc, SyntaxError):
+            info.update(line=exc.lineno if type(exc.lineno) is int else None,
+                        offset=exc.offset if type(exc.offset) is int else None,
                         code=safe_text(exc.text or ""), message=safe_text(exc.msg))
             return info
-        if is_instance(exc, system_exit):
+        if isinstance(exc, SystemExit):
             info["exit_code"] = safe_text(exc.code, 100)
-        if is_instance(exc, import_error):
+        if isinstance(exc, ImportError):
             info["module"] = safe_text(exc.name or "", 100)
         if where is not None:
             lines = state["source_lines"]
             info["line"] = where
-            info["code"] = lines[where - 1].strip()[:300] if 0 < where <= length(lines) else ""
+            info["code"] = lines[where - 1].strip()[:300] if 0 < where <= len(lines) else ""
         return info
     return describe
 
 
-def encoder(bound, to_json, safe_text, longest):
+def encoder(to_json, safe_text, longest, *, type, isinstance, str, len, list, dict, enumerate, repr, BaseException,
+            **_):
     """`encode(value, args)`: a returned value as data: a genuine str is sent whole (cut to `longest`), plain
-    lists and dicts (of exact built-in types only, not too deep, their JSON within `longest`) as data,
-    anything else by its type and repr."""
-    exact_type, is_instance, text, length = bound["type"], bound["isinstance"], bound["str"], bound["len"]
-    list_type, dict_type, base_exception = bound["list"], bound["dict"], bound["BaseException"]
-    enumerate_, represent, text_repr = bound["enumerate"], bound["repr"], text.__repr__
-
+    lists and dicts (of exact built-in types, not too deep, within `longest`) as data, anything else by its
+    type and repr."""
     def encode(value, args):
-        if exact_type(value) is text:
-            if length(value) > longest:
-                return {"kind": "str", "value": value[:longest], "length": length(value)}
+        if type(value) is str:
+            if len(value) > longest:
+                return {"kind": "str", "value": value[:longest], "length": len(value)}
             return {"kind": "str", "value": value}
-        if exact_type(value) is list_type or exact_type(value) is dict_type:
+        if type(value) is list or type(value) is dict:
             try:
-                fits = length(to_json(value)) <= longest
-            except base_exception:
+                fits = len(to_json(value)) <= longest
+            except BaseException:
                 fits = False
             if fits:
-                return {"kind": "data", "type": exact_type(value).__name__, "value": value,
-                        "is_argument": [index for index, arg in enumerate_(args) if arg is value]}
+                return {"kind": "data", "type": type(value).__name__, "value": value,
+                        "is_argument": [index for index, arg in enumerate(args) if arg is value]}
         try:
-            cls = exact_type(value)
+            cls = type(value)
             name = cls.__name__ if cls.__module__ == "builtins" else cls.__module__ + "." + cls.__qualname__
-        except base_exception:
+        except BaseException:
             name = "?"
-        str_subclass = is_instance(value, text)
+        str_subclass = isinstance(value, str)
         try:
-            shown = text_repr(value) if str_subclass else represent(value)
-        except base_exception:
+            shown = str.__repr__(value) if str_subclass else repr(value)
+        except BaseException:
             shown = "<?>"
         return {"kind": "other", "type": safe_text(name, 100), "str_subclass": str_subclass,
                 "repr": safe_text(shown, 300)}
     return encode
 
 
-def loader(bound, state, describe, restore, provide):
+def loader(state, describe, restore, provide, *, sys, workdir, module_type, compile, exec, type, str, len,
+           callable, list, sorted, BaseException, **_):
     """`load(request)`: the lab's given module built (`provide`), then the student's file run as the module
     the request names; says which of the request's functions it defines, and its public callables."""
-    sys_module, modules, path, workdir = bound["sys"], bound["modules"], bound["path"], bound["workdir"]
-    module_type, compile_source, run, base_exception = bound["module_type"], bound["compile"], bound["exec"], \
-        bound["BaseException"]
-    exact_type, text, length, is_callable = bound["type"], bound["str"], bound["len"], bound["callable"]
-    listed, in_order = bound["list"], bound["sorted"]
-
     def public_names(module):
         """The module's public callables, at most 200 of them (a file can define millions of names)."""
         names = []
-        for name, value in listed(module.__dict__.items()):
-            if length(names) >= 200:
+        for name, value in list(module.__dict__.items()):
+            if len(names) >= 200:
                 break
-            if exact_type(name) is text and length(name) <= 100 and not name.startswith("_") and is_callable(value):
+            if type(name) is str and len(name) <= 100 and not name.startswith("_") and callable(value):
                 names.append(name)
-        return in_order(names)
+        return sorted(names)
 
     def load(request):
         state["filename"] = request["filename"]
         state["source_lines"] = request["source"].splitlines()
-        sys_module.argv = [request["module"] + ".py"]
+        sys.argv = [request["module"] + ".py"]
         if request.get("modules"):  # the student's helper modules sit in this, the child's own directory
-            path.insert(0, workdir)
+            sys.path.insert(0, workdir)
         provide(request["given"]["module"], request["given"]["names"])
         module = module_type(request["module"])
         module.__file__ = request["filename"]
-        modules[request["module"]] = module
+        sys.modules[request["module"]] = module
         try:
-            code = compile_source(request["source"], request["filename"], "exec", dont_inherit=True)
-            run(code, module.__dict__)
-        except base_exception as exc:
+            code = compile(request["source"], request["filename"], "exec", dont_inherit=True)
+            exec(code, module.__dict__)
+        except BaseException as exc:
             restore()
             return {"ok": False, "raised": describe(exc)}
         restore()
@@ -482,23 +469,21 @@ def loader(bound, state, describe, restore, provide):
         functions = {}
         for name in request["functions"]:
             found = module.__dict__.get(name)
-            functions[name] = "missing" if found is None else "ok" if is_callable(found) else "not_callable"
+            functions[name] = "missing" if found is None else "ok" if callable(found) else "not_callable"
         return {"ok": True, "functions": functions, "defined": public_names(module)}
     return load
 
 
-def caller(bound, state, encode, to_json, safe_text, describe, restore, longest):
+def caller(state, encode, to_json, safe_text, describe, restore, longest, *, perf, len, repr, BaseException, **_):
     """`call(request)`: one call of a student function: what it returned or raised, its time, and its
     arguments as the call left them (described, not sent, beyond `longest`)."""
-    perf, length, represent, base_exception = bound["perf"], bound["len"], bound["repr"], bound["BaseException"]
-
     def call(request):
         function = state["module"].__dict__[request["function"]]
         args = request["args"]
         started = perf()
         try:
             value = function(*args)
-        except base_exception as exc:
+        except BaseException as exc:
             restore()
             reply = {"raised": describe(exc)}
         else:
@@ -507,35 +492,30 @@ def caller(bound, state, encode, to_json, safe_text, describe, restore, longest)
             del value
         reply["seconds"] = perf() - started
         try:
-            too_large = length(to_json(args)) > longest
+            too_large = len(to_json(args)) > longest
             reply["args_after"] = {"too_large": "<more than %d characters>" % longest} if too_large else args
-        except base_exception:
-            reply["args_after"] = {"unserializable": safe_text(represent(args), 300)}
+        except BaseException:
+            reply["args_after"] = {"unserializable": safe_text(repr(args), 300)}
         return reply
     return call
 
 
-def batcher(bound, call, send, mark, restore):
+def batcher(call, send, mark, restore, *, enumerate, len, **_):
     """`calls(request)`: several calls of one function in one request, each result sent as soon as it is
-    known (with the request's nonce and its index, and its own output marker), as if each had been asked
-    for alone."""
-    enumerate_, length = bound["enumerate"], bound["len"]
-
+    known (with the request's nonce and its index, and its own output marker), as if asked for alone."""
     def calls(request):
-        for index, args in enumerate_(request["args_list"]):
+        for index, args in enumerate(request["args_list"]):
             result = call({"function": request["function"], "args": args})
             restore()
             send({"result": result, "index": index, "nonce": request["nonce"]})
             mark(f"{request['nonce']}.{index}")
-        return {"done": length(request["args_list"])}
+        return {"done": len(request["args_list"])}
     return calls
 
 
-def server(bound, handlers, send, mark, describe, restore):
+def server(handlers, send, mark, describe, restore, *, scan, BaseException, **_):
     """`serve(requests)`: each request to its handler, its reply sent with the request's nonce and followed
-    by its output marker; anything the student's code broke in the child is said, not guessed."""
-    scan, base_exception = bound["scan"], bound["BaseException"]
-
+    by its output marker; what the student's code broke in the child is said, not guessed."""
     def serve(requests):
         for line in requests:
             request = scan(line.decode("ascii"), 0)[0]
@@ -544,14 +524,14 @@ def server(bound, handlers, send, mark, describe, restore):
                 break
             try:
                 reply = handler(request)
-            except base_exception as exc:  # the student broke the child itself; say so, do not guess
+            except BaseException as exc:  # the student broke the child itself; say so, do not guess
                 restore()
                 reply = {"internal": describe(exc)}
             restore()  # a __repr__ or __str__ of the student's may have run while reporting
             reply["nonce"] = request["nonce"]
             try:
                 send(reply)
-            except base_exception as exc:  # e.g. a value too deep to write: say so instead of dying
+            except BaseException as exc:  # e.g. a value too deep to write: say so instead of dying
                 restore()
                 send({"internal": describe(exc), "nonce": request["nonce"]})
             mark(request["nonce"])
