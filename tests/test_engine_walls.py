@@ -1,6 +1,9 @@
 """The engine's own walls: replies it refuses, limits where the system has none, a machine short of processes
-or disk, children folders of dead graders, and stopping everything at once."""
+or disk, children folders of dead graders, stopping everything at once, and the child's own shape (plain
+functions before student code, closures after it; the given module sent as data)."""
 
+import ast
+import dis
 import errno
 import os
 import shutil
@@ -9,12 +12,14 @@ import sys
 import tempfile
 import threading
 import time
+import types
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table, wait_for
+from framework import tags
 from framework.harness import channel, engine, replies, sandbox
 from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
@@ -307,3 +312,138 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
     with StudentRun(SOLUTION, limits=QUICK) as student:
         assert check(student, CORE[0]).passed and "processes" not in student.level.blocks
     assert sandbox._cgroup_base is None and mine() == before
+
+
+# The child's shape (design-17 §4.2).  What runs only before any student code may be plain functions;
+# everything that runs after student code may have run is a closure made before it, because student code
+# can swap the code of a plain function it finds (hostile/patches_reporting.py) but not of a closure.
+
+BEFORE_STUDENT_CODE = {"main", "bind", "take_channel", "put_up_walls", "set_limits", "load_libc",
+                       "own_user_namespace", "drop_capabilities", "filter_syscalls", "confine", "serving",
+                       "provide_module"}
+CHILD_IMPORTS = {"_json", "builtins", "io", "sys", "time", "posix", "nt", "resource", "ctypes"}  # nothing of the
+# harness, and not os, which costs a child's start 1 ms (ctypes, where the walls need it, imports it anyway)
+
+
+def _child_namespace() -> dict:
+    """The child's source run as a module of its own, without running its main()."""
+    namespace = {"__name__": "child_under_test"}
+    exec(compile(engine.CHILD_SOURCE, "child.py", "exec"), namespace)
+    return namespace
+
+
+def _reachable(roots, skip) -> list:
+    """Every Python function reachable from `roots` through closure cells (and the dicts, lists and tuples in
+    them), without walking into the objects in `skip`."""
+    seen, stack, found = {id(item) for item in skip}, list(roots), []
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, types.FunctionType):
+            found.append(item)
+            stack.extend(cell.cell_contents for cell in item.__closure__ or ())
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
+
+
+def _globals_used(code) -> set:
+    """The global (and builtin) names a code object and the code nested in it look up by name."""
+    names = {instruction.argval for instruction in dis.get_instructions(code)
+             if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "LOAD_FROM_DICT_OR_GLOBALS")}
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _globals_used(const)
+    return names
+
+
+def test_everything_that_runs_after_student_code_is_a_closure_whose_code_cannot_be_swapped():
+    """patches_reporting.py swaps `__code__` of the functions it finds named encode, to_json, send and
+    describe: on a closure that raises ValueError; on a plain top-level function it succeeds silently.  Every
+    function the request loop reaches (and `exit()`) must be a closure that looks nothing up by name later
+    (a global or a builtin can be rebound, a plain function it called could be swapped), with one exception:
+    `provide_module`, which the load calls before the student's file runs."""
+    child = _child_namespace()
+    bound = child["bind"]()
+    serve, send = child["serving"](bound, {"depth": 16, "value_chars": 1 << 20}, 99)
+    reached = _reachable([serve, send, child["leaver"](SystemExit)],
+                         skip=[bound["names"], bound["builtins"], sys.modules])
+    plain = {function.__name__ for function in reached if not function.__code__.co_freevars}
+    assert plain == {"provide_module"}
+    closures = [function for function in reached if function.__code__.co_freevars]
+    assert {"encode", "to_json", "send", "describe", "restore", "load", "call", "calls", "serve", "leave",
+            "mark", "safe_text", "fail", "public_names"} <= {function.__name__ for function in closures}
+    for function in closures:
+        assert not _globals_used(function.__code__), function.__qualname__
+        with pytest.raises(ValueError):
+            function.__code__ = (lambda *args: {"kind": "str", "value": "3"}).__code__
+    factories = {function.__qualname__.split(".<locals>.")[0] for function in closures}
+    top_level = {name for name, value in child.items() if isinstance(value, types.FunctionType)}
+    assert BEFORE_STUDENT_CODE <= top_level  # the list above names functions that exist
+    assert top_level - BEFORE_STUDENT_CODE == factories  # every other function is a factory the loop uses
+
+
+def test_the_childs_main_reads_as_a_summary_and_it_imports_nothing_of_the_harness():
+    tree = ast.parse(engine.CHILD_SOURCE)
+    main = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main")
+    assert main.end_lineno - main.lineno + 1 <= 40
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported <= CHILD_IMPORTS
+
+
+GIVEN_OPS = """
+import sys
+{imports}
+
+def format_prompt(messages):
+    return SHOWN + " " + __name__ + " " + sys.argv[0]
+
+def extract_response(output):
+    from framework.tags import USER_TAG
+    return USER_TAG
+"""
+
+
+@pytest.mark.parametrize("module, imports", [
+    ("ops", "import ops\nfrom ops import OPERATORS\nSHOWN = ops.OPERATORS + OPERATORS"),
+    ("toy.given.ops", "import toy.given.ops\nfrom toy.given.ops import OPERATORS\nfrom toy.given import ops\n"
+                      "SHOWN = toy.given.ops.OPERATORS + ops.OPERATORS"),
+])
+def test_the_given_module_and_the_students_module_are_what_the_load_request_names(write_student, module, imports):
+    """Another lab's given module (the toy lab's `ops`), dotted or not, and its file imported as `calc`:
+    nothing of Lab09's framework.tags is wired into the child."""
+    path = write_student(GIVEN_OPS.format(imports=imports), name="calc.py")
+    given = {"module": module, "names": {"OPERATORS": "+-*/"}}
+    with StudentRun(path, display="calc.py", limits=QUICK, given=given, module="calc") as student:
+        assert student.start().ok, student.load
+        assert student.call("format_prompt", [[]])[0].returned["value"] == "+-*/+-*/ calc calc.py"
+        raised = student.call("extract_response", [""])[0].raised
+    assert raised["type"] == "ModuleNotFoundError" and raised["module"] == "framework"
+
+
+def test_a_student_file_gets_every_public_name_of_the_labs_tags_file(write_student):
+    """The child was given the four tags only, so `from framework.tags import ALL_TAGS`, which works when the
+    student runs their file themselves, failed to load under the harness."""
+    path = write_student("from framework.tags import ALL_TAGS, USER_TAG\n"
+                         "def format_prompt(messages):\n    return ''.join(ALL_TAGS.values()) + USER_TAG\n"
+                         "def extract_response(output):\n    return ''\n")
+    with StudentRun(path, limits=QUICK) as student:
+        assert student.start().ok, student.load
+        returned = student.call("format_prompt", [[]])[0].returned["value"]
+    assert returned == "".join(tags.ALL_TAGS.values()) + tags.USER_TAG
+    assert engine.GIVEN == {"module": "framework.tags",
+                            "names": {name: getattr(tags, name) for name in vars(tags) if not name.startswith("_")}}
+
+
+def test_a_given_module_with_a_value_that_is_not_plain_data_is_refused_in_the_parent():
+    ops = types.ModuleType("ops")
+    ops.OPERATORS, ops.evaluate = "+-*/", lambda text: 0
+    with pytest.raises(ValueError, match=r"ops\.evaluate is a function: a child is given plain data only"):
+        engine.given_module(ops)
+    ops.__all__ = ["OPERATORS"]
+    assert engine.given_module(ops) == {"module": "ops", "names": {"OPERATORS": "+-*/"}}

@@ -10,12 +10,28 @@ import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from framework import tags
 from framework.harness import replies, sandbox
 from framework.harness.channel import Child, Stopped, stop_all  # noqa: F401  (stop_all: Ctrl-C in the grader)
-from framework.tags import ALL_TAGS
 
 CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
 FUNCTIONS = ("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite")
+MODULE = "student"  # the name the student's file is imported under in the child
+
+
+def given_module(module) -> dict:
+    """What the child is given to build the lab's given module from: its name and its public names (its
+    `__all__`, else those without a leading underscore), each of which must be plain data."""
+    public = getattr(module, "__all__", None) or [name for name in vars(module) if not name.startswith("_")]
+    names = {name: getattr(module, name) for name in public}
+    for name, value in names.items():
+        problem = replies.check_data(value)
+        if problem is not None:
+            raise ValueError(f"{module.__name__}.{name} is {problem}: a child is given plain data only")
+    return {"module": module.__name__, "names": names}
+
+
+GIVEN = given_module(tags)
 
 
 @dataclass(frozen=True)
@@ -122,13 +138,16 @@ class StudentRun:
     """A student file under test: loads it in a child, runs cases one by one, restarts after a kill."""
 
     def __init__(self, path=None, display: str | None = None, limits: Limits | None = None,
-                 functions=FUNCTIONS, source: bytes | None = None, modules: dict | None = None):
+                 functions=FUNCTIONS, source: bytes | None = None, modules: dict | None = None,
+                 given: dict = GIVEN, module: str = MODULE):
         """Test the file at `path`, or the given `source` bytes (e.g. from a zip); `modules` maps helper
-        file names ("helper.py") to their bytes, put beside it where its imports find them."""
+        file names ("helper.py") to their bytes, put beside it where its imports find them; `given` is the
+        lab's given module (`given_module`), `module` the name the file is imported under."""
         self.display = display or str(path)
         self.modules = dict(modules or {})
         self.limits = limits or Limits.from_env()
         self.functions = tuple(functions)
+        self.given, self.module = given, module
         self.level: sandbox.Level | None = None  # the weakest confinement any of its children had (parent's view)
         self._child: Child | None = None
         self._plan: sandbox.Plan | None = None
@@ -176,8 +195,8 @@ class StudentRun:
         else:
             self.load = LoadOutcome("system_error", {"error": "no way to start a child process"})
             return
-        request = {"op": "load", "source": self._source, "filename": self.display, "tags": ALL_TAGS,
-                   "functions": list(self.functions), "modules": bool(self.modules)}
+        request = {"op": "load", "source": self._source, "filename": self.display, "module": self.module,
+                   "given": self.given, "functions": list(self.functions), "modules": bool(self.modules)}
         self._loading = (self._child.send(request), self._deadline(self.limits.load_seconds))
 
     def _start_child(self, plan: sandbox.Plan) -> Child:
