@@ -19,7 +19,7 @@ from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUDENTS, clean_env, make, pr
 from framework.harness.i18n import text
 from framework.harness.reaper import process_stat
 from framework.harness.sandbox import Level
-from framework.harness.sandbox import level as sandbox_level
+from framework.harness.probe import level as sandbox_level
 from tools import config, grade, outputs, report_page, reports
 from tools.grade import grade_folder
 

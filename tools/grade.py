@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness import engine, properties, render, sandbox
+from framework.harness import engine, probe, properties, render, sandbox
 from framework.harness.engine import Limits, LoadOutcome, StudentRun
 from framework.harness.i18n import text
 from framework.harness.judge import Verdict
@@ -331,7 +331,7 @@ def _progress_printer(stream=sys.stderr):
 
 def sandbox_level() -> sandbox.Level:
     """The confinement children get on this machine, as the parent measures it (one probe child)."""
-    return sandbox.level()
+    return probe.level()
 
 
 def refuse_unsafe(level, unsafe: bool, private=()) -> str | None:

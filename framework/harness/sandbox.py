@@ -207,21 +207,6 @@ def counts_processes_per_user_namespace() -> bool:
     return (major, minor) >= (5, 14)
 
 
-_probed: Level | None = None
-
-
-def level() -> Level:
-    """The level a child started now gets (the grader shows it before grading): one real child is started
-    to find out, as every child is, then the answer is kept for this process."""
-    global _probed
-    if _probed is None:
-        from framework.harness.engine import Limits, StudentRun
-        with StudentRun(display="probe.py", source=b"", limits=Limits(load_seconds=30.0)) as probe:
-            probe.start()
-            _probed = probe.level or Level("none", (), ())
-    return _probed
-
-
 # --- unprivileged uids for the children of a root grader ---------------------------------------------
 
 _uid_locks: dict = {}  # uid -> the open lock file that reserves it for this process
