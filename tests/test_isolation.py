@@ -32,7 +32,7 @@ from framework.harness.cases import CORE
 from framework.harness.engine import StudentRun
 from framework.harness.judge import check
 from framework.harness.reaper import process_stat
-from tools import config, report_page, reports
+from tools import config, figures, report_page, reports
 from tools.grade import refuse_unsafe
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
@@ -542,9 +542,9 @@ def test_students_graded_below_the_runs_level_are_named_where_the_level_is_shown
     run = sandbox.Level("bwrap", ("bwrap",), tuple(sandbox.ATTACKS), True)
     records = [{"student": "alice", "sandbox": "bwrap"}, {"student": "bob", "sandbox": "landlock-6+"},
                {"student": "carol", "sandbox": ""}]  # carol's file never ran: no level to compare
-    assert reports.at_other_levels(records, run) == [("bob", "landlock-6+")]
-    line = reports.sandbox_line(run, records)
+    assert figures.at_other_levels(records, run) == [("bob", "landlock-6+")]
+    line = figures.sandbox_line(run, records)
     assert "bob (landlock-6+)" in line and "alice" not in line and "carol" not in line
     assert reports.sandbox_json(run, records)["students_at_other_levels"] == {"bob": "landlock-6+"}
-    assert reports.sandbox_line(run, records[:1]) == reports.sandbox_line(run)
+    assert figures.sandbox_line(run, records[:1]) == figures.sandbox_line(run)
     assert "banner weak" in report_page._sandbox(run, records) and "banner full" in report_page._sandbox(run, [])

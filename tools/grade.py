@@ -32,6 +32,7 @@ from framework.harness.untrusted import safe_text
 from tools import config, generated, outputs, regrade, report_page, reports, roster, workers
 from tools.config import ATTEMPTS, VISIBILITIES, Scheme
 from tools.downloads import describe as describe_download, readable as readable_download
+from tools.figures import Figures, feedback_name
 from tools.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
 FILE = "student.py"  # how every student's file is named in feedback
@@ -77,7 +78,7 @@ class Grade:
     def gradable(self) -> bool:
         """Whether the submission is graded: a file the grader judged, a syntax error or a timeout included (with
         the points it earned); not an entry with no code to test, nor one the grader or the machine failed on.
-        Pass rates and score figures are over these only (tools/reports.gradable)."""
+        Pass rates and score figures are over these only (tools/figures.gradable)."""
         return self.status not in UNGRADABLE + NOT_THEIR_DOING
 
     def verdict(self, case) -> Verdict | None:
@@ -441,7 +442,7 @@ class ClassRun:
     """What one `make grade` produced: the class's figures, submissions missing from the roster, merge lines,
     how many submissions this run graded and whether it merged them into earlier results (MERGE=1)."""
 
-    figures: reports.Figures
+    figures: Figures
     out: Path
     unmatched: list
     changes: list
@@ -478,7 +479,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
                         lambda index, result: spool.put(index, result.record, result.feedback))
             staging.folder("feedback")  # written once every child is gone: none of them can touch it
             for document, feedback in spool.entries():
-                staging.write(f"feedback/{reports.feedback_name(document['student'])}", feedback.encode("utf-8"))
+                staging.write(f"feedback/{feedback_name(document['student'])}", feedback.encode("utf-8"))
             records, changes = spool, []
             if previous is not None:  # (a merge holds the class's records: regrade.merge takes lists)
                 records, kept, changes = regrade.merge(previous, list(spool), {}, out)
@@ -509,7 +510,7 @@ def class_files(staging: outputs.Staging, records, limits, course, level, gradeb
         note = " ".join([text("roster.about", file=name), *lines])
         renamed = {brief["student"]: brief["name"] for brief in roster.named(gradebook, briefs, matched)}
     named = _Renamed(records, renamed)
-    figures = reports.Figures.of(named, level)
+    figures = Figures.of(named, level)
     with staging.create("grades.csv", text=True) as stream:
         reports.write_grades_csv(stream, named)
     with staging.create("grades.json", text=True) as stream:
