@@ -15,10 +15,10 @@ from conftest import ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, wait_for
 from framework.harness import corpus
 from framework.harness.cases import REWRITE_INSTRUCTION
 from framework.harness.chat import DEMO_SCRIPTS, Chat, NotReady, models
-from framework.harness.engine import StudentRun
 from framework.harness.retrieval import KnowledgeBase
 from framework.harness.tinylm import DeadlineExceeded, count_tokens, decode, encode
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+from labkit.run.engine import StudentRun
 from test_course_output import transcript
 
 PATIENCE = 120.0  # seconds before a step of a terminal session counts as hung (a busy machine is slow)

@@ -17,9 +17,9 @@ import pytest
 
 from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table, wait_for
 from framework.harness.i18n import text
-from framework.harness.reaper import process_stat
-from framework.harness.sandbox import Level
-from framework.harness.probe import level as sandbox_level
+from labkit.run.probe import level as sandbox_level
+from labkit.run.reaper import process_stat
+from labkit.run.sandbox import Level
 from tools import config, figures, grade, outputs, report_page, reports
 from tools.grade import grade_folder
 

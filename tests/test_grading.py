@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
-from framework.harness import probe, render
-from framework.harness.i18n import text
+from framework.harness import render
 from framework.harness.cases import CORE
+from framework.harness.i18n import text
+from labkit.run import probe
 from tools import config, reports
 from tools.grade import course_settings, grade_folder, grade_submission
 from tools.submissions import Submission
@@ -410,7 +411,7 @@ def test_gradescope_bundle_has_its_entry_points_and_no_solution():
     assert make("gradescope").returncode == 0
     with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
         names = set(bundle.namelist())
-    assert {"setup.sh", "run_autograder", "tools/grade.py", "tools/grading.ini", "framework/harness/engine.py"} <= names
+    assert {"setup.sh", "run_autograder", "tools/grade.py", "tools/grading.ini", "labkit/run/engine.py"} <= names
     # the reference solution is the generated checks' answer key, read by the grader only (the child cannot)
     assert [name for name in names if name.startswith("solutions/")] == ["solutions/student.py"]
     assert not any(name.startswith("tests/") or name == "framework/student.py" for name in names)

@@ -27,11 +27,11 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable, wait_for
-from framework.harness import sandbox
 from framework.harness.cases import CORE
-from framework.harness.engine import StudentRun
 from framework.harness.judge import check
-from framework.harness.reaper import process_stat
+from labkit.run import sandbox
+from labkit.run.engine import StudentRun
+from labkit.run.reaper import process_stat
 from tools import config, figures, report_page, reports
 from tools.grade import refuse_unsafe
 
@@ -406,8 +406,8 @@ NOT_ROOT = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NPROC, (150, 150))  # the grader's user may have 150 processes in all
 from framework.harness.cases import CORE
-from framework.harness.engine import Limits, StudentRun
 from framework.harness.judge import check
+from labkit.run.engine import Limits, StudentRun
 limits = Limits(case_seconds=5.0, load_seconds=20.0)
 with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
     record, problem, _ = hostile.call("format_prompt", [[]])
@@ -416,6 +416,15 @@ with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
         passed = sum(check(honest, case).passed for case in CORE)
         print(forked, passed, honest.load.status, "|".join(hostile.level.blocks), sep=",")
 """
+
+
+CODE = ("framework", "labkit")  # the folders of the lab's code that a copy of the engine needs
+
+
+def copy_code(lab, *more: str) -> None:
+    """The lab's code (and the folders `more`) copied into `lab`, without bytecode caches."""
+    for part in CODE + more:
+        shutil.copytree(ROOT / part, lab / part, ignore=shutil.ignore_patterns("__pycache__"))
 
 
 def ordinary_users_python() -> str:
@@ -436,7 +445,7 @@ def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(c
     namespace; landlock: one the child makes itself), on paths of this test that any user can read."""
     python = ordinary_users_python()
     lab = open_folder / "lab"
-    shutil.copytree(ROOT / "framework", lab / "framework", ignore=shutil.ignore_patterns("__pycache__"))
+    copy_code(lab)
     shutil.copy(SOLUTION, lab / "honest.py")
     hostile = armed("forks_many", lab, COUNT=400, SECONDS=20)
     for path in [lab, *lab.rglob("*")]:
@@ -490,8 +499,7 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     if shutil.which("prlimit") is None:
         pytest.skip("no prlimit (util-linux) to limit the grader's processes")
     lab = open_folder / "lab"
-    for part in ("framework", "tools"):
-        shutil.copytree(ROOT / part, lab / part, ignore=shutil.ignore_patterns("__pycache__"))
+    copy_code(lab, "tools")
     (lab / "solutions").mkdir()
     shutil.copy(SOLUTION, lab / "solutions" / "student.py")  # the generated checks' answer key
     submissions = lab / "class"

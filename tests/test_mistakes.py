@@ -15,10 +15,10 @@ import re
 import pytest
 
 from conftest import QUICK, SOLUTION, STUB, STUDENTS, failing, judged
-from framework.tags import ASSISTANT_TAG
 from framework.harness import render
 from framework.harness.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
-from framework.harness.engine import StudentRun
+from framework.tags import ASSISTANT_TAG
+from labkit.run.engine import StudentRun
 from test_task_md import TASK, common_mistakes
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)

@@ -6,8 +6,9 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
-from framework.harness import probe, render
+from framework.harness import render
 from framework.harness.cases import CORE
+from labkit.run import probe
 
 HOSTILE = STUDENTS / "hostile"
 FORMAT, EXTRACT = {"1", "2", "3"}, {"4", "5", "6"}

@@ -7,8 +7,8 @@ import pytest
 
 from framework.harness import i18n, render
 from framework.harness.cases import ALL_CASES, Example
-from framework.harness.engine import CaseRun, CallRecord, LoadOutcome
 from framework.harness.judge import Verdict, judge
+from labkit.run.engine import CaseRun, CallRecord, LoadOutcome
 
 
 def verdict_for(actual, expected, case=ALL_CASES[4]):

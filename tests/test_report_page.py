@@ -159,7 +159,7 @@ def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
     """The table of a large class is bounded (report_page.MAX_ROWS) and stays sortable in a real browser."""
     if chromium() is None:
         unavailable("chromium", "no Chromium: the report's browser tests need it (Debian package chromium)")
-    from framework.harness.sandbox import Level
+    from labkit.run.sandbox import Level
     from tools import report_page
     from tools.grade import course_settings
     records = [{"student": f"s{index:04d}", "name": "", "status": "ok", "gradable": True, "score": index * 37 % 101,

@@ -11,8 +11,8 @@ import browser
 from conftest import SOLUTION, unavailable
 from framework.harness import session_page, sessions
 from framework.harness.chat import DEMO_SCRIPTS, Chat, models
-from framework.harness.engine import StudentRun
 from framework.harness.retrieval import KnowledgeBase
+from labkit.run.engine import StudentRun
 
 CHAT_MODEL, REWRITER = models()
 KNOWLEDGE = KnowledgeBase()

@@ -131,6 +131,7 @@ def test_make_test_leaves_no_bytecode_beside_the_students_file():
     assert make("test", "STUDENT=solutions/student.py", env=env).returncode == 0
     assert not (ROOT / "framework" / "__pycache__").exists()
     assert not (ROOT / "framework" / "harness" / "__pycache__").exists()
+    assert not (ROOT / "labkit" / "run" / "__pycache__").exists()
 
 
 def fake_venv(folder, version: str):

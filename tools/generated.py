@@ -16,11 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from framework.harness import generators as g
-from framework.harness.cases import Case, Example
-from framework.harness.engine import StudentRun
-from framework.harness.explore import Drawn, explore, specimens
 from framework.harness import properties
+from framework.harness.cases import Case, Example
+from framework.harness.explore import Drawn, explore, specimens
 from framework.harness.properties import ASCII_SPACE, TAG_LIKE, format_mistakes
+from labkit.run.engine import StudentRun
 
 REFERENCE = Path(__file__).resolve().parent.parent / "solutions" / "student.py"
 SHARES = {"g1": 25, "g2": 10, "g3": 65}  # per cent of the configured count of inputs

@@ -4,7 +4,7 @@
                           [--merge] [--title Lab09] [--unsafe] [--config INI]           (make grade)
     python -m tools.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
-A verdict comes only from the values a student's functions returned (see framework/harness/engine.py);
+A verdict comes only from the values a student's functions returned (see labkit/run/engine.py);
 nothing a submission prints, exits with or writes can change it.  Every step for one submission (read,
 run, judge, render) sits behind one barrier: whatever goes wrong there becomes that submission's status
 `grader_error` and the run goes on.  The class outputs are written all at once or not at all
@@ -24,11 +24,12 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness import engine, probe, properties, render, sandbox
-from framework.harness.engine import Limits, LoadOutcome, StudentRun
+from framework.harness import properties, render
 from framework.harness.i18n import text
 from framework.harness.judge import Verdict
 from framework.harness.untrusted import safe_text
+from labkit.run import engine, probe, sandbox
+from labkit.run.engine import Limits, LoadOutcome, StudentRun
 from tools import config, generated, outputs, regrade, report_page, reports, roster, workers
 from tools.config import ATTEMPTS, VISIBILITIES, Scheme
 from tools.downloads import describe as describe_download, readable as readable_download

@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from framework.harness.cases import GENERATION_LINE, Case, Example
-from framework.harness.engine import CallRecord, CaseRun, LoadOutcome, StudentRun
 from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+from labkit.run.engine import CallRecord, CaseRun, LoadOutcome, StudentRun
 
 
 @dataclass

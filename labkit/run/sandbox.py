@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from framework.harness import reaper, removal
+from labkit.run import reaper, removal
 
 INSIDE = "/sandbox"  # the child's folder as bubblewrap shows it (a fixed path: outputs do not vary)
 POLICIES = ("none", "landlock", "uid", "bwrap", "auto")  # ceilings, weakest first: each adds a wall
@@ -743,7 +743,7 @@ def _contain_portable(proc: subprocess.Popen, memory_bytes: int | None):
     if not IS_WINDOWS:
         return None
     try:
-        from framework.harness import winjob
+        from labkit.run import winjob
         return winjob.contain(proc, memory_bytes)
     except (ImportError, OSError):
         return None
@@ -752,13 +752,13 @@ def _contain_portable(proc: subprocess.Popen, memory_bytes: int | None):
 def _end_portable(started: Started) -> None:
     if started.job is not None:
         try:
-            from framework.harness import winjob
+            from labkit.run import winjob
             winjob.terminate(started.job)
         except (ImportError, OSError):
             pass
 
 
 def remove_workdir(folder: str) -> str | None:
-    """Remove a child's folder, whatever the child made in it (framework/harness/removal.py): None once it is
+    """Remove a child's folder, whatever the child made in it (labkit/run/removal.py): None once it is
     gone, else why it stays (the stale-folder cleanup of a later run tries again).  Never raises."""
     return removal.remove_tree(folder)

@@ -5,8 +5,8 @@ It sits above the engine, which starts children, so the sandbox below it never i
 
 from __future__ import annotations
 
-from framework.harness.engine import Limits, StudentRun
-from framework.harness.sandbox import Level
+from labkit.run.engine import Limits, StudentRun
+from labkit.run.sandbox import Level
 
 _probed: Level | None = None
 

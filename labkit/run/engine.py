@@ -10,8 +10,8 @@ import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness import replies, sandbox
-from framework.harness.channel import Child, Stopped, stop_all  # noqa: F401  (stop_all: Ctrl-C in the grader)
+from labkit.run import replies, sandbox
+from labkit.run.channel import Child, Stopped, stop_all  # noqa: F401  (stop_all: Ctrl-C in the grader)
 from framework.tags import ALL_TAGS
 
 CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
