@@ -12,10 +12,10 @@ import pytest
 
 from framework import LAB as ROOT
 from framework import STUB
-import tools  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 from framework.harness.cases import CORE
-from framework.harness.judge import check
+from labkit.judge import check
 from labkit.run.engine import Limits, StudentRun
+import tools  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 
 STUDENTS = ROOT / "tests" / "students"
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, clean_env, make
-from framework.harness.untrusted import safe_text
 from labkit.run import pipes, removal, replies, sandbox
+from labkit.untrusted import safe_text
 from tools import caps
 
 MIB = 1 << 20

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table, wait_for
-from framework.harness.i18n import text
+from labkit.i18n import text
 from labkit.run.probe import level as sandbox_level
 from labkit.run.reaper import process_stat
 from labkit.run.sandbox import Level

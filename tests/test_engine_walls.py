@@ -16,7 +16,7 @@ import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table, wait_for
 from framework.harness.cases import CORE
-from framework.harness.judge import check
+from labkit.judge import check
 from labkit.run import channel, engine, replies, sandbox
 from labkit.run.engine import StudentRun
 

@@ -7,9 +7,10 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUB, STUDENTS
-from framework.harness import generators, properties, render
+from framework.harness import generators, properties
 from framework.harness.cases import ALL_CASES
-from framework.harness.explore import SHRINK_CALLS, explore, specimens
+from labkit import render
+from labkit.drawn import SHRINK_CALLS, explore, specimens
 from labkit.run.engine import StudentRun
 from tools import config, generated
 from tools.grade import course_settings, grade_folder

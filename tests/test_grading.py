@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
-from framework.harness import render
 from framework.harness.cases import CORE
-from framework.harness.i18n import text
+from labkit import render
+from labkit.i18n import text
 from labkit.run import probe
 from tools import config, reports
 from tools.grade import course_settings, grade_folder, grade_submission

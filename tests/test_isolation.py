@@ -28,7 +28,7 @@ import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable, wait_for
 from framework.harness.cases import CORE
-from framework.harness.judge import check
+from labkit.judge import check
 from labkit.run import sandbox
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
@@ -406,7 +406,7 @@ NOT_ROOT = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NPROC, (150, 150))  # the grader's user may have 150 processes in all
 from framework.harness.cases import CORE
-from framework.harness.judge import check
+from labkit.judge import check
 from labkit.run.engine import Limits, StudentRun
 limits = Limits(case_seconds=5.0, load_seconds=20.0)
 with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:

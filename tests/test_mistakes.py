@@ -15,9 +15,9 @@ import re
 import pytest
 
 from conftest import QUICK, SOLUTION, STUB, STUDENTS, failing, judged
-from framework.harness import render
 from framework.harness.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
 from framework.tags import ASSISTANT_TAG
+from labkit import render
 from labkit.run.engine import StudentRun
 from test_task_md import TASK, common_mistakes
 
@@ -379,7 +379,7 @@ def test_the_shrinker_never_cuts_a_string_into_the_characters_of_a_tag():
 def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
     """`<|assistant|>\\n>\\n<|assistant|>` → ">": the first <|assistant|> taken, or a slice one character early
     from the last one.  The judge lists both; the check's other answers (those of the same file) decide."""
-    from framework.harness import judge as judging
+    from labkit import judge as judging
     from framework.harness.cases import Case, Example
     case = Case("p3", "properties", "extract_response", (), "hint.p3")
     shown = Example(("<|assistant|>\n>\n<|assistant|>",), "")
@@ -414,7 +414,7 @@ def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
 def test_an_exception_is_named_by_the_rule_of_the_input_it_broke_on(raised, given, rule, monkeypatch):
     """A crash is the slip of the input's shape: E1 for an output without <|assistant|>, E3 for a reply that
     is empty or has no boundary after it, F2 for a role missing from a table, F3 for an empty history."""
-    from framework.harness import i18n, judge as judging
+    from labkit import i18n, judge as judging
     function = "extract_response" if isinstance(given, str) else "format_prompt"
     key = judging.exception_hint(raised, function, given)
     for language in ("zh", "en"):
@@ -422,7 +422,7 @@ def test_an_exception_is_named_by_the_rule_of_the_input_it_broke_on(raised, give
 
 
 def test_none_is_named_by_the_branch_of_the_input_that_returned_it():
-    from framework.harness import judge as judging
+    from labkit import judge as judging
     assert judging._none_hint("extract_response", "plain", "plain") == "hint.none_no_tag"
     assert judging._none_hint("extract_response", "<|assistant|>\nhi", "hi") == "hint.none_no_boundary"
     assert judging._none_hint("extract_response", "<|assistant|><|end|>", "") == "hint.none_empty_reply"

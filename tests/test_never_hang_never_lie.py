@@ -6,8 +6,8 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
-from framework.harness import render
 from framework.harness.cases import CORE
+from labkit import render
 from labkit.run import probe
 
 HOSTILE = STUDENTS / "hostile"

@@ -5,9 +5,9 @@ import string
 
 import pytest
 
-from framework.harness import i18n, render
 from framework.harness.cases import ALL_CASES, Example
-from framework.harness.judge import Verdict, judge
+from labkit import i18n, render
+from labkit.judge import Verdict, judge
 from labkit.run.engine import CaseRun, CallRecord, LoadOutcome
 
 
@@ -74,7 +74,8 @@ def test_catalogue_has_both_languages_with_the_same_placeholders():
 
 
 def test_every_hint_and_label_the_code_can_use_exists():
-    from framework.harness import judge as judge_module, properties
+    from framework.harness import properties
+    from labkit import judge as judge_module
     from tools import generated
     cases = ALL_CASES + properties.PROPERTY_CASES + generated.GENERATED_CASES
     used = {case.hint for case in cases} | {case.label_key for case in cases}

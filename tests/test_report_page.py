@@ -11,7 +11,7 @@ import pytest
 
 from browser import chromium, dump_dom, probe, screenshot
 from conftest import CLASS_LIMITS, SOLUTION, STUDENTS, unavailable
-from framework.harness.i18n import text
+from labkit.i18n import text
 from tools import figures
 from tools.config import GRADED
 from tools.grade import grade_folder

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import ROOT, clean_env, make
 
-sys.path.insert(0, str(ROOT / "framework" / "harness"))
+sys.path.insert(0, str(ROOT / "labkit"))
 import setup_venv  # noqa: E402  (a stand-alone script, run by the system python3)
 
 
@@ -131,6 +131,7 @@ def test_make_test_leaves_no_bytecode_beside_the_students_file():
     assert make("test", "STUDENT=solutions/student.py", env=env).returncode == 0
     assert not (ROOT / "framework" / "__pycache__").exists()
     assert not (ROOT / "framework" / "harness" / "__pycache__").exists()
+    assert not (ROOT / "labkit" / "__pycache__").exists()
     assert not (ROOT / "labkit" / "run" / "__pycache__").exists()
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import ROOT, SOLUTION, STUB
-from framework.harness.i18n import CATALOGUE
+from labkit.i18n import CATALOGUE
 
 TASK = (ROOT / "TASK.md").read_text(encoding="utf-8")
 TASK_EN = (ROOT / "TASK.en.md").read_text(encoding="utf-8")

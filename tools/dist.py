@@ -26,7 +26,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from framework.harness.i18n import text
+from labkit.i18n import text
 from tools import outputs
 from tools.config import ATTEMPTS, LANGUAGES, VISIBILITIES
 
@@ -155,7 +155,7 @@ def _passes(source: bytes) -> int:
     """How many of the six cases the handout's student.py passes (a committed solution passes some)."""
     from framework.harness.cases import CORE
     from labkit.run.engine import StudentRun
-    from framework.harness.judge import check
+    from labkit.judge import check
     with StudentRun(display="student.py", source=source) as student:
         return sum(check(student, case).passed for case in CORE)
 

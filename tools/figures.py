@@ -7,7 +7,7 @@ report_page no longer imports reports and reports may import report_page.
 
 from __future__ import annotations
 
-from framework.harness.i18n import CATALOGUE, text
+from labkit.i18n import CATALOGUE, text
 from tools.config import GRADED
 
 

@@ -24,12 +24,13 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness import properties, render
-from framework.harness.i18n import text
-from framework.harness.judge import Verdict
-from framework.harness.untrusted import safe_text
+from framework.harness import properties
+from labkit import render
+from labkit.i18n import text
+from labkit.judge import Verdict
 from labkit.run import engine, probe, sandbox
 from labkit.run.engine import Limits, LoadOutcome, StudentRun
+from labkit.untrusted import safe_text
 from tools import config, generated, outputs, regrade, report_page, reports, roster, workers
 from tools.config import ATTEMPTS, VISIBILITIES, Scheme
 from tools.downloads import describe as describe_download, readable as readable_download

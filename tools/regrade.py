@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tools.config import GRADED
-from framework.harness.i18n import text
+from labkit.i18n import text
 from tools import reports
+from tools.config import GRADED
 from tools.figures import feedback_name, status_label
 from tools.submissions import safe_id
 

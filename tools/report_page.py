@@ -17,8 +17,8 @@ import html
 import io
 from urllib.parse import quote
 
+from labkit.i18n import current_language, text
 from tools.config import GRADED
-from framework.harness.i18n import current_language, text
 from tools.figures import TABLE_ROWS, Figures, feedback_name, sandbox_line, status_label
 
 SORT_SCRIPT = """

@@ -16,8 +16,8 @@ import io
 import json
 from dataclasses import replace
 
-from framework.harness import render
-from framework.harness.i18n import text
+from labkit import render
+from labkit.i18n import text
 from tools import caps, report_page
 from tools.config import GRADED, GROUP_OF_SUITE, GROUPS
 from tools.figures import Figures, at_other_levels, sandbox_line, status_label

@@ -1,6 +1,6 @@
 """The grader's sentences (feedback for entries that cannot run, progress, the report, gradebooks), in Chinese and English."""
 
-from framework.harness.i18n import register
+from labkit.i18n import register
 
 register({
     # --- why a submission could not run (feedback, report) ------------------------------------

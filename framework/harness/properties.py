@@ -17,8 +17,8 @@ from dataclasses import replace
 
 from framework.harness import generators as g
 from framework.harness.cases import Case, Example
-from framework.harness.explore import Drawn, explore, specimens
-from framework.harness.judge import Verdict, check
+from labkit.drawn import Drawn, explore, specimens
+from labkit.judge import Verdict, check
 from labkit.run.engine import StudentRun
 
 ASCII_SPACE = " \t\n\r\x0b\x0c"  # what C's isspace() and a hand-written trim usually cover

@@ -171,7 +171,7 @@ def open_store(path: Path, text=None) -> Opened:
     """The sessions database at `path`, made if new.  Never raises for a bad file: one that is not a
     database or has another layout is set aside and a new one started; if none can be kept, the chat goes
     on without one.  `text(key, **fields)` gives the note's words (the chat's catalogue)."""
-    from framework.harness.i18n import text as catalogue
+    from labkit.i18n import text as catalogue
     say = text or catalogue
     path = Path(path)
     aside = None

@@ -605,7 +605,7 @@ def _clear_stale_workdirs() -> None:
     except Exception as exc:  # noqa: BLE001  (cleaning up after another grader never stops this one)
         stuck.append(f"{tempfile.gettempdir()} ({type(exc).__name__})")
     if stuck:
-        from framework.harness.i18n import text
+        from labkit.i18n import text
         print(text("bounds.stale_folder", count=len(stuck), folder=stuck[0]), file=sys.stderr, flush=True)
 
 

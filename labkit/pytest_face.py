@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from framework import LAB, STUB, display_name
-from framework.harness import render
 from framework.harness.cases import CORE, EXTENDED, OPTIONAL
-from framework.harness.i18n import text
-from framework.harness.judge import check
+from labkit import render
+from labkit.i18n import text
+from labkit.judge import check
 from labkit.run.engine import StudentRun
 
 _LINES = pytest.StashKey["list[tuple[str, str | None]]"]()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from framework.harness.i18n import text
-from framework.harness.judge import Verdict, first_difference
+from labkit.i18n import text
+from labkit.judge import Verdict, first_difference
 from labkit.run.engine import Limits
 
 INDENT = "    "

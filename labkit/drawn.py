@@ -16,7 +16,7 @@ from typing import Callable
 
 from framework.harness import generators
 from framework.harness.cases import Case
-from framework.harness.judge import Verdict, judge
+from labkit.judge import Verdict, judge
 from labkit.run.engine import CaseRun, StudentRun
 
 SHRINK_CALLS = 60  # calls spent at most on shrinking one failure
