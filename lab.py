@@ -171,7 +171,7 @@ def command(options, python):
     if target == "watch":
         return [python, "-m", "labkit.watch", "--student", student, "--"] + test
     if target == "chat":
-        chat = [python, "-m", "framework.harness.chat", "--student", student] + ["--demo"] * options["demo"]
+        chat = [python, "-m", "lab09.chat.main", "--student", student] + ["--demo"] * options["demo"]
         chat += ["--no-rewrite"] * (options["rewrite"] in ("0", "off", "no"))
         for option, value in (("--seed", options["seed"]), ("--rewrite-deadline", options["rewrite_deadline"]),
                               ("--rewrite-delay", options["rewrite_delay"]),

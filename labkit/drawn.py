@@ -14,8 +14,8 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from framework.harness import generators
-from framework.harness.cases import Case
+from lab09 import generators
+from lab09.cases import Case
 from labkit.judge import Verdict, judge
 from labkit.run.engine import CaseRun, StudentRun
 

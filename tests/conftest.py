@@ -12,7 +12,7 @@ import pytest
 
 from framework import LAB as ROOT
 from framework import STUB
-from framework.harness.cases import CORE
+from lab09.cases import CORE
 from labkit.judge import check
 from labkit.run.engine import Limits, StudentRun
 import tools  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table, wait_for
-from framework.harness.cases import CORE
+from lab09.cases import CORE
 from labkit.judge import check
 from labkit.run import channel, engine, replies, sandbox
 from labkit.run.engine import StudentRun

@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUB, STUDENTS
-from framework.harness import generators, properties
-from framework.harness.cases import ALL_CASES
+from lab09 import generators, properties
+from lab09.cases import ALL_CASES
 from labkit import render
 from labkit.drawn import SHRINK_CALLS, explore, specimens
 from labkit.run.engine import StudentRun

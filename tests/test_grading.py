@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
-from framework.harness.cases import CORE
+from lab09.cases import CORE
 from labkit import render
 from labkit.i18n import text
 from labkit.run import probe

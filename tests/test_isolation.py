@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable, wait_for
-from framework.harness.cases import CORE
+from lab09.cases import CORE
 from labkit.judge import check
 from labkit.run import sandbox
 from labkit.run.engine import StudentRun
@@ -405,7 +405,7 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
 NOT_ROOT = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NPROC, (150, 150))  # the grader's user may have 150 processes in all
-from framework.harness.cases import CORE
+from lab09.cases import CORE
 from labkit.judge import check
 from labkit.run.engine import Limits, StudentRun
 limits = Limits(case_seconds=5.0, load_seconds=20.0)
@@ -418,7 +418,7 @@ with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
 """
 
 
-CODE = ("framework", "labkit")  # the folders of the lab's code that a copy of the engine needs
+CODE = ("framework", "lab09", "labkit")  # the folders of the lab's code that a copy of the engine needs
 
 
 def copy_code(lab, *more: str) -> None:

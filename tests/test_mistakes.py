@@ -15,8 +15,8 @@ import re
 import pytest
 
 from conftest import QUICK, SOLUTION, STUB, STUDENTS, failing, judged
-from framework.harness.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
 from framework.tags import ASSISTANT_TAG
+from lab09.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
 from labkit import render
 from labkit.run.engine import StudentRun
 from test_task_md import TASK, common_mistakes
@@ -275,7 +275,7 @@ def test_the_first_hint_a_student_reads_cites_the_rule_the_mistake_breaks(folder
 def every_check_of(folder: str, name: str) -> list:
     """The verdicts of every check a wrong submission meets in grading: the six, the extended, property and
     generated checks (drawn for one student id, with the default scheme)."""
-    from framework.harness import properties
+    from lab09 import properties
     from tools import config, generated
     scheme = config.load()
     with StudentRun(STUDENTS / folder / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
@@ -319,7 +319,7 @@ def test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails(name, fa
     """A reply not cut at a boundary gets E3's hint for that tag in the extended and property checks too (a
     reply left with <|end|> once got F1's hint about <|end|> in a prompt, which the class report then
     ranked as the class's top mistake)."""
-    from framework.harness import properties
+    from lab09 import properties
     cases = [case for case in CORE + EXTENDED + properties.PROPERTY_CASES if case.function == "extract_response"]
     with StudentRun(STUDENTS / "wrong" / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
         verdicts = {case.id: properties.run(student, case) for case in cases}
@@ -368,7 +368,7 @@ def test_the_shrinker_never_cuts_a_string_into_the_characters_of_a_tag():
     """A reply shrunk to ">" next to a real tag reads as the tag's last character, so a file that took the
     first <|assistant|> was told it forgot `+ len(ASSISTANT_TAG)`: no candidate may begin with the end of a
     tag or end with the start of one unless the string itself did."""
-    from framework.harness import generators
+    from lab09 import generators
     for text in ("ok>", "x|>y", "ab<", "a<|b", "好的r|>"):
         for candidate in generators.smaller(text):
             assert not candidate.startswith((">", "|>")) or text.startswith((">", "|>")), (text, candidate)
@@ -380,7 +380,7 @@ def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
     """`<|assistant|>\\n>\\n<|assistant|>` → ">": the first <|assistant|> taken, or a slice one character early
     from the last one.  The judge lists both; the check's other answers (those of the same file) decide."""
     from labkit import judge as judging
-    from framework.harness.cases import Case, Example
+    from lab09.cases import Case, Example
     case = Case("p3", "properties", "extract_response", (), "hint.p3")
     shown = Example(("<|assistant|>\n>\n<|assistant|>",), "")
     assert {"hint.first_not_last", "hint.tag_text_left"} <= set(judging.explanations(shown, ">"))
@@ -392,7 +392,7 @@ def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
 
 def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
     """End to end: the file that takes the first <|assistant|> gets E2's hint about the first tag on p3."""
-    from framework.harness import properties
+    from lab09 import properties
     with StudentRun(STUDENTS / "wrong" / "first_not_last.py", display="first_not_last.py", limits=QUICK) as student:
         verdict = properties.run(student, properties.PROPERTY_CASES[2])
     assert not verdict.passed and verdict.hint == "hint.first_not_last"

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
-from framework.harness.cases import CORE
+from lab09.cases import CORE
 from labkit import render
 from labkit.run import probe
 

@@ -5,7 +5,7 @@ import string
 
 import pytest
 
-from framework.harness.cases import ALL_CASES, Example
+from lab09.cases import ALL_CASES, Example
 from labkit import i18n, render
 from labkit.judge import Verdict, judge
 from labkit.run.engine import CaseRun, CallRecord, LoadOutcome
@@ -74,7 +74,7 @@ def test_catalogue_has_both_languages_with_the_same_placeholders():
 
 
 def test_every_hint_and_label_the_code_can_use_exists():
-    from framework.harness import properties
+    from lab09 import properties
     from labkit import judge as judge_module
     from tools import generated
     cases = ALL_CASES + properties.PROPERTY_CASES + generated.GENERATED_CASES
@@ -103,7 +103,7 @@ def test_a_verdict_that_passes_renders_nothing_to_explain():
 
 
 def test_a_long_call_keeps_every_argument():
-    from framework.harness.cases import CHALLENGE
+    from lab09.cases import CHALLENGE
     case = CHALLENGE[1]  # c2: trim_history(messages, 2) in its second example
     call = CallRecord({"kind": "data", "type": "list", "value": []}, None, [], {"text": "", "dropped": 0}, 0.0)
     ok = CallRecord({"kind": "data", "type": "list", "value": case.examples[0].expected, "is_argument": []},

@@ -15,10 +15,10 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from framework.harness import generators as g
-from framework.harness import properties
-from framework.harness.cases import Case, Example
-from framework.harness.properties import ASCII_SPACE, TAG_LIKE, format_mistakes
+from lab09 import generators as g
+from lab09 import properties
+from lab09.cases import Case, Example
+from lab09.properties import ASCII_SPACE, TAG_LIKE, format_mistakes
 from labkit.drawn import Drawn, explore, specimens
 from labkit.run.engine import StudentRun
 

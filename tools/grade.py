@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness import properties
+from lab09 import properties
 from labkit import render
 from labkit.i18n import text
 from labkit.judge import Verdict

@@ -15,8 +15,8 @@ import functools
 import re
 from dataclasses import replace
 
-from framework.harness import generators as g
-from framework.harness.cases import Case, Example
+from lab09 import generators as g
+from lab09.cases import Case, Example
 from labkit.drawn import Drawn, explore, specimens
 from labkit.judge import Verdict, check
 from labkit.run.engine import StudentRun

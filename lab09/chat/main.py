@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from framework import LAB, STUB, display_name
-from framework.harness import corpus, session_page, sessions
-from framework.harness.retrieval import KnowledgeBase
-from framework.harness.tinylm import DeadlineExceeded, TinyLM, count_tokens
+from lab09.chat import corpus, session_page, sessions
+from lab09.chat.retrieval import KnowledgeBase
+from lab09.chat.tinylm import DeadlineExceeded, TinyLM, count_tokens
 from labkit.i18n import current_language, text
 from labkit.render import INDENT, literal
 from labkit.run.engine import StudentRun
