@@ -5,7 +5,7 @@
     python lab.py test STUDENT=other.py    测试另一个文件 / another file      (also --student other.py)
     python lab.py help                     所有目标 / every target: test-full, challenge, chat, watch, clean
 
-The targets run in the lab's .venv, made on first use (framework/harness/setup_venv.py) by the Python
+The targets run in the lab's .venv, made on first use (labkit/setup_venv.py) by the Python
 that runs this file or BASE_PYTHON=; PYTHON=/path/to/python uses an interpreter that has pytest instead.
 The Makefile runs this file for every target, so both ways behave the same.
 """
@@ -18,6 +18,8 @@ if sys.version_info[0] < 3:  # Python 2 cannot read the rest of the lab
     sys.exit(2)
 
 LAB = os.path.dirname(os.path.abspath(__file__))
+if LAB not in sys.path:  # run by framework/verify.py, whose folder heads the path: the lab's packages come first
+    sys.path.insert(0, LAB)
 if sys.prefix != sys.base_prefix and os.path.abspath(sys.prefix).startswith(os.path.join(LAB, "")):
     # In the lab's venv the harness's bytecode is kept in the venv: `make clean` (which removes __pycache__)
     # does not make the next run compile the harness again, and no __pycache__ appears beside student.py.
@@ -85,13 +87,13 @@ def _usage_error(arg):
 
 
 def _text(key, **fields):
-    from framework.harness.i18n import text
+    from labkit.i18n import text
     return text(key, **fields)
 
 
 def interpreter(options):
     """PYTHON= if given (it must have pytest), else the lab's venv, made first if it is not ready."""
-    from framework.harness import setup_venv
+    from labkit import setup_venv
     name = "make" if options["make"] else "python lab.py"
     setup_venv.check_version(name)
     if options["python"]:
@@ -153,7 +155,7 @@ def _setup(python, args, name, kept=None):
     """Run setup_venv.py with `python`; its failure ends this run, but for the exit code `kept` (the old venv
     stays in use)."""
     import subprocess
-    script = os.path.join(LAB, "framework", "harness", "setup_venv.py")
+    script = os.path.join(LAB, "labkit", "setup_venv.py")
     code = subprocess.call([python, script, "--command", name] + args, cwd=LAB)
     if code not in (0, kept):
         sys.exit(code)
@@ -167,9 +169,9 @@ def command(options, python):
     if target in PYTEST_TARGETS:
         return test + PYTEST_TARGETS[target]
     if target == "watch":
-        return [python, "-m", "framework.harness.watch", "--student", student, "--"] + test
+        return [python, "-m", "labkit.watch", "--student", student, "--"] + test
     if target == "chat":
-        chat = [python, "-m", "framework.harness.chat", "--student", student] + ["--demo"] * options["demo"]
+        chat = [python, "-m", "lab09.chat.main", "--student", student] + ["--demo"] * options["demo"]
         chat += ["--no-rewrite"] * (options["rewrite"] in ("0", "off", "no"))
         for option, value in (("--seed", options["seed"]), ("--rewrite-deadline", options["rewrite_deadline"]),
                               ("--rewrite-delay", options["rewrite_delay"]),
@@ -262,7 +264,7 @@ INSTRUCTOR_HELP = (  # Makefile targets, listed where tools/ exists
 
 def help_text(cmd):
     """What `make help` and `python lab.py help` print: each target in both languages."""
-    from framework.harness.i18n import text
+    from labkit.i18n import text
 
     def row(usage, key):
         return "{0:<{1}} {2} / {3}".format(usage, width, text(key, language="zh"), text(key, language="en"))

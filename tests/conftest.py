@@ -12,10 +12,10 @@ import pytest
 
 from framework import LAB as ROOT
 from framework import STUB
+from lab09.cases import CORE
+from labkit.judge import check
+from labkit.run.engine import Limits, StudentRun
 import tools  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
-from framework.harness.cases import CORE
-from framework.harness.engine import Limits, StudentRun
-from framework.harness.judge import check
 
 STUDENTS = ROOT / "tests" / "students"
 
@@ -42,7 +42,7 @@ def engine(request, monkeypatch):
 
 def process_table() -> dict:
     """pid -> (parent pid, session, start time, state) of every process, as the reaper reads /proc."""
-    from framework.harness.reaper import process_stat
+    from labkit.run.reaper import process_stat
     table = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit() and (stat := process_stat(int(entry))):

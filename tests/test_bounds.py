@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, clean_env, make
-from framework.harness import pipes, removal, replies, sandbox
-from framework.harness.untrusted import safe_text
+from labkit.run import pipes, removal, replies, sandbox
+from labkit.untrusted import safe_text
 from tools import caps
 
 MIB = 1 << 20
@@ -245,7 +245,7 @@ def test_what_cannot_be_removed_is_named_in_one_line_and_the_run_goes_on(monkeyp
 
 
 def test_make_test_shows_that_line_once():
-    patched = ("import sys, pytest\nfrom framework.harness import removal, sandbox\n"
+    patched = ("import sys, pytest\nfrom labkit.run import removal, sandbox\n"
                "sandbox._stale_workdirs = lambda: ['/nowhere/lab09-1-a']\n"
                "removal.remove_tree = lambda path, deadline=None: 'EPERM: Operation not permitted'\n"
                "sys.exit(pytest.main(['framework/verify.py', '-qq', '--tb=no', '-rN', '--no-header', "

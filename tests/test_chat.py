@@ -12,13 +12,13 @@ import time
 import pytest
 
 from conftest import ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, wait_for
-from framework.harness import corpus
-from framework.harness.cases import REWRITE_INSTRUCTION
-from framework.harness.chat import DEMO_SCRIPTS, Chat, NotReady, models
-from framework.harness.engine import StudentRun
-from framework.harness.retrieval import KnowledgeBase
-from framework.harness.tinylm import DeadlineExceeded, count_tokens, decode, encode
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+from lab09.cases import REWRITE_INSTRUCTION
+from lab09.chat import corpus
+from lab09.chat.main import DEMO_SCRIPTS, Chat, NotReady, models
+from lab09.chat.retrieval import KnowledgeBase
+from lab09.chat.tinylm import DeadlineExceeded, count_tokens, decode, encode
+from labkit.run.engine import StudentRun
 from test_course_output import transcript
 
 PATIENCE = 120.0  # seconds before a step of a terminal session counts as hung (a busy machine is slow)
@@ -359,7 +359,7 @@ def test_on_the_solution_the_demos_chart_shows_trimming_from_its_third_turn(tmp_
 
 
 def test_help_lists_the_commands_and_is_not_a_question(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "framework.harness.chat", "--student", str(SOLUTION), "--seed", "1",
+    result = subprocess.run([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--seed", "1",
                              "--page", str(tmp_path / "page.html")], input="/help\n/nonsense\n你好\n/quit\n",
                             capture_output=True, text=True, cwd=ROOT, env=clean_env(), timeout=60)
     assert result.returncode == 0
@@ -443,7 +443,7 @@ def test_the_demo_script_has_one_name_in_both_sheets():
 
 def test_piped_input_reset_and_end_of_input(tmp_path):
     page = tmp_path / "page.html"
-    result = subprocess.run([sys.executable, "-m", "framework.harness.chat", "--student", str(SOLUTION), "--seed", "1",
+    result = subprocess.run([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--seed", "1",
                              "--page", str(page)],
                             input="你好\n/reset\n谢谢\n", capture_output=True, text=True, cwd=ROOT,
                             env=clean_env(LAB_LANG="en"), timeout=60)
@@ -454,7 +454,7 @@ def test_piped_input_reset_and_end_of_input(tmp_path):
 
 
 def test_without_a_seed_the_banner_says_how_to_get_one(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "framework.harness.chat", "--student", str(SOLUTION),
+    result = subprocess.run([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION),
                              "--page", str(tmp_path / "page.html")], input="", capture_output=True, text=True,
                             cwd=ROOT, env=clean_env(), timeout=60)
     assert "SEED=7" in result.stdout and "种子 -" not in result.stdout and "None" not in result.stdout
@@ -547,7 +547,7 @@ def test_ctrl_c_and_ctrl_d_leave_make_chat_tidily(tmp_path, keys):
 
 
 def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path):
-    chat = subprocess.Popen([sys.executable, "-m", "framework.harness.chat", "--student", str(SOLUTION), "--demo",
+    chat = subprocess.Popen([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--demo",
                              "--page", str(tmp_path / "page.html")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=ROOT, env=clean_env())
     chat.stdout.readline()  # like `make chat | head -1`

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table, wait_for
-from framework.harness.i18n import text
-from framework.harness.reaper import process_stat
-from framework.harness.sandbox import Level
-from framework.harness.sandbox import level as sandbox_level
-from tools import config, grade, outputs, report_page, reports
+from labkit.i18n import text
+from labkit.run.probe import level as sandbox_level
+from labkit.run.reaper import process_stat
+from labkit.run.sandbox import Level
+from tools import config, figures, grade, outputs, report_page, reports
 from tools.grade import grade_folder
 
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (tools/grading.ini)
@@ -428,7 +428,7 @@ def class_records() -> list[dict]:
 def test_the_status_line_and_the_score_line_count_the_same_submissions(language, monkeypatch):
     monkeypatch.setenv("LAB_LANG", language)
     records = class_records()
-    assert len(reports.gradable(records)) == 6  # a syntax error and the timeouts get a score; the .docx does not
+    assert len(figures.gradable(records)) == 6  # a syntax error and the timeouts get a score; the .docx does not
     words = WORDS[language]
     lines = reports.terminal_summary(records, 1.0, 4, "out", Level("bwrap", full=True)).splitlines()
     assert lines[1] == words["status"]

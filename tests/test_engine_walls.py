@@ -20,10 +20,10 @@ import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table, wait_for
 from framework import tags
-from framework.harness import channel, engine, replies, sandbox
-from framework.harness.cases import CORE
-from framework.harness.engine import StudentRun
-from framework.harness.judge import check
+from lab09.cases import CORE
+from labkit.judge import check
+from labkit.run import channel, engine, replies, sandbox
+from labkit.run.engine import StudentRun
 
 HOSTILE = STUDENTS / "hostile"
 
@@ -135,7 +135,7 @@ def test_no_two_graders_on_one_machine_give_a_child_the_same_uid_whatever_their_
     mine = sandbox._take_uid()
     try:
         other = subprocess.run(
-            [sys.executable, "-c", "from framework.harness import sandbox; print(sandbox._take_uid())"],
+            [sys.executable, "-c", "from labkit.run import sandbox; print(sandbox._take_uid())"],
             cwd=ROOT, capture_output=True, text=True, check=True, env=dict(os.environ, TMPDIR=str(tmp_path)))
         assert int(other.stdout.strip()) != mine
     finally:

@@ -11,7 +11,7 @@ import pytest
 
 import lab
 from conftest import ROOT, SOLUTION, STUB, clean_env, make
-from framework.harness.cases import OPTIONAL
+from lab09.cases import OPTIONAL
 from test_course_output import transcript
 
 FRAMEWORK = ROOT / "framework"
@@ -106,7 +106,7 @@ def test_make_and_lab_py_take_the_same_options_in_either_spelling():
     assert as_make == as_options and as_make["target"] == "chat" and as_make["demo"] is True
     assert lab.parse(["chat", "DEMO="])["demo"] is False and lab.parse([])["target"] == "help"
     chat = lab.command(lab.parse(["chat", "REWRITE=0", "REWRITE_DEADLINE=800", "REWRITE_DELAY=900", "SEED=3"]), "py")
-    assert chat[:3] == ["py", "-m", "framework.harness.chat"]
+    assert chat[:3] == ["py", "-m", "lab09.chat.main"]
     for flag in ("--no-rewrite", "--rewrite-deadline 800", "--rewrite-delay 900", "--seed 3"):
         assert flag in " ".join(chat)
     passed_on = lab.parse(["--make", "--python", "/a b/python", "run", "-m", "pytest", "STUDENT=x", "--help"])

@@ -7,10 +7,11 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUB, STUDENTS
-from framework.harness import generators, properties, render
-from framework.harness.cases import ALL_CASES
-from framework.harness.engine import StudentRun
-from framework.harness.explore import SHRINK_CALLS, explore, specimens
+from lab09 import generators, properties
+from lab09.cases import ALL_CASES
+from labkit import render
+from labkit.drawn import SHRINK_CALLS, explore, specimens
+from labkit.run.engine import StudentRun
 from tools import config, generated
 from tools.grade import course_settings, grade_folder
 

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
-from framework.harness import render, sandbox
-from framework.harness.i18n import text
-from framework.harness.cases import CORE
+from lab09.cases import CORE
+from labkit import render
+from labkit.i18n import text
+from labkit.run import probe
 from tools import config, reports
 from tools.grade import course_settings, grade_folder, grade_submission
 from tools.submissions import Submission
@@ -149,7 +150,7 @@ def test_scores_are_honest(graded):
                                 "hostile_exit_at_import", "hostile_loop_at_import"):
         assert grades[student].score == stub, student
     stealing = grades["hostile_steals_solution"].score
-    assert stealing == (stub if "read" in sandbox.level().blocks else MAX_SCORE)  # honest either way
+    assert stealing == (stub if "read" in probe.level().blocks else MAX_SCORE)  # honest either way
     # a str subclass that equals everything earns only what its format_prompt earns honestly
     assert grades["str_subclass"].score == sum(c.weight for c in GRADED if grades["str_subclass"].passed(c)
                                                and c.function == "format_prompt")
@@ -169,7 +170,7 @@ def test_nothing_of_a_submission_outlives_grading_or_escapes_into_the_outputs(gr
         assert "mallory" not in content, path
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", content), path  # no escape codes
         assert not REORDERING.search(content), path  # nothing that reorders what the reader sees
-    if "write" in sandbox.level().blocks:
+    if "write" in probe.level().blocks:
         assert (root / "canary" / "grades.csv").read_text() == "student,score\nalice,100\n"
     json.loads((root / "out" / "grades.json").read_text(encoding="utf-8"))
 
@@ -410,7 +411,7 @@ def test_gradescope_bundle_has_its_entry_points_and_no_solution():
     assert make("gradescope").returncode == 0
     with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
         names = set(bundle.namelist())
-    assert {"setup.sh", "run_autograder", "tools/grade.py", "tools/grading.ini", "framework/harness/engine.py"} <= names
+    assert {"setup.sh", "run_autograder", "tools/grade.py", "tools/grading.ini", "labkit/run/engine.py"} <= names
     # the reference solution is the generated checks' answer key, read by the grader only (the child cannot)
     assert [name for name in names if name.startswith("solutions/")] == ["solutions/student.py"]
     assert not any(name.startswith("tests/") or name == "framework/student.py" for name in names)

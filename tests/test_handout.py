@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from conftest import ROOT, SOLUTION, STUB, clean_env
-from framework.harness.cases import OPTIONAL
+from lab09.cases import OPTIONAL
 from test_course_output import transcript
 from tools import config
 

@@ -27,12 +27,12 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable, wait_for
-from framework.harness import sandbox
-from framework.harness.cases import CORE
-from framework.harness.engine import StudentRun
-from framework.harness.judge import check
-from framework.harness.reaper import process_stat
-from tools import config, report_page, reports
+from lab09.cases import CORE
+from labkit.judge import check
+from labkit.run import sandbox
+from labkit.run.engine import StudentRun
+from labkit.run.reaper import process_stat
+from tools import config, figures, report_page, reports
 from tools.grade import refuse_unsafe
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
@@ -405,9 +405,9 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
 NOT_ROOT = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NPROC, (150, 150))  # the grader's user may have 150 processes in all
-from framework.harness.cases import CORE
-from framework.harness.engine import Limits, StudentRun
-from framework.harness.judge import check
+from lab09.cases import CORE
+from labkit.judge import check
+from labkit.run.engine import Limits, StudentRun
 limits = Limits(case_seconds=5.0, load_seconds=20.0)
 with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
     record, problem, _ = hostile.call("format_prompt", [[]])
@@ -416,6 +416,15 @@ with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
         passed = sum(check(honest, case).passed for case in CORE)
         print(forked, passed, honest.load.status, "|".join(hostile.level.blocks), sep=",")
 """
+
+
+CODE = ("framework", "lab09", "labkit")  # the folders of the lab's code that a copy of the engine needs
+
+
+def copy_code(lab, *more: str) -> None:
+    """The lab's code (and the folders `more`) copied into `lab`, without bytecode caches."""
+    for part in CODE + more:
+        shutil.copytree(ROOT / part, lab / part, ignore=shutil.ignore_patterns("__pycache__"))
 
 
 def ordinary_users_python() -> str:
@@ -436,7 +445,7 @@ def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(c
     namespace; landlock: one the child makes itself), on paths of this test that any user can read."""
     python = ordinary_users_python()
     lab = open_folder / "lab"
-    shutil.copytree(ROOT / "framework", lab / "framework", ignore=shutil.ignore_patterns("__pycache__"))
+    copy_code(lab)
     shutil.copy(SOLUTION, lab / "honest.py")
     hostile = armed("forks_many", lab, COUNT=400, SECONDS=20)
     for path in [lab, *lab.rglob("*")]:
@@ -490,8 +499,7 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     if shutil.which("prlimit") is None:
         pytest.skip("no prlimit (util-linux) to limit the grader's processes")
     lab = open_folder / "lab"
-    for part in ("framework", "tools"):
-        shutil.copytree(ROOT / part, lab / part, ignore=shutil.ignore_patterns("__pycache__"))
+    copy_code(lab, "tools")
     (lab / "solutions").mkdir()
     shutil.copy(SOLUTION, lab / "solutions" / "student.py")  # the generated checks' answer key
     submissions = lab / "class"
@@ -542,9 +550,9 @@ def test_students_graded_below_the_runs_level_are_named_where_the_level_is_shown
     run = sandbox.Level("bwrap", ("bwrap",), tuple(sandbox.ATTACKS), True)
     records = [{"student": "alice", "sandbox": "bwrap"}, {"student": "bob", "sandbox": "landlock-6+"},
                {"student": "carol", "sandbox": ""}]  # carol's file never ran: no level to compare
-    assert reports.at_other_levels(records, run) == [("bob", "landlock-6+")]
-    line = reports.sandbox_line(run, records)
+    assert figures.at_other_levels(records, run) == [("bob", "landlock-6+")]
+    line = figures.sandbox_line(run, records)
     assert "bob (landlock-6+)" in line and "alice" not in line and "carol" not in line
     assert reports.sandbox_json(run, records)["students_at_other_levels"] == {"bob": "landlock-6+"}
-    assert reports.sandbox_line(run, records[:1]) == reports.sandbox_line(run)
+    assert figures.sandbox_line(run, records[:1]) == figures.sandbox_line(run)
     assert "banner weak" in report_page._sandbox(run, records) and "banner full" in report_page._sandbox(run, [])

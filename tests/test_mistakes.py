@@ -16,9 +16,9 @@ import pytest
 
 from conftest import QUICK, SOLUTION, STUB, STUDENTS, failing, judged
 from framework.tags import ASSISTANT_TAG
-from framework.harness import render
-from framework.harness.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
-from framework.harness.engine import StudentRun
+from lab09.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
+from labkit import render
+from labkit.run.engine import StudentRun
 from test_task_md import TASK, common_mistakes
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)
@@ -275,7 +275,7 @@ def test_the_first_hint_a_student_reads_cites_the_rule_the_mistake_breaks(folder
 def every_check_of(folder: str, name: str) -> list:
     """The verdicts of every check a wrong submission meets in grading: the six, the extended, property and
     generated checks (drawn for one student id, with the default scheme)."""
-    from framework.harness import properties
+    from lab09 import properties
     from tools import config, generated
     scheme = config.load()
     with StudentRun(STUDENTS / folder / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
@@ -319,7 +319,7 @@ def test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails(name, fa
     """A reply not cut at a boundary gets E3's hint for that tag in the extended and property checks too (a
     reply left with <|end|> once got F1's hint about <|end|> in a prompt, which the class report then
     ranked as the class's top mistake)."""
-    from framework.harness import properties
+    from lab09 import properties
     cases = [case for case in CORE + EXTENDED + properties.PROPERTY_CASES if case.function == "extract_response"]
     with StudentRun(STUDENTS / "wrong" / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
         verdicts = {case.id: properties.run(student, case) for case in cases}
@@ -368,7 +368,7 @@ def test_the_shrinker_never_cuts_a_string_into_the_characters_of_a_tag():
     """A reply shrunk to ">" next to a real tag reads as the tag's last character, so a file that took the
     first <|assistant|> was told it forgot `+ len(ASSISTANT_TAG)`: no candidate may begin with the end of a
     tag or end with the start of one unless the string itself did."""
-    from framework.harness import generators
+    from lab09 import generators
     for text in ("ok>", "x|>y", "ab<", "a<|b", "好的r|>"):
         for candidate in generators.smaller(text):
             assert not candidate.startswith((">", "|>")) or text.startswith((">", "|>")), (text, candidate)
@@ -379,8 +379,8 @@ def test_the_shrinker_never_cuts_a_string_into_the_characters_of_a_tag():
 def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
     """`<|assistant|>\\n>\\n<|assistant|>` → ">": the first <|assistant|> taken, or a slice one character early
     from the last one.  The judge lists both; the check's other answers (those of the same file) decide."""
-    from framework.harness import judge as judging
-    from framework.harness.cases import Case, Example
+    from labkit import judge as judging
+    from lab09.cases import Case, Example
     case = Case("p3", "properties", "extract_response", (), "hint.p3")
     shown = Example(("<|assistant|>\n>\n<|assistant|>",), "")
     assert {"hint.first_not_last", "hint.tag_text_left"} <= set(judging.explanations(shown, ">"))
@@ -392,7 +392,7 @@ def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
 
 def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
     """End to end: the file that takes the first <|assistant|> gets E2's hint about the first tag on p3."""
-    from framework.harness import properties
+    from lab09 import properties
     with StudentRun(STUDENTS / "wrong" / "first_not_last.py", display="first_not_last.py", limits=QUICK) as student:
         verdict = properties.run(student, properties.PROPERTY_CASES[2])
     assert not verdict.passed and verdict.hint == "hint.first_not_last"
@@ -414,7 +414,7 @@ def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
 def test_an_exception_is_named_by_the_rule_of_the_input_it_broke_on(raised, given, rule, monkeypatch):
     """A crash is the slip of the input's shape: E1 for an output without <|assistant|>, E3 for a reply that
     is empty or has no boundary after it, F2 for a role missing from a table, F3 for an empty history."""
-    from framework.harness import i18n, judge as judging
+    from labkit import i18n, judge as judging
     function = "extract_response" if isinstance(given, str) else "format_prompt"
     key = judging.exception_hint(raised, function, given)
     for language in ("zh", "en"):
@@ -422,7 +422,7 @@ def test_an_exception_is_named_by_the_rule_of_the_input_it_broke_on(raised, give
 
 
 def test_none_is_named_by_the_branch_of_the_input_that_returned_it():
-    from framework.harness import judge as judging
+    from labkit import judge as judging
     assert judging._none_hint("extract_response", "plain", "plain") == "hint.none_no_tag"
     assert judging._none_hint("extract_response", "<|assistant|>\nhi", "hi") == "hint.none_no_boundary"
     assert judging._none_hint("extract_response", "<|assistant|><|end|>", "") == "hint.none_empty_reply"

@@ -6,8 +6,9 @@ from dataclasses import replace
 import pytest
 
 from conftest import QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
-from framework.harness import render, sandbox
-from framework.harness.cases import CORE
+from lab09.cases import CORE
+from labkit import render
+from labkit.run import probe
 
 HOSTILE = STUDENTS / "hostile"
 FORMAT, EXTRACT = {"1", "2", "3"}, {"4", "5", "6"}
@@ -63,7 +64,7 @@ def test_every_hostile_file_is_in_the_table():
 @pytest.mark.parametrize("name", sorted(BEHAVIOUR))
 def test_hostile_file_fails_exactly_where_it_misbehaves(name, engine):
     must_fail, problem, hint = BEHAVIOUR[name]
-    if name == "steals_solution" and "read" not in sandbox.level().blocks:
+    if name == "steals_solution" and "read" not in probe.level().blocks:
         must_fail, problem, hint = set(), None, None  # no wall against reading at this level (README)
     verdicts = judged(HOSTILE / f"{name}.py", limits=replace(QUICK, load_seconds=2.0))
     assert failing(verdicts) == must_fail

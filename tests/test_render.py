@@ -5,10 +5,10 @@ import string
 
 import pytest
 
-from framework.harness import i18n, render
-from framework.harness.cases import ALL_CASES, Example
-from framework.harness.engine import CaseRun, CallRecord, LoadOutcome
-from framework.harness.judge import Verdict, judge
+from lab09.cases import ALL_CASES, Example
+from labkit import i18n, render
+from labkit.judge import Verdict, judge
+from labkit.run.engine import CaseRun, CallRecord, LoadOutcome
 
 
 def verdict_for(actual, expected, case=ALL_CASES[4]):
@@ -74,7 +74,8 @@ def test_catalogue_has_both_languages_with_the_same_placeholders():
 
 
 def test_every_hint_and_label_the_code_can_use_exists():
-    from framework.harness import judge as judge_module, properties
+    from lab09 import properties
+    from labkit import judge as judge_module
     from tools import generated
     cases = ALL_CASES + properties.PROPERTY_CASES + generated.GENERATED_CASES
     used = {case.hint for case in cases} | {case.label_key for case in cases}
@@ -102,7 +103,7 @@ def test_a_verdict_that_passes_renders_nothing_to_explain():
 
 
 def test_a_long_call_keeps_every_argument():
-    from framework.harness.cases import CHALLENGE
+    from lab09.cases import CHALLENGE
     case = CHALLENGE[1]  # c2: trim_history(messages, 2) in its second example
     call = CallRecord({"kind": "data", "type": "list", "value": []}, None, [], {"text": "", "dropped": 0}, 0.0)
     ok = CallRecord({"kind": "data", "type": "list", "value": case.examples[0].expected, "is_argument": []},

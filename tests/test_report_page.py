@@ -11,8 +11,8 @@ import pytest
 
 from browser import chromium, dump_dom, probe, screenshot
 from conftest import CLASS_LIMITS, SOLUTION, STUDENTS, unavailable
-from framework.harness.i18n import text
-from tools import reports
+from labkit.i18n import text
+from tools import figures
 from tools.config import GRADED
 from tools.grade import grade_folder
 
@@ -60,7 +60,7 @@ def test_the_common_mistakes_come_first_with_students_cases_and_examples(pages):
     for row in re.findall(r'<tr id="m\d+">(.*?)</tr>', dom, re.S):
         shown.append([html.unescape(re.sub("<[^>]+>", "", cell)) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)])
     expected = [[f"M{i}", m["text"], str(m["count"]), ", ".join(m["cases"]), ", ".join(m["examples"])]
-                for i, m in enumerate(reports.common_mistakes(records(page)), 1)]
+                for i, m in enumerate(figures.common_mistakes(records(page)), 1)]
     assert shown == expected and len(shown) >= 4
     assert shown[1] == ["M2", text("hint.trim_one_side"), "3", "t4, t5, t6, x7, x8, x9, x10, p3, p4, g3",
                         "ben, cai, eve"]  # the drawn checks (p, g) name the same slip
@@ -88,7 +88,7 @@ def test_readable_at_420_px_only_the_tables_scroll_and_hints_are_text(pages):
                 font: parseFloat(getComputedStyle(hint).fontSize)};
     })()""", width=420)
     assert facts["page"] <= 420 and facts["table"] > facts["wrapper"]  # the page fits; the wide table scrolls
-    assert facts["hint"] == reports.common_mistakes(records(pages["zh"][0]))[0]["text"]
+    assert facts["hint"] == figures.common_mistakes(records(pages["zh"][0]))[0]["text"]
     assert 0 <= facts["left"] < facts["right"] <= 420
     assert facts["viewport"].startswith("width=device-width") and facts["font"] >= 12
 
@@ -148,7 +148,7 @@ def test_common_mistakes_count_students_not_cases_and_leave_out_what_did_not_run
         {"student": "s3", "gradable": True, "cases": {"t6": verdict("b"), "x1": verdict("c")}},
         {"student": "s4", "gradable": False, "cases": {"t1": verdict("a"), "t2": verdict("c")}},
     ]
-    mistakes = reports.common_mistakes(records)
+    mistakes = figures.common_mistakes(records)
     assert [(m["hint"], m["count"], m["cases"], m["examples"], m["text"]) for m in mistakes] == [
         ("a", 2, ["t1", "t2"], ["s1", "s2"], "text of a"),
         ("b", 2, ["t3", "t6"], ["s2", "s3"], "text of b"),
@@ -159,7 +159,7 @@ def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
     """The table of a large class is bounded (report_page.MAX_ROWS) and stays sortable in a real browser."""
     if chromium() is None:
         unavailable("chromium", "no Chromium: the report's browser tests need it (Debian package chromium)")
-    from framework.harness.sandbox import Level
+    from labkit.run.sandbox import Level
     from tools import report_page
     from tools.grade import course_settings
     records = [{"student": f"s{index:04d}", "name": "", "status": "ok", "gradable": True, "score": index * 37 % 101,

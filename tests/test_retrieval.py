@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 from conftest import ROOT
-from framework.harness import retrieval
-from framework.harness.retrieval import Index, KnowledgeBase, Passage, read_sheet, tokens
+from lab09.chat import retrieval
+from lab09.chat.retrieval import Index, KnowledgeBase, Passage, read_sheet, tokens
 
 TASK, TASK_EN = ROOT / "TASK.md", ROOT / "TASK.en.md"
 
@@ -89,7 +89,7 @@ def test_a_missing_or_damaged_sheet_means_no_search(tmp_path):
 def test_scores_are_the_same_bits_whatever_the_hash_seed():
     """A query's tokens are summed in the query's order, not a set's: under another PYTHONHASHSEED the scores
     (stored in chat-sessions.db) moved in their last bits, and a tie could then break against the sheet's order."""
-    probe = ("from framework.harness.retrieval import KnowledgeBase\n"
+    probe = ("from lab09.chat.retrieval import KnowledgeBase\n"
              "print([repr(hit.score) for hit in KnowledgeBase().search('trim_history 会保留 system 消息吗？')])")
     runs = {subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True,
                            env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout for seed in range(1, 7)}

@@ -2,7 +2,7 @@
 are in test_mistakes.py's tables)."""
 
 from conftest import SOLUTION, STUB, STUDENTS, failing, judged, make
-from framework.harness.cases import ALL_CASES, OPTIONAL, REWRITE, REWRITE_INSTRUCTION, REWRITE_LABELS
+from lab09.cases import ALL_CASES, OPTIONAL, REWRITE, REWRITE_INSTRUCTION, REWRITE_LABELS
 
 
 def test_the_stub_fails_every_rewrite_case_and_the_reference_passes():

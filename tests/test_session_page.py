@@ -9,10 +9,10 @@ import pytest
 
 import browser
 from conftest import SOLUTION, unavailable
-from framework.harness import session_page, sessions
-from framework.harness.chat import DEMO_SCRIPTS, Chat, models
-from framework.harness.engine import StudentRun
-from framework.harness.retrieval import KnowledgeBase
+from lab09.chat import session_page, sessions
+from lab09.chat.main import DEMO_SCRIPTS, Chat, models
+from lab09.chat.retrieval import KnowledgeBase
+from labkit.run.engine import StudentRun
 
 CHAT_MODEL, REWRITER = models()
 KNOWLEDGE = KnowledgeBase()
@@ -107,7 +107,7 @@ def test_the_rewrites_of_every_stored_session_are_listed_newest_first_with_what_
 
 
 def test_an_empty_reply_or_a_single_turn_still_draws():
-    from framework.harness.chat import Turn
+    from lab09.chat.main import Turn
     svg = session_page.chart([Turn(1, "你好", asked="你好", tokens_before=10, tokens_after=10)])
     assert svg.count("<polyline") == 3
 

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from conftest import ROOT, SOLUTION, clean_env, make
-from framework.harness import sessions
-from framework.harness.chat import DEMO_SCRIPTS
-from framework.harness.tinylm import count_tokens
+from lab09.chat import sessions
+from lab09.chat.main import DEMO_SCRIPTS
+from lab09.chat.tinylm import count_tokens
 
 
 def rows(db, query: str) -> list:
@@ -26,7 +26,7 @@ def rows(db, query: str) -> list:
 def test_after_two_chats_the_database_holds_both_sessions_and_the_page_lists_their_follow_ups(tmp_path):
     page, db = tmp_path / "chat-session.html", tmp_path / sessions.FILE_NAME
     first = make("chat", "DEMO=1", "STUDENT=solutions/student.py", "REWRITE_DEADLINE=60000", f"CHAT_PAGE={page}")
-    second = subprocess.run([sys.executable, "-m", "framework.harness.chat", "--student", str(SOLUTION), "--seed", "3",
+    second = subprocess.run([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--seed", "3",
                              "--rewrite-deadline", "60000", "--page", str(page)],  # steady under load
                             input="什么是提示词？\n它是谁拼出来的？\n", capture_output=True, text=True, cwd=ROOT,
                             env=clean_env(), timeout=120)
@@ -71,7 +71,7 @@ def test_the_schema_keeps_only_user_and_assistant_messages(tmp_path):
 
 def test_ctrl_c_in_the_middle_of_a_chat_keeps_every_turn_before_it(tmp_path):
     page, db = tmp_path / "page.html", tmp_path / sessions.FILE_NAME
-    chat = subprocess.Popen([sys.executable, "-m", "framework.harness.chat", "--student", str(SOLUTION), "--seed", "1",
+    chat = subprocess.Popen([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--seed", "1",
                              "--page", str(page)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=ROOT, env=clean_env(), text=True)
     try:
@@ -141,7 +141,7 @@ def test_make_clean_keeps_the_sessions_database(tmp_path, monkeypatch):
 def test_the_sessions_can_be_listed(tmp_path):
     db = tmp_path / sessions.FILE_NAME
     make("chat", "DEMO=1", "STUDENT=solutions/student.py", f"CHAT_PAGE={tmp_path / 'page.html'}")
-    listed = subprocess.run([sys.executable, "-m", "framework.harness.sessions", str(db)], capture_output=True,
+    listed = subprocess.run([sys.executable, "-m", "lab09.chat.sessions", str(db)], capture_output=True,
                             text=True, cwd=ROOT, env=clean_env(), timeout=60)
     assert listed.returncode == 0 and listed.stdout.startswith("#1 ") and "turns=3" in listed.stdout
 

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import ROOT, clean_env, make
 
-sys.path.insert(0, str(ROOT / "framework" / "harness"))
+sys.path.insert(0, str(ROOT / "labkit"))
 import setup_venv  # noqa: E402  (a stand-alone script, run by the system python3)
 
 
@@ -129,8 +129,8 @@ def test_make_test_leaves_no_bytecode_beside_the_students_file():
     env = {k: v for k, v in clean_env().items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
     assert make("clean", env=env).returncode == 0
     assert make("test", "STUDENT=solutions/student.py", env=env).returncode == 0
-    assert not (ROOT / "framework" / "__pycache__").exists()
-    assert not (ROOT / "framework" / "harness" / "__pycache__").exists()
+    for package in ("framework", "lab09", "lab09/chat", "labkit", "labkit/run"):
+        assert not (ROOT / package / "__pycache__").exists(), package
 
 
 def fake_venv(folder, version: str):

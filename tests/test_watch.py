@@ -33,7 +33,7 @@ def test_watch_reruns_on_save_and_stops_cleanly(tmp_path):
     student.write_text(STUB.read_text(encoding="utf-8"), encoding="utf-8")
     command = [sys.executable, "-m", "pytest", "framework/verify.py", f"--student={student}", "-qq", "--tb=no",
                "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
-    process = subprocess.Popen([sys.executable, "-m", "framework.harness.watch", "--interval", "0.1", "--student",
+    process = subprocess.Popen([sys.executable, "-m", "labkit.watch", "--interval", "0.1", "--student",
                                 str(student), "--", *command], cwd=ROOT, env=clean_env(), text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     seen: list[str] = []

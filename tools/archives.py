@@ -19,8 +19,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from framework.harness.engine import Limits
-from framework.harness.untrusted import safe_text
+from labkit.run.engine import Limits
+from labkit.untrusted import safe_text
 
 MAX_SOURCE = Limits().source_bytes
 MAX_MEMBERS = 20000  # listing is cheap: only .py files in searched folders are read

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from framework.harness.i18n import text
+from labkit.i18n import text
 
 FEEDBACK_BYTES = 64 << 10
 RECORD_BYTES = 32 << 10

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from framework.harness.cases import CORE, EXTENDED
-from framework.harness.properties import PROPERTY_CASES
+from lab09.cases import CORE, EXTENDED
+from lab09.properties import PROPERTY_CASES
 from tools.generated import GENERATED_CASES
 
 PATH = Path(__file__).with_name("grading.ini")

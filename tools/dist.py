@@ -26,7 +26,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from framework.harness.i18n import text
+from labkit.i18n import text
 from tools import outputs
 from tools.config import ATTEMPTS, LANGUAGES, VISIBILITIES
 
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 NAME = "lab09-step8"
 HANDOUT_TOP = ("Makefile", "lab.py", "TASK.md", "TASK.en.md", "requirements.txt", ".gitignore")
-HANDOUT_TREES = ("framework",)
+HANDOUT_TREES = ("framework", "lab09", "labkit")
 FALLBACK_TIME = 1704067200  # 2024-01-01 UTC, when the lab is not a git checkout
 HANDOUT_PYTEST_INI = """[pytest]
 # `python -m pytest` and IDE test discovery (VS Code, PyCharm) find the six cases of framework/verify.py,
@@ -100,7 +100,7 @@ def uncommitted_changes() -> list[str]:
 
 def gradescope_files() -> dict[str, Path]:
     """Name in the bundle -> file of the lab."""
-    files = {p.as_posix(): ROOT / p for p in _tree("framework") + _tree("tools")
+    files = {p.as_posix(): ROOT / p for p in _tree("framework") + _tree("lab09") + _tree("labkit") + _tree("tools")
              if p.as_posix() != "framework/student.py" and "gradescope" not in p.parts}
     files.update({name: ROOT / "tools" / "gradescope" / name for name in ("setup.sh", "run_autograder")})
     files["solutions/student.py"] = ROOT / "solutions" / "student.py"
@@ -153,9 +153,9 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
 
 def _passes(source: bytes) -> int:
     """How many of the six cases the handout's student.py passes (a committed solution passes some)."""
-    from framework.harness.cases import CORE
-    from framework.harness.engine import StudentRun
-    from framework.harness.judge import check
+    from lab09.cases import CORE
+    from labkit.run.engine import StudentRun
+    from labkit.judge import check
     with StudentRun(display="student.py", source=source) as student:
         return sum(check(student, case).passed for case in CORE)
 

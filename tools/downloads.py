@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from framework.harness.i18n import text
-from framework.harness.untrusted import safe_text
+from labkit.i18n import text
+from labkit.untrusted import safe_text
 from tools.archives import (MAX_DEPTH, READ_ERRORS, ArchiveError, Member, _Budget, archive_suffix, clean_path,
                             read_entry_file, read_folder, read_zip_entry_file, searched, zip_is_folder, zip_name)
 from tools.layouts import recognise

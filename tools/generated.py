@@ -3,7 +3,7 @@
 Each student's inputs come from a seed derived from the course secret (tools/grading.ini) and the student
 id, so two students get different inputs and a rerun gets the same ones.  The reference solution in
 solutions/ runs here, in the grader's own trusted process; the student's child only ever receives inputs.
-A failure is shrunk to the smallest failing input and shown like one of the six (framework/harness/explore.py).
+A failure is shrunk to the smallest failing input and shown like one of the six (labkit/drawn.py).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from framework.harness import generators as g
-from framework.harness.cases import Case, Example
-from framework.harness.engine import StudentRun
-from framework.harness.explore import Drawn, explore, specimens
-from framework.harness import properties
-from framework.harness.properties import ASCII_SPACE, TAG_LIKE, format_mistakes
+from lab09 import generators as g
+from lab09 import properties
+from lab09.cases import Case, Example
+from lab09.properties import ASCII_SPACE, TAG_LIKE, format_mistakes
+from labkit.drawn import Drawn, explore, specimens
+from labkit.run.engine import StudentRun
 
 REFERENCE = Path(__file__).resolve().parent.parent / "solutions" / "student.py"
 SHARES = {"g1": 25, "g2": 10, "g3": 65}  # per cent of the configured count of inputs

@@ -4,7 +4,7 @@
                           [--merge] [--title Lab09] [--unsafe] [--config INI]           (make grade)
     python -m tools.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
-A verdict comes only from the values a student's functions returned (see framework/harness/engine.py);
+A verdict comes only from the values a student's functions returned (see labkit/run/engine.py);
 nothing a submission prints, exits with or writes can change it.  Every step for one submission (read,
 run, judge, render) sits behind one barrier: whatever goes wrong there becomes that submission's status
 `grader_error` and the run goes on.  The class outputs are written all at once or not at all
@@ -24,14 +24,17 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness import engine, properties, render, sandbox
-from framework.harness.engine import Limits, LoadOutcome, StudentRun
-from framework.harness.i18n import text
-from framework.harness.judge import Verdict
-from framework.harness.untrusted import safe_text
+from lab09 import properties
+from labkit import render
+from labkit.i18n import text
+from labkit.judge import Verdict
+from labkit.run import engine, probe, sandbox
+from labkit.run.engine import Limits, LoadOutcome, StudentRun
+from labkit.untrusted import safe_text
 from tools import config, generated, outputs, regrade, report_page, reports, roster, workers
 from tools.config import ATTEMPTS, VISIBILITIES, Scheme
 from tools.downloads import describe as describe_download, readable as readable_download
+from tools.figures import Figures, feedback_name
 from tools.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
 FILE = "student.py"  # how every student's file is named in feedback
@@ -77,7 +80,7 @@ class Grade:
     def gradable(self) -> bool:
         """Whether the submission is graded: a file the grader judged, a syntax error or a timeout included (with
         the points it earned); not an entry with no code to test, nor one the grader or the machine failed on.
-        Pass rates and score figures are over these only (tools/reports.gradable)."""
+        Pass rates and score figures are over these only (tools/figures.gradable)."""
         return self.status not in UNGRADABLE + NOT_THEIR_DOING
 
     def verdict(self, case) -> Verdict | None:
@@ -331,7 +334,7 @@ def _progress_printer(stream=sys.stderr):
 
 def sandbox_level() -> sandbox.Level:
     """The confinement children get on this machine, as the parent measures it (one probe child)."""
-    return sandbox.level()
+    return probe.level()
 
 
 def refuse_unsafe(level, unsafe: bool, private=()) -> str | None:
@@ -441,7 +444,7 @@ class ClassRun:
     """What one `make grade` produced: the class's figures, submissions missing from the roster, merge lines,
     how many submissions this run graded and whether it merged them into earlier results (MERGE=1)."""
 
-    figures: reports.Figures
+    figures: Figures
     out: Path
     unmatched: list
     changes: list
@@ -478,7 +481,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
                         lambda index, result: spool.put(index, result.record, result.feedback))
             staging.folder("feedback")  # written once every child is gone: none of them can touch it
             for document, feedback in spool.entries():
-                staging.write(f"feedback/{reports.feedback_name(document['student'])}", feedback.encode("utf-8"))
+                staging.write(f"feedback/{feedback_name(document['student'])}", feedback.encode("utf-8"))
             records, changes = spool, []
             if previous is not None:  # (a merge holds the class's records: regrade.merge takes lists)
                 records, kept, changes = regrade.merge(previous, list(spool), {}, out)
@@ -509,7 +512,7 @@ def class_files(staging: outputs.Staging, records, limits, course, level, gradeb
         note = " ".join([text("roster.about", file=name), *lines])
         renamed = {brief["student"]: brief["name"] for brief in roster.named(gradebook, briefs, matched)}
     named = _Renamed(records, renamed)
-    figures = reports.Figures.of(named, level)
+    figures = Figures.of(named, level)
     with staging.create("grades.csv", text=True) as stream:
         reports.write_grades_csv(stream, named)
     with staging.create("grades.json", text=True) as stream:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tools.config import GRADED
-from framework.harness.i18n import text
+from labkit.i18n import text
 from tools import reports
+from tools.config import GRADED
+from tools.figures import feedback_name, status_label
 from tools.submissions import safe_id
 
 
@@ -67,7 +68,7 @@ def merge(earlier: list[dict], records: list[dict], feedback: dict[str, bytes], 
         if student in graded:
             continue
         merged[student] = record
-        name = reports.feedback_name(student)
+        name = feedback_name(student)
         try:
             files[name] = (out / "feedback" / name).read_bytes()
         except OSError:
@@ -87,4 +88,4 @@ def merge(earlier: list[dict], records: list[dict], feedback: dict[str, bytes], 
 def _shown(record: dict) -> str:
     score = str(record.get("score", "?"))
     status = record.get("status", "ok")
-    return score if status == "ok" else f"{score} ({reports.status_label(status)})"
+    return score if status == "ok" else f"{score} ({status_label(status)})"

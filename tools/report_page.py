@@ -17,9 +17,9 @@ import html
 import io
 from urllib.parse import quote
 
+from labkit.i18n import current_language, text
 from tools.config import GRADED
-from framework.harness.i18n import current_language, text
-from tools import reports
+from tools.figures import TABLE_ROWS, Figures, feedback_name, sandbox_line, status_label
 
 SORT_SCRIPT = """
 document.documentElement.dataset.sorting = "ready";
@@ -78,20 +78,20 @@ def script_hash(script: str = SORT_SCRIPT) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
 
 
-MAX_ROWS = reports.TABLE_ROWS  # students the table lists; a larger class shows those not graded and the lowest scores
+MAX_ROWS = TABLE_ROWS  # students the table lists; a larger class shows those not graded and the lowest scores
 MAX_ITEMS = 200  # entries of each list (not graded, decisions, roster misses) before "… N more"
 
 
 def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
     """The whole report for these records, as one string (`write_page` writes it without holding it)."""
     stream = io.StringIO()
-    write_page(stream, records, reports.Figures.of(records, level), course, level, unmatched, roster_note)
+    write_page(stream, records, Figures.of(records, level), course, level, unmatched, roster_note)
     return stream.getvalue()
 
 
 def write_page(stream, records, figures, course, level, unmatched=(), roster_note: str = "") -> None:
     """The report into a text stream; `records` is read once per section that lists students (a list, or
-    the run's reports.Spool), `figures` are theirs."""
+    the run's tools/reports.Spool), `figures` are theirs."""
     e = html.escape
     mistakes = figures.common_mistakes()
     refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}
@@ -107,7 +107,7 @@ def write_page(stream, records, figures, course, level, unmatched=(), roster_not
     sections = [
         f"<h1>{e(title)}</h1>",
         f"<p>{e(overview)} " + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">"
-                                       f"{e(reports.status_label(s))} {n}</span>" for s, n in figures.status_counts())
+                                       f"{e(status_label(s))} {n}</span>" for s, n in figures.status_counts())
         + "</p>",
         _sandbox(level, figures),
         _mistakes(mistakes),
@@ -124,9 +124,9 @@ def write_page(stream, records, figures, course, level, unmatched=(), roster_not
 
 def _sandbox(level, records) -> str:
     """The banner: the run's level, and the students graded at another (from the records or their Figures)."""
-    figures = records if isinstance(records, reports.Figures) else reports.Figures.of(records, level)
+    figures = records if isinstance(records, Figures) else Figures.of(records, level)
     kind = "full" if level.full and not figures.other_levels else "weak"
-    shown = html.escape(reports.sandbox_line(level, figures)).replace("\n", "<br>")
+    shown = html.escape(sandbox_line(level, figures)).replace("\n", "<br>")
     return f"<p class=\"banner {kind}\" id=sandbox>{shown}</p>"
 
 
@@ -186,7 +186,7 @@ def _listed(items, where: str) -> tuple[str, int]:
 
 def _not_graded(records) -> str:
     e = html.escape
-    rows, count = _listed((f"<li>{_feedback_link(d['student'])} — {e(reports.status_label(d['status']))}: "
+    rows, count = _listed((f"<li>{_feedback_link(d['student'])} — {e(status_label(d['status']))}: "
                            f"{e(d.get('why', ''))}</li>" for d in records if not d.get("gradable")), "grades.csv")
     if not count:
         return ""
@@ -247,7 +247,7 @@ def student_row(document: dict, refs: dict) -> str:
         ref = refs.get(hint, "")
         if ref and ref not in seen:
             seen.append(ref)
-        why = (verdict or {}).get("hint_text") or reports.status_label(document["status"])
+        why = (verdict or {}).get("hint_text") or status_label(document["status"])
         mark = f"✗ <a class=ref href=\"#{ref.lower()}\">{ref}</a>" if ref else "✗"
         cells.append(f"<td class=f data-v=0 title=\"{e(why)}\">{mark}</td>")
     late = {True: text("report.yes"), False: text("report.no")}.get(document.get("late"), "")
@@ -256,7 +256,7 @@ def student_row(document: dict, refs: dict) -> str:
     shown_attempt = f"{attempt}/{attempts}" if attempt and attempts > 1 else ""  # only when there was a choice
     link = _feedback_link(document["student"])
     return (f"<tr><td data-v=\"{e(document['student'])}\">{link}</td><td>{e(document.get('name') or '')}</td>"
-            f"<td>{e(reports.status_label(document['status']))}</td><td class=num>{document['score']}</td>"
+            f"<td>{e(status_label(document['status']))}</td><td class=num>{document['score']}</td>"
             f"<td data-v=\"{1 if document.get('late') else 0}\">{e(late)}</td>"
             f"<td class=num data-v=\"{e(str(attempt))}\">{e(shown_attempt)}</td>{''.join(cells)}"
             f"<td>{e(' '.join(seen))}</td></tr>")
@@ -264,4 +264,4 @@ def student_row(document: dict, refs: dict) -> str:
 
 def _feedback_link(student: str) -> str:
     """The student's id, linked to their file in feedback/."""
-    return f"<a href=\"feedback/{html.escape(quote(reports.feedback_name(student)))}\">{html.escape(student)}</a>"
+    return f"<a href=\"feedback/{html.escape(quote(feedback_name(student)))}\">{html.escape(student)}</a>"

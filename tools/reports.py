@@ -1,5 +1,6 @@
 """Turns grades into records, and records into what grading writes: grades.csv, grades.json, feedback/,
-the terminal summary and Gradescope's results.json (report.html is in tools/report_page.py).
+the terminal summary and Gradescope's results.json (report.html is in tools/report_page.py, the class's
+figures in tools/figures.py).
 
 A record is one student's result as plain data (what grades.json holds per student).  Every class output
 is rendered from records only, so a regrade can merge earlier records with new ones, and nothing in an
@@ -15,10 +16,11 @@ import io
 import json
 from dataclasses import replace
 
-from framework.harness import render
-from framework.harness.i18n import CATALOGUE, text
-from tools import caps
+from labkit import render
+from labkit.i18n import text
+from tools import caps, report_page
 from tools.config import GRADED, GROUP_OF_SUITE, GROUPS
+from tools.figures import Figures, at_other_levels, sandbox_line, status_label
 
 BAR = 30
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -70,15 +72,9 @@ def why_text(grade) -> str:
     return text(f"status.{grade.status}", found=", ".join(grade.found) or "—", entry=grade.entry, cause=grade.cause)
 
 
-def feedback_name(student: str) -> str:
-    """The student's file in feedback/ (ids are already safe file names: tools/submissions.safe_id)."""
-    return f"{student}.txt"
-
-
 def check_record(document: dict) -> None:
     """Render every piece of output one record takes part in, so a record that cannot be written fails
     here, inside its own submission's barrier, and never while the class outputs are written."""
-    from tools import report_page
     csv_row(document)
     json.dumps(document, ensure_ascii=False).encode("utf-8")
     report_page.student_row(document, {}).encode("utf-8")
@@ -199,156 +195,6 @@ def sandbox_json(level, records=()) -> dict:
             "students_at_other_levels": {student: shown for student, shown in at_other_levels(records, level)}}
 
 
-def at_other_levels(records, level) -> list[tuple[str, str]]:
-    """(student, level) of each student whose child ran at another level than the run's, in the records' order:
-    a weaker one (a wall that failed for good during the run is not tried again), or, after a merge, the level
-    of the run that graded them."""
-    return [(document["student"], document["sandbox"]) for document in records if _elsewhere(document, level.name)]
-
-
-def _elsewhere(document: dict, level_name: str | None) -> bool:
-    """Whether the record's child ran at another level than `level_name` (the run's)."""
-    return bool(level_name and document.get("sandbox") and document["sandbox"] != level_name)
-
-
-# --- class figures ---------------------------------------------------------------------------
-
-class Figures:
-    """The class's figures, gathered one record at a time in a size that does not grow with the class: how
-    many, per status, how many got each score, passes per case, the common mistakes (with their first example
-    ids), the TABLE_ROWS students the report's table lists when not everyone fits (those not graded, then the
-    lowest scores), and, given the run's level, the students graded at another (`at_other_levels`).
-
-    Pass rates and score figures are over the graded submissions only (`Grade.gradable`): every file the
-    grader could judge, a syntax error or a timeout included (with the points it earned); left out are the
-    entries with no code to test (tools/submissions.UNGRADABLE) and those the grader or the machine failed on."""
-
-    def __init__(self, level=None):
-        self.level = getattr(level, "name", None)
-        self.other_levels: list[tuple[str, str]] = []  # (student, level) of those graded at another level
-        self.count = 0
-        self.graded = 0
-        self.scores: dict[int, int] = {}  # score -> how many graded records have it
-        self.top = 0
-        self.statuses: dict[str, list] = {}  # status -> [how many, whether graded]
-        self.passes = dict.fromkeys((case.column for case in GRADED), 0)
-        self.mistakes: dict[str, dict] = {}
-        self._lowest: list[tuple] = []  # (graded, score, student), at most 2 * TABLE_ROWS between trims
-
-    @classmethod
-    def of(cls, records, level=None) -> Figures:
-        figures = cls(level)
-        for document in records:
-            figures.add(document)
-        return figures
-
-    def add(self, document: dict) -> None:
-        self.count += 1
-        graded = bool(document.get("gradable"))
-        self.top = max(self.top, document.get("max_score") or 0)
-        status, score = document.get("status", ""), document.get("score", 0)
-        self.statuses.setdefault(status, [0, graded])[0] += 1
-        self.statuses[status][1] = graded
-        self._lowest.append((graded, score, document["student"]))
-        if _elsewhere(document, self.level):
-            self.other_levels.append((document["student"], document["sandbox"]))
-        if len(self._lowest) >= 2 * TABLE_ROWS:
-            self._lowest = sorted(self._lowest)[:TABLE_ROWS]
-        if not graded:
-            return
-        self.graded += 1
-        self.scores[score] = self.scores.get(score, 0) + 1
-        for column, verdict in document["cases"].items():
-            if verdict.get("passed"):
-                if column in self.passes:
-                    self.passes[column] += 1
-            elif verdict.get("hint"):
-                self._mistake(verdict, column, document["student"])
-
-    def _mistake(self, verdict: dict, column: str, student: str) -> None:
-        entry = self.mistakes.setdefault(verdict["hint"], {"hint": verdict["hint"], "text": verdict.get("hint_text")
-                                                           or verdict["hint"], "count": 0, "last": None,
-                                                           "cases": [], "examples": []})
-        if entry["last"] != student:  # a student counts once however many cases show the slip
-            entry["last"] = student
-            entry["count"] += 1
-            entry["examples"] = sorted(entry["examples"] + [student])[:MISTAKE_EXAMPLES]
-        if column not in entry["cases"]:
-            entry["cases"].append(column)
-
-    def mean(self) -> float:
-        return sum(score * count for score, count in self.scores.items()) / self.graded if self.graded else 0
-
-    def median(self) -> float:
-        """As statistics.median over every graded score (0 when none)."""
-        if not self.graded:
-            return 0
-        wanted, found, seen = [(self.graded - 1) // 2, self.graded // 2], [], 0
-        for score in sorted(self.scores):
-            seen += self.scores[score]
-            while wanted and wanted[0] < seen:
-                found.append(score)
-                wanted.pop(0)
-        return found[0] if found[0] == found[1] else (found[0] + found[1]) / 2
-
-    def top_score(self) -> int:
-        """The full marks the records were graded out of (the grading scheme's maximum)."""
-        return self.top or 100
-
-    def pass_rates(self):
-        """(case, passed count) for every case over the graded records, in table order."""
-        return [(case, self.passes[case.column]) for case in GRADED]
-
-    def histogram(self, bins: int = 10):
-        """Counts of graded scores in `bins` equal ranges of the maximum (the top bin includes full marks)."""
-        counts, top = [0] * bins, self.top_score()
-        for score, count in self.scores.items():
-            counts[min(bins - 1, max(0, score) * bins // top)] += count
-        return [(top * i // bins, top * (i + 1) // bins, count) for i, count in enumerate(counts)]
-
-    def status_counts(self) -> list[tuple[str, int]]:
-        """(status, how many): `ok` first, then the other graded statuses, then those not graded, so the counts
-        before the first status not graded add up to the graded submissions the figures are over."""
-        return [(status, count) for status, (count, graded) in sorted(
-            self.statuses.items(), key=lambda item: (item[0] != "ok", not item[1][1], -item[1][0], item[0]))]
-
-    def common_mistakes(self) -> list[dict]:
-        """Each hint the judge gave, most students first: the hint, its text, how many students, which cases,
-        example ids."""
-        order = {case.column: index for index, case in enumerate(GRADED)}
-        mistakes = [{"hint": m["hint"], "text": m["text"], "count": m["count"], "examples": list(m["examples"]),
-                     "cases": sorted(m["cases"], key=lambda column: order.get(column, len(order)))}
-                    for m in self.mistakes.values()]
-        return sorted(mistakes, key=lambda m: (-m["count"], m["cases"][0] if m["cases"] else "", m["hint"]))
-
-    def shown(self) -> set | None:
-        """The students a table of at most TABLE_ROWS rows lists: those not graded, then the lowest scores (None:
-        everyone fits)."""
-        if self.count <= TABLE_ROWS:
-            return None
-        return {student for _, _, student in sorted(self._lowest)[:TABLE_ROWS]}
-
-
-TABLE_ROWS = 1000  # students report.html's table lists at most (every student is in grades.csv)
-MISTAKE_EXAMPLES = 3
-
-
-def gradable(records) -> list[dict]:
-    """The records of the graded submissions (see `Figures`)."""
-    return [document for document in records if document.get("gradable")]
-
-
-def common_mistakes(records) -> list[dict]:
-    """Each hint the judge gave, most students first (`Figures.common_mistakes`)."""
-    return Figures.of(records).common_mistakes()
-
-
-def status_label(status: str) -> str:
-    """A status in the reader's language (the code itself for a status this version has no words for)."""
-    key = f"label.{status}"
-    return text(key) if key in CATALOGUE else status
-
-
 # --- the terminal ------------------------------------------------------------------------------
 
 def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = (),
@@ -377,18 +223,6 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
         lines += [f"  {m['count']:>3} × {m['text']}  ({', '.join(m['cases'])})" for m in mistakes]
     lines += [*extra, "", text("report.where", out=out)]
     return "\n".join(lines)
-
-
-def sandbox_line(level, records=()) -> str:
-    """The run's level and walls, and the students graded at another level, if any (with their level), from
-    the records or their Figures."""
-    key = "sandbox.full" if level.full else "sandbox.weak"
-    line = text(key, level=level.name, walls=", ".join(level.walls) or "—")
-    others = records.other_levels if isinstance(records, Figures) else at_other_levels(records, level)
-    if others:
-        shown = ", ".join(f"{student} ({name})" for student, name in others[:10]) + (" …" if len(others) > 10 else "")
-        line += "\n" + text("sandbox.other_levels", count=len(others), students=shown)
-    return line
 
 
 # --- Gradescope ----------------------------------------------------------------------------------

@@ -30,8 +30,8 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework.harness.i18n import text
-from framework.harness.untrusted import safe_text
+from labkit.i18n import text
+from labkit.untrusted import safe_text
 from tools.layouts import canvas_slug
 from tools.reports import cell
 from tools.submissions import NOT_THEIR_DOING

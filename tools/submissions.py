@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
-from framework.harness.untrusted import safe_text
+from labkit.untrusted import safe_text
 from tools import downloads
 from tools.archives import ArchiveError, Member, _Budget, archive_suffix, read_folder, searched
 from tools.layouts import Owner, blackboard_users, recognise, version

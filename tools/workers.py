@@ -25,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 
-from framework.harness import reaper
+from labkit.run import reaper
 
 RETRIES = 1  # a dead worker's item is tried this many more times
 GRACE = 1.0  # seconds stopped workers get to end their children before they are killed

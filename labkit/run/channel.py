@@ -15,8 +15,8 @@ import signal
 import threading
 import time
 
-from framework.harness import pipes, reaper, replies, sandbox
-from framework.harness.untrusted import safe_text
+from labkit.run import pipes, reaper, replies, sandbox
+from labkit.untrusted import safe_text
 
 _scan = json.decoder.JSONDecoder().scan_once  # replies are ASCII JSON lines: no decoding detours per line
 _DIRECT_WRITE = 4096  # a pipe holds at least this much on every system (Windows' default buffer is 4 KiB)

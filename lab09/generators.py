@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import random
 
-from framework.harness.cases import GENERATION_LINE
 from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+from lab09.cases import GENERATION_LINE
 
 ROLES = ("system", "user", "assistant")
 ROLE_TAG = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}

@@ -15,11 +15,11 @@ import functools
 import re
 from dataclasses import replace
 
-from framework.harness import generators as g
-from framework.harness.cases import Case, Example
-from framework.harness.engine import StudentRun
-from framework.harness.explore import Drawn, explore, specimens
-from framework.harness.judge import Verdict, check
+from lab09 import generators as g
+from lab09.cases import Case, Example
+from labkit.drawn import Drawn, explore, specimens
+from labkit.judge import Verdict, check
+from labkit.run.engine import StudentRun
 
 ASCII_SPACE = " \t\n\r\x0b\x0c"  # what C's isspace() and a hand-written trim usually cover
 TAG_LIKE = re.compile(r"<\|[^<|>]*\|>")  # anything shaped like a tag, not only the four

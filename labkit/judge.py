@@ -16,9 +16,9 @@ import string
 from collections import Counter
 from dataclasses import dataclass, field
 
-from framework.harness.cases import GENERATION_LINE, Case, Example
-from framework.harness.engine import CallRecord, CaseRun, LoadOutcome, StudentRun
 from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+from lab09.cases import GENERATION_LINE, Case, Example
+from labkit.run.engine import CallRecord, CaseRun, LoadOutcome, StudentRun
 
 
 @dataclass

@@ -36,7 +36,7 @@ class Case:
     #          "c1" … trim_history, "r1" … query rewriting
     section: str  # "format", "extract", "extended", "properties", "generated", "challenge" or "rewrite"
     function: str
-    examples: tuple  # empty for a check that draws its inputs (framework/harness/explore.py)
+    examples: tuple  # empty for a check that draws its inputs (labkit/drawn.py)
     hint: str
     weight: int = 0  # points: 0 here; the grader gives each graded case its share of tools/grading.ini
 

@@ -1,6 +1,6 @@
 """`make chat`'s sessions, kept in SQLite (Python's sqlite3): every session, message, rewrite and hit.
 
-    python -m framework.harness.sessions [chat-sessions.db]     the stored sessions, one line each
+    python -m lab09.chat.sessions [chat-sessions.db]     the stored sessions, one line each
 
 One row per session (its time, student file, seed, the rewrite's settings, max_turns), per turn (the
 question asked, the prompt's tokens with and without trimming, the evidence's tokens), per message of
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from framework import LAB
-from framework.harness.tinylm import count_tokens
+from lab09.chat.tinylm import count_tokens
 
 FILE_NAME = "chat-sessions.db"
 VERSION = 1  # PRAGMA user_version of the schema below; another value is an older (or newer) layout
@@ -171,7 +171,7 @@ def open_store(path: Path, text=None) -> Opened:
     """The sessions database at `path`, made if new.  Never raises for a bad file: one that is not a
     database or has another layout is set aside and a new one started; if none can be kept, the chat goes
     on without one.  `text(key, **fields)` gives the note's words (the chat's catalogue)."""
-    from framework.harness.i18n import text as catalogue
+    from labkit.i18n import text as catalogue
     say = text or catalogue
     path = Path(path)
     aside = None

@@ -17,8 +17,8 @@ import html
 import re
 from pathlib import Path
 
-from framework.harness.i18n import current_language, text
-from framework.harness.untrusted import safe_text
+from labkit.i18n import current_language, text
+from labkit.untrusted import safe_text
 
 _PIECES = re.compile(r"(<\|(?:system|user|assistant|end)\|>)|(\n)|(\t)|"
                      "([\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff])")

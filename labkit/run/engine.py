@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from framework import tags
-from framework.harness import replies, sandbox
-from framework.harness.channel import Child, Stopped, stop_all  # noqa: F401  (stop_all: Ctrl-C in the grader)
+from labkit.run import replies, sandbox
+from labkit.run.channel import Child, Stopped, stop_all  # noqa: F401  (stop_all: Ctrl-C in the grader)
 
 CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
 FUNCTIONS = ("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from framework.harness.engine import Limits
-from framework.harness.i18n import text
-from framework.harness.judge import Verdict, first_difference
+from labkit.i18n import text
+from labkit.judge import Verdict, first_difference
+from labkit.run.engine import Limits
 
 INDENT = "    "
 VALUE_COLUMNS = 64  # how much of a long value is shown around its first difference

@@ -1,6 +1,6 @@
 """`make chat`'s knowledge base: the lab's own sheet as passages, ranked by BM25 (standard library only).
 
-    python -m framework.harness.retrieval "它会改动传进去的列表吗？"     the top hits of a question, with scores
+    python -m lab09.chat.retrieval "它会改动传进去的列表吗？"     the top hits of a question, with scores
 
 Passages, read from TASK.md (and TASK.en.md for questions without Chinese) at start-up: every rule
 (`- **E3** …`, indexed with the line that introduces its list), every item of the common mistakes, and the

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from framework import LAB, STUB, display_name
-from framework.harness import render
-from framework.harness.cases import CORE, EXTENDED, OPTIONAL
-from framework.harness.engine import StudentRun
-from framework.harness.i18n import text
-from framework.harness.judge import check
+from lab09.cases import CORE, EXTENDED, OPTIONAL
+from labkit import render
+from labkit.i18n import text
+from labkit.judge import check
+from labkit.run.engine import StudentRun
 
 _LINES = pytest.StashKey["list[tuple[str, str | None]]"]()
 _LAB = pytest.StashKey["Lab"]()
@@ -49,7 +49,7 @@ def selected_cases(config) -> tuple:
         return OPTIONAL
     if not config.getoption("full"):
         return CORE
-    from framework.harness import properties  # drawn inputs: only make test-full needs them
+    from lab09 import properties  # drawn inputs: only make test-full needs them
     return CORE + EXTENDED + properties.PROPERTY_CASES
 
 
@@ -96,7 +96,7 @@ def check_case(request):
     def run(case):
         lab = request.config.stash[_LAB]
         if case.suite == "properties":
-            from framework.harness import properties
+            from lab09 import properties
             verdict = properties.run(lab.student, case)
         else:
             verdict = check(lab.student, case)

@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from framework.harness import generators
-from framework.harness.cases import Case
-from framework.harness.engine import CaseRun, StudentRun
-from framework.harness.judge import Verdict, judge
+from lab09 import generators
+from lab09.cases import Case
+from labkit.judge import Verdict, judge
+from labkit.run.engine import CaseRun, StudentRun
 
 SHRINK_CALLS = 60  # calls spent at most on shrinking one failure
 BATCH = 32  # drawn inputs screened in one request

@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from framework import LAB, STUB, display_name
-from framework.harness import corpus, session_page, sessions
-from framework.harness.engine import StudentRun
-from framework.harness.i18n import current_language, text
-from framework.harness.render import INDENT, literal
-from framework.harness.retrieval import KnowledgeBase
-from framework.harness.terminal import own_terminal
-from framework.harness.tinylm import DeadlineExceeded, TinyLM, count_tokens
-from framework.harness.untrusted import safe_text
+from lab09.chat import corpus, session_page, sessions
+from lab09.chat.retrieval import KnowledgeBase
+from lab09.chat.tinylm import DeadlineExceeded, TinyLM, count_tokens
+from labkit.i18n import current_language, text
+from labkit.render import INDENT, literal
+from labkit.run.engine import StudentRun
+from labkit.terminal import own_terminal
+from labkit.untrusted import safe_text
 
 DEMO_SCRIPTS = {"zh": ("trim_history 会保留 system 消息吗？", "它会改动传进去的列表吗？", "那参数不对呢？"),
                 "en": ("Does trim_history keep the system message?", "Will it change the list or the dicts I give it?",

@@ -1,6 +1,6 @@
 """The training texts of `make chat`'s two tiny models, laid out from data/topics.txt in the lab's own formats.
 
-    python -m framework.harness.corpus chat|rewrite     prints what that model reads
+    python -m lab09.chat.corpus chat|rewrite     prints what that model reads
 
 The chat model reads every topic as tagged dialogues: each way of asking, its answer, the next step of
 the topic as an invented continuation, and each topic as a whole conversation, with and without
@@ -18,10 +18,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from framework.harness.cases import REWRITE_INSTRUCTION, REWRITE_LABELS, REWRITE_TURNS
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+from lab09.cases import REWRITE_INSTRUCTION, REWRITE_LABELS, REWRITE_TURNS
 
-TOPICS = Path(__file__).with_name("data") / "topics.txt"
+TOPICS = Path(__file__).with_name("topics.txt")
 SYSTEMS = {"zh": ("你是一个简洁的助手。", "你是一个简洁的助手。", "只用一句话回答。", "你是一个耐心的老师。", None),
            "en": ("You are a concise assistant.", "You are a concise assistant.", "Answer in one sentence.",
                   "你是一个简洁的助手。", None)}

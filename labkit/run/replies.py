@@ -14,7 +14,7 @@ All checks are iterative: nothing here recurses on data a student chose.
 
 from __future__ import annotations
 
-from framework.harness.untrusted import safe_text
+from labkit.untrusted import safe_text
 
 MAX_DEPTH = 16  # a list of messages is 3 deep; anything deeper is not an answer
 MAX_NODES = 200_000

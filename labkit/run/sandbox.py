@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from framework.harness import reaper, removal
+from labkit.run import reaper, removal
 
 INSIDE = "/sandbox"  # the child's folder as bubblewrap shows it (a fixed path: outputs do not vary)
 POLICIES = ("none", "landlock", "uid", "bwrap", "auto")  # ceilings, weakest first: each adds a wall
@@ -205,21 +205,6 @@ def counts_processes_per_user_namespace() -> bool:
     except ValueError:
         return False
     return (major, minor) >= (5, 14)
-
-
-_probed: Level | None = None
-
-
-def level() -> Level:
-    """The level a child started now gets (the grader shows it before grading): one real child is started
-    to find out, as every child is, then the answer is kept for this process."""
-    global _probed
-    if _probed is None:
-        from framework.harness.engine import Limits, StudentRun
-        with StudentRun(display="probe.py", source=b"", limits=Limits(load_seconds=30.0)) as probe:
-            probe.start()
-            _probed = probe.level or Level("none", (), ())
-    return _probed
 
 
 # --- unprivileged uids for the children of a root grader ---------------------------------------------
@@ -620,7 +605,7 @@ def _clear_stale_workdirs() -> None:
     except Exception as exc:  # noqa: BLE001  (cleaning up after another grader never stops this one)
         stuck.append(f"{tempfile.gettempdir()} ({type(exc).__name__})")
     if stuck:
-        from framework.harness.i18n import text
+        from labkit.i18n import text
         print(text("bounds.stale_folder", count=len(stuck), folder=stuck[0]), file=sys.stderr, flush=True)
 
 
@@ -758,7 +743,7 @@ def _contain_portable(proc: subprocess.Popen, memory_bytes: int | None):
     if not IS_WINDOWS:
         return None
     try:
-        from framework.harness import winjob
+        from labkit.run import winjob
         return winjob.contain(proc, memory_bytes)
     except (ImportError, OSError):
         return None
@@ -767,13 +752,13 @@ def _contain_portable(proc: subprocess.Popen, memory_bytes: int | None):
 def _end_portable(started: Started) -> None:
     if started.job is not None:
         try:
-            from framework.harness import winjob
+            from labkit.run import winjob
             winjob.terminate(started.job)
         except (ImportError, OSError):
             pass
 
 
 def remove_workdir(folder: str) -> str | None:
-    """Remove a child's folder, whatever the child made in it (framework/harness/removal.py): None once it is
+    """Remove a child's folder, whatever the child made in it (labkit/run/removal.py): None once it is
     gone, else why it stays (the stale-folder cleanup of a later run tries again).  Never raises."""
     return removal.remove_tree(folder)

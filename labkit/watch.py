@@ -1,6 +1,6 @@
 """`make watch`: re-runs the six cases every time student.py is saved (polling, no extra dependency).
 
-    python -m framework.harness.watch --student FILE -- COMMAND...
+    python -m labkit.watch --student FILE -- COMMAND...
 
 The screen is cleared before each run so that the summary ends up at the bottom, where the eye
 lands, followed by one status line.  Ctrl-C leaves cleanly.
@@ -14,8 +14,8 @@ import subprocess
 import sys
 import time
 
-from framework.harness.i18n import text
-from framework.harness.terminal import own_terminal
+from labkit.i18n import text
+from labkit.terminal import own_terminal
 
 CLEAR = "\033[2J\033[H"
 

@@ -1,0 +1,1 @@
+"""labkit: the lab-independent core of the harness; run/ is the engine that runs a student's file."""
