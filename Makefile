@@ -15,7 +15,7 @@ endif
 
 # One shell line: a clear message if the interpreter is missing, else lab.py in place of the shell.
 LAB = @command -v "$(RUNNER)" >/dev/null 2>&1 || { echo "[setup] 找不到 $(RUNNER): 请安装 Python 3.10+，或 make test BASE_PYTHON=python3.12 / $(RUNNER) not found: install Python 3.10+ or set BASE_PYTHON=" >&2; exit 2; }; exec "$(RUNNER)" lab.py --make $(OPTIONS)
-INSTRUCTOR := $(wildcard tools/grade.py)
+INSTRUCTOR := $(wildcard labkit/instructor/grade.py)
 
 .PHONY: help test test-full watch chat challenge clean grade gradescope dist check bench
 
@@ -31,24 +31,24 @@ chat:
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades
 grade:
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir|zip [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] [UNSAFE=1] [CONFIG=tools/grading.ini]" >&2; exit 2; }
-	$(LAB) run -m tools.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS)) \
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir|zip [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] [UNSAFE=1] [CONFIG=solutions/grading.ini]" >&2; exit 2; }
+	$(LAB) run -m labkit.instructor.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS)) \
 	  $(if $(ROSTER),--roster "$(ROSTER)") $(if $(ATTEMPT),--attempt $(ATTEMPT)) $(if $(MERGE),--merge) \
 	  $(if $(TITLE),--title "$(TITLE)") $(if $(UNSAFE),--unsafe) $(if $(CONFIG),--config "$(CONFIG)")
 
 dist:
-	$(LAB) run -m tools.dist handout
+	$(LAB) run -m labkit.instructor.dist handout
 
 gradescope:
-	@"$(BASE_PYTHON)" -m tools.dist gradescope
+	@"$(BASE_PYTHON)" -m labkit.instructor.dist gradescope
 
 check:
 	$(LAB) run -m pytest -q -p no:cacheprovider tests
 
 bench:
-	$(LAB) run -m tools.bench $(PART) $(if $(filter --python%,$(OPTIONS)),PYTHON="$(PYTHON)")
+	$(LAB) run tests/bench.py $(PART) $(if $(filter --python%,$(OPTIONS)),PYTHON="$(PYTHON)")
 else
-# The student handout (make dist) has no tools/: the instructors' targets say so in one line instead of
+# The student handout (make dist) has no labkit/instructor/: the instructors' targets say so in one line instead of
 # make's "Nothing to be done".
 grade dist gradescope check bench:
 	@echo "make $@: 评分等老师用的目标不在学生发放包里 (可用的目标见 make help) / grading and the other instructors' targets are not part of the student handout (make help lists the ones it has)" >&2; exit 2

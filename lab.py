@@ -253,7 +253,7 @@ HELP = (  # (usage, catalogue key, only for lab.py)
     ("{cmd} clean", "help.clean", False),
     ("{cmd} run ARGS", "help.run", True),
 )
-INSTRUCTOR_HELP = (  # Makefile targets, listed where tools/ exists
+INSTRUCTOR_HELP = (  # Makefile targets, listed where labkit/instructor/ exists
     ("make grade SUBMISSIONS=dir|zip", "help.grade"),
     ("make dist", "help.dist"),
     ("make gradescope", "help.gradescope"),
@@ -276,7 +276,7 @@ def help_text(cmd):
     lines.append("options: PYTHON=/path/to/python (已装 pytest / with pytest), BASE_PYTHON=python3.12, LAB_LANG=en")
     if cmd != "make":
         lines.append("{0} / {1}".format(text("help.windows", language="zh"), text("help.windows", language="en")))
-    if os.path.exists(os.path.join(LAB, "tools", "grade.py")):
+    if os.path.exists(os.path.join(LAB, "labkit", "instructor", "grade.py")):
         lines += ["instructors:"] + [row(usage, key) for usage, key in INSTRUCTOR_HELP]
     return "\n".join(lines)
 

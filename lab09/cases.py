@@ -38,7 +38,7 @@ class Case:
     function: str
     examples: tuple  # empty for a check that draws its inputs (labkit/drawn.py)
     hint: str
-    weight: int = 0  # points: 0 here; the grader gives each graded case its share of tools/grading.ini
+    weight: int = 0  # points: 0 here; the grader gives each graded case its share of solutions/grading.ini
 
     @property
     def label_key(self) -> str:
@@ -279,7 +279,7 @@ REWRITE = (
              Example(("中文里一个 token 有多长？", "那中文呢？", 10), "那中文呢？")),
 )
 OPTIONAL = CHALLENGE + REWRITE  # what `make challenge` runs; never in `make test` or the grade.
-# Points are given by the grading scheme (tools/grading.ini, read by tools/config.py), which builds the
+# Points are given by the grading scheme (solutions/grading.ini, read by labkit/instructor/config.py), which builds the
 # grader's own weighted copies of the graded cases; to grade an optional group, add it there.
 
 ALL_CASES = CORE + EXTENDED  # the table cases `make test-full` runs and the grader scores (with the property checks)

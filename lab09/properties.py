@@ -5,7 +5,7 @@ the input itself: the layout of a history (F1–F4), the ValueError for an unkno
 between a prompt and a boundary (E2–E4), the whole text when there is no <|assistant|> (E1).
 `make test-full` draws their inputs with one fixed seed, so students run the same checks on every machine.
 The grade draws each student's from the course secret and the student id, as it does for the generated
-checks (tools/generated.py): the handout holds the fixed seed and these expected-value functions, so inputs
+checks (lab09/generated.py): the handout holds the fixed seed and these expected-value functions, so inputs
 drawn from it alone could be answered from a table.
 """
 

@@ -759,7 +759,7 @@ CATALOGUE = {
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),
     "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] "
-                   "[UNSAFE=1] [CONFIG=tools/grading.ini]", "grade a class"),
+                   "[UNSAFE=1] [CONFIG=solutions/grading.ini]", "grade a class"),
     "help.dist": ("学生发放包 dist/lab09-step8.tar.gz/.zip (已提交的版本)", "the student handout (the committed tree)"),
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
     "help.check": ("测试框架自身的测试 (CI)", "the harness's own test suite"),
@@ -791,7 +791,7 @@ def current_language() -> str:
 
 
 def register(entries: dict) -> None:
-    """Add another part's sentences (the grader's live in tools/texts.py); a key is defined once."""
+    """Add another part's sentences (the grader's live in labkit/instructor/texts.py); a key is defined once."""
     clash = set(entries) & set(CATALOGUE)
     if clash:
         raise KeyError(f"defined twice: {sorted(clash)}")

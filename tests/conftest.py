@@ -15,7 +15,7 @@ from framework import STUB
 from lab09.cases import CORE
 from labkit.judge import check
 from labkit.run.engine import Limits, StudentRun
-import tools  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
+import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 
 STUDENTS = ROOT / "tests" / "students"
 

@@ -17,7 +17,7 @@ import pytest
 from conftest import QUICK, ROOT, SOLUTION, clean_env, make
 from labkit.run import pipes, removal, replies, sandbox
 from labkit.untrusted import safe_text
-from tools import caps
+from labkit.instructor.outputs import caps
 
 MIB = 1 << 20
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0

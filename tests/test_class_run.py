@@ -20,10 +20,11 @@ from labkit.i18n import text
 from labkit.run.probe import level as sandbox_level
 from labkit.run.reaper import process_stat
 from labkit.run.sandbox import Level
-from tools import config, figures, grade, outputs, report_page, reports
-from tools.grade import grade_folder
+from labkit.instructor import config, grade
+from labkit.instructor.outputs import atomic, figures, report_page, reports
+from labkit.instructor.grade import grade_folder
 
-MAX_SCORE = config.load().max_score  # full marks of the grading scheme (tools/grading.ini)
+MAX_SCORE = config.load().max_score  # full marks of the grading scheme (solutions/grading.ini)
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 SLEEPER = "import time\n\n\ndef format_prompt(messages):\n    time.sleep(600)\n\n\ndef extract_response(output):\n" \
@@ -131,13 +132,13 @@ def test_class_outputs_are_written_all_or_none(tmp_path, monkeypatch):
     def full_disk(path):
         return io.BufferedWriter(FullDisk()) if path.name == "grades.json" else real_open(path)
 
-    real_open = outputs._open
-    monkeypatch.setattr(outputs, "_open", full_disk)
+    real_open = atomic._open
+    monkeypatch.setattr(atomic, "_open", full_disk)
     with pytest.raises(OSError):
         grade_folder(folder, out, CLASS_LIMITS)
     assert snapshot(out) == before and sorted(p.name for p in out.iterdir()) == sorted(
         ["feedback", "grades.csv", "grades.json", "report.html"])
-    monkeypatch.setattr(outputs, "_open", real_open)
+    monkeypatch.setattr(atomic, "_open", real_open)
 
     real_replace, calls = os.replace, []
 
@@ -147,10 +148,10 @@ def test_class_outputs_are_written_all_or_none(tmp_path, monkeypatch):
             raise OSError(5, "Input/output error")
         return real_replace(source, target)
 
-    monkeypatch.setattr(outputs.os, "replace", failing_third_rename)
+    monkeypatch.setattr(atomic.os, "replace", failing_third_rename)
     with pytest.raises(OSError):
         grade_folder(folder, out, CLASS_LIMITS)
-    monkeypatch.setattr(outputs.os, "replace", real_replace)
+    monkeypatch.setattr(atomic.os, "replace", real_replace)
     assert snapshot(out) == before
     grade_folder(folder, out, CLASS_LIMITS)
     assert snapshot(out) != before and not [p for p in out.iterdir() if p.name.startswith(".")]
@@ -207,7 +208,7 @@ def everything_under(pid: int) -> list[int]:
 
 
 def start_grader(folder: Path, out: Path, *options: str, **env) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tools.grade", str(folder), "--out", str(out), *options], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out), *options], cwd=ROOT,
                             env=clean_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -327,7 +328,7 @@ def test_each_record_and_feedback_goes_to_disk_as_it_is_made(tmp_path):
     seen = []
 
     def progress(done, total):
-        staging = out / f"{outputs.STAGING}{os.getpid()}"
+        staging = out / f"{atomic.STAGING}{os.getpid()}"
         seen.append((done, (staging / ".records").stat().st_size, sorted(p.name for p in staging.iterdir())))
 
     grade_folder(folder, out, CLASS_LIMITS, progress=progress)
@@ -502,7 +503,7 @@ def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_pa
     fixed.mkdir()
     shutil.copy(SOLUTION, fixed / "bob.py")
 
-    refused = subprocess.run([sys.executable, "-m", "tools.grade", str(fixed), "--out", str(out)], cwd=ROOT,
+    refused = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(fixed), "--out", str(out)], cwd=ROOT,
                              env=clean_env(), capture_output=True, text=True, timeout=120)
     warning = text("sandbox.warning", level=sandbox_level().name)  # printed first below full strength
     said = [line for line in refused.stderr.strip().splitlines() if line != warning]

@@ -12,8 +12,9 @@ from lab09.cases import ALL_CASES
 from labkit import render
 from labkit.drawn import SHRINK_CALLS, explore, specimens
 from labkit.run.engine import StudentRun
-from tools import config, generated
-from tools.grade import course_settings, grade_folder
+from lab09 import generated
+from labkit.instructor import config
+from labkit.instructor.grade import course_settings, grade_folder
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=60.0)
 SCHEME = config.load()

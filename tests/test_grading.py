@@ -22,9 +22,10 @@ from lab09.cases import CORE
 from labkit import render
 from labkit.i18n import text
 from labkit.run import probe
-from tools import config, reports
-from tools.grade import course_settings, grade_folder, grade_submission
-from tools.submissions import Submission
+from labkit.instructor import config
+from labkit.instructor.outputs import reports
+from labkit.instructor.grade import course_settings, grade_folder, grade_submission
+from labkit.instructor.lms.submissions import Submission
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)
 HOSTILE = STUDENTS / "hostile"
@@ -354,7 +355,7 @@ def test_grade_without_submissions_says_how():
 
 
 def test_every_way_of_asking_lists_every_option_readme_documents():
-    from tools.grade import MAKE_OPTIONS, MAKE_USAGE  # make grade's variables, in one place
+    from labkit.instructor.grade import MAKE_OPTIONS, MAKE_USAGE  # make grade's variables, in one place
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     synopsis = readme.split("## Grading a class", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
     assert " ".join(synopsis.split()) == MAKE_USAGE  # README's synopsis is the grader's own
@@ -365,7 +366,7 @@ def test_every_way_of_asking_lists_every_option_readme_documents():
     assert sorted(passed_on) == sorted(documented)  # every variable the recipe hands to the grader
     usage = make("grade").stderr
     assert f"usage: {MAKE_USAGE}" in usage
-    grader = subprocess.run([sys.executable, "-m", "tools.grade", "--help"], cwd=ROOT, env=clean_env(),
+    grader = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--help"], cwd=ROOT, env=clean_env(),
                             capture_output=True, text=True, timeout=60).stdout
     assert all(f"--{option.lstrip('-')}" in grader for _, _, option in MAKE_OPTIONS)
     assert MAKE_USAGE in " ".join(grader.split())
@@ -379,7 +380,7 @@ def test_gradescope_results_follow_its_schema(tmp_path):
     submission.mkdir()
     shutil.copy(STUDENTS / "wrong" / "no_cut_end.py", submission / "student.py")
     results = tmp_path / "results" / "results.json"
-    subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
     document = json.loads(results.read_text(encoding="utf-8"))
     assert set(document) >= {"score", "tests"} and len(document["tests"]) == len(GRADED)
@@ -398,10 +399,10 @@ def test_gradescope_says_why_nothing_ran_as_grades_json_does(tmp_path):
     submission = tmp_path / "class" / "submission"
     submission.mkdir(parents=True)  # nothing in it: no student.py, and nothing else found either
     results = tmp_path / "results.json"
-    subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
     outputs = {test["output"] for test in json.loads(results.read_text(encoding="utf-8"))["tests"]}
-    subprocess.run([sys.executable, "-m", "tools.grade", str(tmp_path / "class"), "--out", str(tmp_path / "out")],
+    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "class"), "--out", str(tmp_path / "out")],
                    cwd=ROOT, check=True, env=clean_env(), capture_output=True)
     [record] = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["students"]
     assert record["status"] == "no_student_py" and outputs == {record["why"]} and record["why"].endswith(": —")
@@ -411,7 +412,7 @@ def test_gradescope_bundle_has_its_entry_points_and_no_solution():
     assert make("gradescope").returncode == 0
     with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
         names = set(bundle.namelist())
-    assert {"setup.sh", "run_autograder", "tools/grade.py", "tools/grading.ini", "labkit/run/engine.py"} <= names
-    # the reference solution is the generated checks' answer key, read by the grader only (the child cannot)
-    assert [name for name in names if name.startswith("solutions/")] == ["solutions/student.py"]
+    assert {"setup.sh", "run_autograder", "labkit/instructor/grade.py", "solutions/grading.ini", "labkit/run/engine.py"} <= names
+    # the course file and the generated checks' answer key, read by the grader only (the child cannot)
+    assert sorted(name for name in names if name.startswith("solutions/")) == ["solutions/grading.ini", "solutions/student.py"]
     assert not any(name.startswith("tests/") or name == "framework/student.py" for name in names)

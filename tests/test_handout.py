@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, SOLUTION, STUB, clean_env
 from lab09.cases import OPTIONAL
 from test_course_output import transcript
-from tools import config
+from labkit.instructor import config
 
 SCHEME = config.load()
 
@@ -36,7 +36,7 @@ def test_the_handout_works_alone_and_holds_no_reference_implementation(tmp_path)
         tar.extractall(tmp_path, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     lab = tmp_path / "lab09-step8"
     assert all(name == "lab09-step8" or name.startswith("lab09-step8/") for name in names)
-    assert not any(part in ("solutions", "tests", "tools", ".ci") for name in names for part in name.split("/"))
+    assert not any(part in ("solutions", "tests", "instructor", ".ci") for name in names for part in name.split("/"))
     assert (lab / "TASK.md").exists() and (lab / "TASK.en.md").exists() and (lab / "requirements.txt").exists()
     assert (lab / "framework" / "student.py").read_bytes() == STUB.read_bytes()
     defining = [path.relative_to(lab).as_posix() for path in lab.rglob("*.py")

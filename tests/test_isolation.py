@@ -32,8 +32,9 @@ from labkit.judge import check
 from labkit.run import sandbox
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
-from tools import config, figures, report_page, reports
-from tools.grade import refuse_unsafe
+from labkit.instructor import config
+from labkit.instructor.outputs import figures, report_page, reports
+from labkit.instructor.grade import refuse_unsafe
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
 LEVELS = {  # a name for the test -> (environment, what the level must include)
@@ -377,7 +378,7 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
     (stub / "apt-get").chmod(0o755)
     subprocess.run(["bash", str(source / "setup.sh")], check=True, timeout=60,
                    env=clean_env(PATH=f"{stub}{os.pathsep}{os.environ['PATH']}"))
-    private = [source / "solutions" / "student.py", source / "tools" / "grading.ini"]
+    private = [source / "solutions" / "student.py", source / "solutions" / "grading.ini"]
     assert all(not path.stat().st_mode & 0o077 for path in private + [source / "solutions"])
     submission = open_folder / "submission"
     submission.mkdir(mode=0o755)
@@ -387,7 +388,7 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
     environment.pop("LAB_UNSAFE", None)
 
     def graded() -> dict:
-        subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+        subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
                         "--results", str(results)], cwd=source, env=environment, check=True, timeout=300)
         return json.loads(results.read_text(encoding="utf-8"))
 
@@ -499,9 +500,7 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     if shutil.which("prlimit") is None:
         pytest.skip("no prlimit (util-linux) to limit the grader's processes")
     lab = open_folder / "lab"
-    copy_code(lab, "tools")
-    (lab / "solutions").mkdir()
-    shutil.copy(SOLUTION, lab / "solutions" / "student.py")  # the generated checks' answer key
+    copy_code(lab, "solutions")  # the course file and the generated checks' answer key
     submissions = lab / "class"
     submissions.mkdir()
     honest = [SOLUTION, *sorted((STUDENTS / "correct").glob("*.py"))]
@@ -517,7 +516,7 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     since = None
     try:
         grader = subprocess.Popen(["prlimit", f"--nproc={GRADER_PROCESSES}:{GRADER_PROCESSES}", "--", python, "-m",
-                                   "tools.grade", str(submissions), "--out", str(work / "out"), "--jobs", "4"],
+                                   "labkit.instructor.grade", str(submissions), "--out", str(work / "out"), "--jobs", "4"],
                                   cwd=lab, user=uid, group=uid, extra_groups=[], stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True,
                                   env={"PATH": "/usr/bin:/bin", "HOME": str(work), "TMPDIR": str(work),

@@ -21,11 +21,12 @@ from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, ma
 from lms_fixtures import (CANVAS_ROWS, MOODLE_45, MOODLE_NAMES, RIGHT, WRONG as WRONG_BYTES, blackboard_class,
                           canvas_class, canvas_gradebook, gbk_zip, moodle_45_class, moodle_45_worksheet, moodle_import,
                           put, spout_csv, worksheet_row, zip_bytes)
-from tools import config, reports, roster
-from tools.grade import course_settings, grade_folder
-from tools.submissions import discover
+from labkit.instructor import config
+from labkit.instructor.outputs import reports, roster
+from labkit.instructor.grade import course_settings, grade_folder
+from labkit.instructor.lms.submissions import discover
 
-MAX_SCORE = config.load().max_score  # full marks of the grading scheme (tools/grading.ini)
+MAX_SCORE = config.load().max_score  # full marks of the grading scheme (solutions/grading.ini)
 
 WRONG = STUDENTS / "wrong"
 HELPER_USER = "from helper import format_prompt, extract_response  # the work is in helper.py\n"
@@ -232,7 +233,7 @@ def test_a_canvas_gradebook_export_becomes_an_importable_canvas_csv(tmp_path):
     (folder / "stranger_10099_50100_student.py").write_bytes(SOLUTION.read_bytes())
     roster = tmp_path / "gradebook.csv"
     roster.write_bytes(b"\xef\xbb\xbf" + CANVAS_ROSTER.encode("utf-8"))
-    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder), "--out", str(tmp_path / "out"),
+    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(tmp_path / "out"),
                              "--roster", str(roster), "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
                             env=clean_env(LAB_TIMEOUT="1"), timeout=300)
     assert result.returncode == 0, result.stderr
@@ -315,7 +316,7 @@ def gradescope(tmp_path, files: dict, metadata: dict | None = None, **env) -> di
     if metadata is not None:
         (tmp_path / "submission_metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
     results = tmp_path / "results" / "results.json"
-    subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env(**env), timeout=300)
     return json.loads(results.read_text(encoding="utf-8"))
 
@@ -352,7 +353,7 @@ def test_gradescope_reads_late_and_attempts_and_speaks_english_on_request(tmp_pa
 
 
 def test_the_gradescope_bundle_updates_package_lists_before_installing():
-    setup = [line.strip() for line in (ROOT / "tools" / "gradescope" / "setup.sh").read_text().splitlines()
+    setup = [line.strip() for line in (ROOT / "labkit" / "instructor" / "gradescope" / "setup.sh").read_text().splitlines()
              if line.strip().startswith("apt-get")]
     assert setup[0] == "apt-get update" and setup[1].startswith("apt-get install")
     result = make("gradescope", env=clean_env(LAB_LANG="en"))
@@ -403,7 +404,7 @@ def test_one_budget_per_student_however_many_uploads_and_archives(tmp_path, monk
     """Finding 5: each archive inside a folder had a budget of its own, so Moodle's 20 uploads per student gave
     20 budgets (≈ 50 min of parsing); now one student's entries and nested archives share one budget, and an
     archive beyond what is left is skipped and said so (M1's folder of uploads)."""
-    from tools import archives
+    from labkit.instructor.lms import archives
     monkeypatch.setattr(archives, "MAX_INFLATED", (3 << 20) + (64 << 10))  # student.py and three uploads
     folder = tmp_path / "moodle" / "Bob Jones_1873401_assignsubmission_file"
     for index in range(20):
@@ -449,7 +450,7 @@ def test_archives_from_windows_and_macos_are_read_as_their_makers_meant(tmp_path
     assert ("note.chose_backup", {"chosen": "li.zip/作业九/student.py", "others": "li.zip/作业九/备份/student.py"}) \
         in by_id["li"].notes
     assert by_id["empty"].found == ("notes.md",)  # .DS_Store is not the student's work
-    from tools.grade import grade_submission
+    from labkit.instructor.grade import grade_submission
     feedback = reports.feedback_text(grade_submission(by_id["li"], CLASS_LIMITS, config.load()))
     assert "测试的是 li.zip/作业九/student.py；li.zip/作业九/备份/student.py 在备份文件夹里" in feedback
 
@@ -516,7 +517,7 @@ def canvas_semicolons(tmp_path_factory):
     gradebook = root / "gradebook.csv"
     gradebook.write_bytes(canvas_gradebook(CANVAS_ROWS, separator=";", bom=True, manual=True, decimal=",",
                                            points="7.00"))
-    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder), "--out", str(root / "out"),
+    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(root / "out"),
                              "--roster", str(gradebook), "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
                             env=clean_env(LAB_TIMEOUT="1"), timeout=300)
     assert result.returncode == 0, result.stderr
@@ -598,7 +599,7 @@ def test_moodle_team_submissions_are_graded_once_per_group(tmp_path):
         (worksheet_row("2002", "Li Si", "Submitted for grading"), "Team A"),
         (worksheet_row("2003", "Wang Fang", "Submitted for grading"), "Default group"))]
     (tmp_path / "worksheet.csv").write_bytes(spout_csv(rows))
-    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder), "--out", str(tmp_path / "out"),
+    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(tmp_path / "out"),
                              "--roster", str(tmp_path / "worksheet.csv"), "--jobs", "1"], cwd=ROOT,
                             capture_output=True, text=True, env=clean_env(LAB_TIMEOUT="1"), timeout=300)
     assert result.returncode == 0, result.stderr
@@ -725,7 +726,7 @@ def test_a_grade_never_lands_on_another_student_of_the_same_name(tmp_path):
     folder = put(tmp_path / "download", {"Li Wei_123_assignsubmission_file/student.py": RIGHT})
     rows = [MOODLE_45, worksheet_row("456", "Li Wei", "No submission", maximum="20.00")]
     (tmp_path / "worksheet.csv").write_bytes(spout_csv(rows))
-    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder), "--out", str(tmp_path / "out"),
+    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(tmp_path / "out"),
                              "--roster", str(tmp_path / "worksheet.csv"), "--jobs", "1"], cwd=ROOT,
                             capture_output=True, text=True, env=clean_env(LAB_TIMEOUT="1"), timeout=300)
     assert result.returncode == 0, result.stderr
@@ -839,7 +840,7 @@ def test_a_zip_of_one_student_stays_one_student(tmp_path):
         (alice,) = discover(source)
         assert (alice.student, alice.layout) == ("alice", "plain")
         assert alice.attempts[0].files == ("alice.zip/lab09/student.py", "alice.zip/lab09/helper.py")
-    result = subprocess.run([sys.executable, "-m", "tools.grade", str(folder / "alice.zip"), "--out",
+    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder / "alice.zip"), "--out",
                              str(tmp_path / "out"), "--jobs", "1"], cwd=ROOT, capture_output=True, text=True,
                             env=clean_env(LAB_TIMEOUT="1"), timeout=300)
     assert result.returncode == 0, result.stderr
@@ -855,26 +856,26 @@ def test_make_grade_takes_the_canvas_zip_and_says_which_layout_it_recognised(tmp
     unzipped = canvas_export(tmp_path / "unzipped")
     download = zipped(unzipped, tmp_path / "cs101-lab09_submissions.zip")
     grade_folder(unzipped, tmp_path / "from_folder", CLASS_LIMITS, jobs=2)
-    result = subprocess.run([sys.executable, "-m", "tools.grade", str(download), "--out", str(tmp_path / "out"),
+    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(download), "--out", str(tmp_path / "out"),
                              "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
                             env=clean_env(LAB_TIMEOUT="1"), timeout=300)
     assert result.returncode == 0, result.stderr
     assert "SUBMISSIONS: cs101-lab09_submissions.zip 是 LMS 的下载，认出的布局: Canvas (8 个条目)；直接读 zip，不解压" \
         in result.stdout
     assert (tmp_path / "out" / "grades.csv").read_bytes() == (tmp_path / "from_folder" / "grades.csv").read_bytes()
-    english = subprocess.run([sys.executable, "-m", "tools.grade", str(unzipped), "--out", str(tmp_path / "en"),
+    english = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(unzipped), "--out", str(tmp_path / "en"),
                               "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
                              env=clean_env(LAB_TIMEOUT="1", LAB_LANG="en"), timeout=300)
     assert "SUBMISSIONS: the folder unzipped, layout recognised: Canvas (8 entries)" in english.stdout
     (tmp_path / "notes.txt").write_text("not a download", encoding="utf-8")
-    refused = subprocess.run([sys.executable, "-m", "tools.grade", str(tmp_path / "notes.txt")], cwd=ROOT,
+    refused = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "notes.txt")], cwd=ROOT,
                              capture_output=True, text=True, env=clean_env(), timeout=60)
     assert refused.returncode == 2 and "SUBMISSIONS must be a folder or an LMS download's .zip" in refused.stderr
 
 
 def test_a_submissions_folder_that_cannot_be_read_is_named_as_such(tmp_path, monkeypatch, capsys):
     """It was reported as an OUT that could not be written ("写不了 grades/"), with nothing graded either way."""
-    from tools import grade
+    from labkit.instructor import grade
     (tmp_path / "class").mkdir()
     real = grade.os.listdir
 
@@ -893,7 +894,7 @@ def test_a_students_upload_inside_the_zip_is_bounded_by_their_budget(tmp_path, m
     """Inside the LMS's zip a student's own archive is inflated in memory, never to disk, and counts against
     that student's one budget: a bomb is cut off at the budget and skipped (named in the feedback), their
     student.py still graded, and the next student gets a budget of their own."""
-    from tools import archives
+    from labkit.instructor.lms import archives
     monkeypatch.setattr(archives, "MAX_INFLATED", 4 << 20)
     raw = io.BytesIO()
     with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as bundle:

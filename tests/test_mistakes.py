@@ -201,7 +201,7 @@ ENTRIES = [(folder, name) for folder, (table, _) in TABLES.items() for name in s
 
 
 def test_the_benchmark_class_leaves_out_exactly_the_wrong_files_that_hang():
-    from tools.bench import HANGING
+    from tests.bench import HANGING
     hang = {name for folder in ("wrong", "wrong_full", "wrong_multi")
             for name, (_, _, hint) in TABLES[folder][0].items() if hint in ("hint.timeout", "hint.timeout_prompt")}
     assert set(HANGING) == hang
@@ -276,7 +276,8 @@ def every_check_of(folder: str, name: str) -> list:
     """The verdicts of every check a wrong submission meets in grading: the six, the extended, property and
     generated checks (drawn for one student id, with the default scheme)."""
     from lab09 import properties
-    from tools import config, generated
+    from lab09 import generated
+    from labkit.instructor import config
     scheme = config.load()
     with StudentRun(STUDENTS / folder / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
         verdicts = [properties.run(student, case) for case in ALL_CASES + properties.PROPERTY_CASES]

@@ -76,7 +76,7 @@ def test_catalogue_has_both_languages_with_the_same_placeholders():
 def test_every_hint_and_label_the_code_can_use_exists():
     from lab09 import properties
     from labkit import judge as judge_module
-    from tools import generated
+    from lab09 import generated
     cases = ALL_CASES + properties.PROPERTY_CASES + generated.GENERATED_CASES
     used = {case.hint for case in cases} | {case.label_key for case in cases}
     used |= {hint for case in ALL_CASES for example in case.examples for hint in example.mistakes.values()}

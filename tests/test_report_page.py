@@ -12,9 +12,9 @@ import pytest
 from browser import chromium, dump_dom, probe, screenshot
 from conftest import CLASS_LIMITS, SOLUTION, STUDENTS, unavailable
 from labkit.i18n import text
-from tools import figures
-from tools.config import GRADED
-from tools.grade import grade_folder
+from labkit.instructor.outputs import figures
+from labkit.instructor.config import GRADED
+from labkit.instructor.grade import grade_folder
 
 CJK = re.compile("[\u4e00-\u9fff]")
 CLASS = {"ana": SOLUTION, "ben": STUDENTS / "wrong" / "no_trim.py", "cai": STUDENTS / "wrong" / "no_trim.py",
@@ -160,8 +160,8 @@ def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
     if chromium() is None:
         unavailable("chromium", "no Chromium: the report's browser tests need it (Debian package chromium)")
     from labkit.run.sandbox import Level
-    from tools import report_page
-    from tools.grade import course_settings
+    from labkit.instructor.outputs import report_page
+    from labkit.instructor.grade import course_settings
     records = [{"student": f"s{index:04d}", "name": "", "status": "ok", "gradable": True, "score": index * 37 % 101,
                 "max_score": 100, "late": None, "attempt": None, "attempts": 0, "files": [], "notes": [], "why": "",
                 "cases": {case.column: {"passed": index % 3 > 0, "hint": "h", "hint_text": "slip"} for case in GRADED}}

@@ -1,4 +1,4 @@
-"""One grading scheme, stated once (tools/grading.ini): what it says, where it shows, how the grader uses it."""
+"""One grading scheme, stated once (solutions/grading.ini): what it says, where it shows, how the grader uses it."""
 
 import json
 import re
@@ -9,9 +9,10 @@ import sys
 import pytest
 
 from conftest import ROOT, SOLUTION, STUDENTS, clean_env, make
-from tools import config, reports
-from tools.grade import course_settings, grade_submission
-from tools.submissions import Submission
+from labkit.instructor import config
+from labkit.instructor.outputs import reports
+from labkit.instructor.grade import course_settings, grade_submission
+from labkit.instructor.lms.submissions import Submission
 from test_generated import LIMITS
 
 
@@ -83,7 +84,7 @@ def test_gradescope_keeps_generated_checks_for_after_the_due_date(tmp_path):
     metadata = tmp_path / "submission_metadata.json"
     metadata.write_text(json.dumps({"users": [{"id": 1234, "name": "Alice"}]}), encoding="utf-8")
     results = tmp_path / "results.json"
-    subprocess.run([sys.executable, "-m", "tools.grade", "--gradescope", "--submission", str(submission),
+    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
                     "--results", str(results), "--metadata", str(metadata)], cwd=ROOT, check=True, env=clean_env())
     document = json.loads(results.read_text(encoding="utf-8"))
     tests = {test["number"]: test for test in document["tests"]}

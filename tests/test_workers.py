@@ -1,9 +1,9 @@
-"""The worker pool on its own (tools/workers.py): answers come back, work that raises or a worker that dies
+"""The worker pool on its own (labkit/instructor/workers.py): answers come back, work that raises or a worker that dies
 costs its one item, and the pool leaves nothing running.  (The class run's tests kill real grading workers.)"""
 
 import os
 
-from tools import workers
+from labkit.instructor import workers
 
 
 def run(pool: workers.Pool, items: list) -> tuple[dict, dict]:

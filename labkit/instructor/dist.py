@@ -2,12 +2,13 @@
 
 handout:     dist/lab09-step8/, dist/lab09-step8.tar.gz and dist/lab09-step8.zip (for students with only
              Python: Windows unpacks it without tools) — the stub, the harness, the sheets, the Makefile;
-             nothing of solutions/, tests/ or tools/.  Built from the committed tree (`git archive HEAD`),
+             nothing of solutions/, tests/ or labkit/instructor/.  Built from the committed tree (`git archive HEAD`),
              so a solution an instructor tried in framework/student.py never ships; and refused unless the
              built handout's own `make test` gives exactly 0 passed, 6 failed.
-gradescope:  dist/gradescope-autograder.zip — setup.sh and run_autograder at the root, the grader
-             (with tools/grading.ini), the harness without the stub, and the reference solution: the
-             generated checks' answer key, read only by the grader (the student's sandboxed child cannot).
+gradescope:  dist/gradescope-autograder.zip — setup.sh and run_autograder at the root, the harness with its
+             grader but without the stub, and solutions/: the course file (solutions/grading.ini, with the
+             secret) and the reference solution, the generated checks' answer key, read only by the grader
+             (the student's sandboxed child cannot).
 Archives are reproducible: sorted entries, the last commit's time (always after 1980, which zip needs),
 fixed owners and modes.  Files are created with the user's umask.
 """
@@ -27,14 +28,15 @@ import zipfile
 from pathlib import Path
 
 from labkit.i18n import text
-from tools import outputs
-from tools.config import ATTEMPTS, LANGUAGES, VISIBILITIES
+from labkit.instructor.outputs import atomic
+from labkit.instructor.config import ATTEMPTS, LANGUAGES, VISIBILITIES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
 NAME = "lab09-step8"
 HANDOUT_TOP = ("Makefile", "lab.py", "TASK.md", "TASK.en.md", "requirements.txt", ".gitignore")
 HANDOUT_TREES = ("framework", "lab09", "labkit")
+INSTRUCTOR_ONLY = "labkit/instructor"  # the one part of the trees that never ships in the handout
 FALLBACK_TIME = 1704067200  # 2024-01-01 UTC, when the lab is not a git checkout
 HANDOUT_PYTEST_INI = """[pytest]
 # `python -m pytest` and IDE test discovery (VS Code, PyCharm) find the six cases of framework/verify.py,
@@ -67,7 +69,7 @@ def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
     """(path -> (content, mode), time) of every handout file: from HEAD in a git checkout, else the tree."""
     files: dict[str, tuple[bytes, int]] = {}
     if committed():
-        archive = _git("archive", "--format=tar", "HEAD", "--", *HANDOUT_TOP, *HANDOUT_TREES)
+        archive = _git("archive", "--format=tar", "HEAD", "--", *HANDOUT_TOP, *HANDOUT_TREES, f":(exclude){INSTRUCTOR_ONLY}")
         if archive.returncode != 0:
             raise Refused(archive.stderr.decode("utf-8", "replace").strip())
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
@@ -77,7 +79,8 @@ def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
         stamp = int(_git("log", "-1", "--format=%ct", "HEAD").stdout.strip() or FALLBACK_TIME)
     else:
         top = [Path(name) for name in HANDOUT_TOP if (ROOT / name).is_file()]
-        for relative in top + [path for tree in HANDOUT_TREES for path in _tree(tree)]:
+        trees = [path for tree in HANDOUT_TREES for path in _tree(tree) if not _instructor_only(path)]
+        for relative in top + trees:
             path = ROOT / relative
             files[relative.as_posix()] = (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
         stamp = int(os.environ.get("SOURCE_DATE_EPOCH", FALLBACK_TIME))
@@ -91,19 +94,23 @@ def _tree(folder: str) -> list[Path]:
     return [path for path in found if (ROOT / path).is_file() and "__pycache__" not in path.parts]
 
 
+def _instructor_only(path: Path) -> bool:
+    return path.as_posix().startswith(INSTRUCTOR_ONLY + "/")
+
+
 def uncommitted_changes() -> list[str]:
     if not committed():
         return []
-    status = _git("status", "--porcelain", "--", *HANDOUT_TOP, *HANDOUT_TREES).stdout.decode("utf-8", "replace")
+    status = _git("status", "--porcelain", "--", *HANDOUT_TOP, *HANDOUT_TREES, f":(exclude){INSTRUCTOR_ONLY}").stdout.decode("utf-8", "replace")
     return [line[3:] for line in status.splitlines() if line[3:]]
 
 
 def gradescope_files() -> dict[str, Path]:
     """Name in the bundle -> file of the lab."""
-    files = {p.as_posix(): ROOT / p for p in _tree("framework") + _tree("lab09") + _tree("labkit") + _tree("tools")
+    files = {p.as_posix(): ROOT / p for tree in HANDOUT_TREES for p in _tree(tree)
              if p.as_posix() != "framework/student.py" and "gradescope" not in p.parts}
-    files.update({name: ROOT / "tools" / "gradescope" / name for name in ("setup.sh", "run_autograder")})
-    files["solutions/student.py"] = ROOT / "solutions" / "student.py"
+    files.update({name: ROOT / INSTRUCTOR_ONLY / "gradescope" / name for name in ("setup.sh", "run_autograder")})
+    files.update({name: ROOT / name for name in GRADESCOPE_PRIVATE})
     return files
 
 
@@ -129,7 +136,7 @@ def handout(python: str = sys.executable) -> Path:
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    outputs.commit(DIST, {f"{NAME}.tar.gz": _tar_gz(files, stamp), f"{NAME}.zip": _zip(files, stamp)}, {})
+    atomic.commit(DIST, {f"{NAME}.tar.gz": _tar_gz(files, stamp), f"{NAME}.zip": _zip(files, stamp)}, {})
     return DIST / f"{NAME}.tar.gz"
 
 
@@ -219,7 +226,7 @@ def gradescope_settings(environ=os.environ) -> str:
     return "\n".join(lines) or "# (defaults: Chinese, visible, the latest attempt)"
 
 
-GRADESCOPE_PRIVATE = ("solutions/student.py", "tools/grading.ini")  # the answer key, the scheme and its secret
+GRADESCOPE_PRIVATE = ("solutions/student.py", "solutions/grading.ini")  # the answer key, the scheme and its secret
 
 
 def gradescope() -> Path:
@@ -237,12 +244,12 @@ def gradescope() -> Path:
             if name == "run_autograder":
                 content = content.replace(b"# LAB_SETTINGS", gradescope_settings().encode("utf-8"))
             bundle.writestr(info, content)
-    outputs.commit(DIST, {"gradescope-autograder.zip": buffer.getvalue()}, {})
+    atomic.commit(DIST, {"gradescope-autograder.zip": buffer.getvalue()}, {})
     return DIST / "gradescope-autograder.zip"
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.dist", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m labkit.instructor.dist", description=__doc__.split("\n")[0])
     parser.add_argument("what", nargs="?", choices=("handout", "gradescope"), default="handout")
     parser.add_argument("--python", default=sys.executable, help="an interpreter with pytest, for the check")
     args = parser.parse_args(argv)

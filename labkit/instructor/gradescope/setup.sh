@@ -7,7 +7,7 @@ set -euo pipefail
 # bubblewrap's namespaces and has no Landlock, the student's code runs under a uid of its own, and these
 # modes are what keeps them from it (the grader refuses to grade where that code could read them).
 cd "$(dirname "$0")"
-chmod -R go-rwx solutions tools/grading.ini
+chmod -R go-rwx solutions
 export DEBIAN_FRONTEND=noninteractive
 need=""
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null || need="$need python3"

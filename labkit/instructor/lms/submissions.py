@@ -1,9 +1,9 @@
 """Turns a submissions folder into one Submission per student: which student.py, which helpers, which attempt.
 
 A folder may be a plain class folder (a sub-folder, a .py, a .zip or a .tar.gz per student) or an LMS
-download (see tools/layouts.py), where a student's work is spread over several entries; the download may
-also be the LMS's zip itself, read in place (tools/downloads.py).  All of one
-student's files form one submission, read with one budget (tools/archives.py).  One upload is one attempt:
+download (see labkit/instructor/lms/layouts.py), where a student's work is spread over several entries; the download may
+also be the LMS's zip itself, read in place (labkit/instructor/lms/downloads.py).  All of one
+student's files form one submission, read with one budget (labkit/instructor/lms/archives.py).  One upload is one attempt:
 Blackboard's attempts are attempts, while copies of one file inside an upload (`student (1).py` from Moodle or
 a browser, `student-1.py` from Canvas) are versions of it, and the highest number, the newest copy, is graded.
 Ambiguity is resolved the way a person would (a top-level student.py beats one in backup/, a whole lab copy
@@ -21,9 +21,9 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
 from labkit.untrusted import safe_text
-from tools import downloads
-from tools.archives import ArchiveError, Member, _Budget, archive_suffix, read_folder, searched
-from tools.layouts import Owner, blackboard_users, recognise, version
+from labkit.instructor.lms import downloads
+from labkit.instructor.lms.archives import ArchiveError, Member, _Budget, archive_suffix, read_folder, searched
+from labkit.instructor.lms.layouts import Owner, blackboard_users, recognise, version
 
 TARGET = "student.py"
 MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\.py$")
@@ -94,7 +94,7 @@ class _Pool:
 
 def discover(source: Path, skip: tuple = ()) -> list[Submission]:
     """One Submission per student in `source` (a folder, the LMS's zip or a folder holding only it: see
-    tools/downloads.py), sorted by id; ids are unique and safe as file names.  `skip` lists paths never graded
+    labkit/instructor/lms/downloads.py), sorted by id; ids are unique and safe as file names.  `skip` lists paths never graded
     (the output folder); earlier grading outputs are skipped too.  Students are read one at a time, so memory
     holds one student's files, not the class's."""
     with downloads.opened(source, skip) as download:

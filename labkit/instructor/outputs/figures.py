@@ -1,14 +1,14 @@
 """The class's figures, gathered one record at a time in a bounded size, and the words every class output
 uses for them: a status's label, the sandbox line, the student's feedback file.
 
-The terminal summary (tools/reports.py) and report.html (tools/report_page.py) both read them, so
+The terminal summary (labkit/instructor/outputs/reports.py) and report.html (labkit/instructor/outputs/report_page.py) both read them, so
 report_page no longer imports reports and reports may import report_page.
 """
 
 from __future__ import annotations
 
 from labkit.i18n import CATALOGUE, text
-from tools.config import GRADED
+from labkit.instructor.config import GRADED
 
 
 class Figures:
@@ -19,7 +19,7 @@ class Figures:
 
     Pass rates and score figures are over the graded submissions only (`Grade.gradable`): every file the
     grader could judge, a syntax error or a timeout included (with the points it earned); left out are the
-    entries with no code to test (tools/submissions.UNGRADABLE) and those the grader or the machine failed on."""
+    entries with no code to test (submissions.UNGRADABLE) and those the grader or the machine failed on."""
 
     def __init__(self, level=None):
         self.level = getattr(level, "name", None)
@@ -172,5 +172,5 @@ def sandbox_line(level, records=()) -> str:
 
 
 def feedback_name(student: str) -> str:
-    """The student's file in feedback/ (ids are already safe file names: tools/submissions.safe_id)."""
+    """The student's file in feedback/ (ids are already safe file names: submissions.safe_id)."""
     return f"{student}.txt"

@@ -32,9 +32,9 @@ from pathlib import Path
 
 from labkit.i18n import text
 from labkit.untrusted import safe_text
-from tools.layouts import canvas_slug
-from tools.reports import cell
-from tools.submissions import NOT_THEIR_DOING
+from labkit.instructor.lms.layouts import canvas_slug
+from labkit.instructor.outputs.reports import cell
+from labkit.instructor.lms.submissions import NOT_THEIR_DOING
 
 CANVAS_STUDENT = ("Student", "LastName", "FirstName", "ID", "SIS User ID", "SIS Login ID", "Integration ID",
                   "Root Account", "Section")  # G1: the columns that say who a row is

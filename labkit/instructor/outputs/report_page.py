@@ -18,8 +18,8 @@ import io
 from urllib.parse import quote
 
 from labkit.i18n import current_language, text
-from tools.config import GRADED
-from tools.figures import TABLE_ROWS, Figures, feedback_name, sandbox_line, status_label
+from labkit.instructor.config import GRADED
+from labkit.instructor.outputs.figures import TABLE_ROWS, Figures, feedback_name, sandbox_line, status_label
 
 SORT_SCRIPT = """
 document.documentElement.dataset.sorting = "ready";
@@ -91,7 +91,7 @@ def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
 
 def write_page(stream, records, figures, course, level, unmatched=(), roster_note: str = "") -> None:
     """The report into a text stream; `records` is read once per section that lists students (a list, or
-    the run's tools/reports.Spool), `figures` are theirs."""
+    the run's reports.Spool), `figures` are theirs."""
     e = html.escape
     mistakes = figures.common_mistakes()
     refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}

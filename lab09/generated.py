@@ -1,6 +1,6 @@
 """Generated checks (grading only): inputs drawn for each student, expected values from the reference solution.
 
-Each student's inputs come from a seed derived from the course secret (tools/grading.ini) and the student
+Each student's inputs come from a seed derived from the course secret (solutions/grading.ini) and the student
 id, so two students get different inputs and a rerun gets the same ones.  The reference solution in
 solutions/ runs here, in the grader's own trusted process; the student's child only ever receives inputs.
 A failure is shrunk to the smallest failing input and shown like one of the six (labkit/drawn.py).

@@ -57,7 +57,7 @@ register({
                      "not opened (links, special files or unsafe paths): {files}"),
     "note.renamed": ("没有 student.py；测试的是定义了这些函数的 {file}。下次请命名为 student.py",
                      "no student.py; tested {file}, which defines the functions. Name it student.py next time"),
-    # --- what SUBMISSIONS holds, said in the terminal's summary (tools/downloads.py) -------------------
+    # --- what SUBMISSIONS holds, said in the terminal's summary (labkit/instructor/lms/downloads.py) -------------------
     "download.layout": ("{layout} ({count} 个条目)", "{layout} ({count} entries)"),
     "download.plain": ("普通条目 (每个一名学生)", "plain (one student each)"),
     "download.and": ("、", ", "),
@@ -229,7 +229,7 @@ register({
     "section.graded_properties": ("=== 性质检查 (评分时为你随机生成的输入，按规则判断；和 make test-full 的输入不同) ===",
                                   "=== Property checks (inputs drawn for you at grading, judged by the rules; not "
                                   "those of make test-full) ==="),
-    # --- caps on one student's outputs (tools/caps.py) -------------------------------------------
+    # --- caps on one student's outputs (labkit/instructor/outputs/caps.py) -------------------------------------------
     "bounds.feedback_cut": ("… 这里省略了 {kb} KB (每个学生的反馈最多 {cap} KB)",
                             "… {kb} KB left out here (one student's feedback is kept within {cap} KB)"),
     "bounds.record_cut": ("… 这里省略了 {kb} KB (grades.json 里每个学生最多 {cap} KB)",

@@ -1,14 +1,14 @@
 """Grades a class: every submission in its own sandboxed child, judged by the lab's case table.
 
-    python -m tools.grade SUBMISSIONS [--out grades] [--jobs N] [--roster CSV] [--attempt latest|best]
+    python -m labkit.instructor.grade SUBMISSIONS [--out grades] [--jobs N] [--roster CSV] [--attempt latest|best]
                           [--merge] [--title Lab09] [--unsafe] [--config INI]           (make grade)
-    python -m tools.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
+    python -m labkit.instructor.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
 A verdict comes only from the values a student's functions returned (see labkit/run/engine.py);
 nothing a submission prints, exits with or writes can change it.  Every step for one submission (read,
 run, judge, render) sits behind one barrier: whatever goes wrong there becomes that submission's status
 `grader_error` and the run goes on.  The class outputs are written all at once or not at all
-(tools/outputs.py); Ctrl-C stops every child, writes nothing and exits 130.
+(labkit/instructor/outputs/atomic.py); Ctrl-C stops every child, writes nothing and exits 130.
 """
 
 from __future__ import annotations
@@ -31,11 +31,13 @@ from labkit.judge import Verdict
 from labkit.run import engine, probe, sandbox
 from labkit.run.engine import Limits, LoadOutcome, StudentRun
 from labkit.untrusted import safe_text
-from tools import config, generated, outputs, regrade, report_page, reports, roster, workers
-from tools.config import ATTEMPTS, VISIBILITIES, Scheme
-from tools.downloads import describe as describe_download, readable as readable_download
-from tools.figures import Figures, feedback_name
-from tools.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
+from lab09 import generated
+from labkit.instructor import config, workers
+from labkit.instructor.outputs import atomic, regrade, report_page, reports, roster
+from labkit.instructor.config import ATTEMPTS, VISIBILITIES, Scheme
+from labkit.instructor.lms.downloads import describe as describe_download, readable as readable_download
+from labkit.instructor.outputs.figures import Figures, feedback_name
+from labkit.instructor.lms.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
 FILE = "student.py"  # how every student's file is named in feedback
 MAX_BEST = 5  # attempts graded at most when the best one counts
@@ -43,7 +45,7 @@ INTERRUPTED = 130
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
     ("OUT", "grades", "--out"), ("JOBS", "n", "--jobs"), ("ROSTER", "gradebook.csv", "--roster"),
     ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", "Lab09", "--title"),
-    ("UNSAFE", "1", "--unsafe"), ("CONFIG", "tools/grading.ini", "--config"),
+    ("UNSAFE", "1", "--unsafe"), ("CONFIG", "solutions/grading.ini", "--config"),
 )
 MAKE_USAGE = "make grade SUBMISSIONS=dir|zip " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
 
@@ -80,7 +82,7 @@ class Grade:
     def gradable(self) -> bool:
         """Whether the submission is graded: a file the grader judged, a syntax error or a timeout included (with
         the points it earned); not an entry with no code to test, nor one the grader or the machine failed on.
-        Pass rates and score figures are over these only (tools/figures.gradable)."""
+        Pass rates and score figures are over these only (figures.gradable)."""
         return self.status not in UNGRADABLE + NOT_THEIR_DOING
 
     def verdict(self, case) -> Verdict | None:
@@ -100,7 +102,7 @@ def points(verdicts) -> int:
 @dataclass(frozen=True)
 class Course:
     """What the course decides: the assignment's title, Gradescope visibility, which attempt counts, and the
-    grading scheme.  One place reads them (`course_settings`), fed by tools/grading.ini."""
+    grading scheme.  One place reads them (`course_settings`), fed by solutions/grading.ini."""
 
     title: str
     visibility: str
@@ -111,7 +113,7 @@ class Course:
 def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
                     scheme: Scheme | None = None) -> Course:
     """The course's settings: options given, else the environment (LAB_ATTEMPT, LAB_VISIBILITY), else the
-    grading scheme (tools/grading.ini, or `scheme`).  The language is LAB_LANG's (main sets it from the scheme)."""
+    grading scheme (solutions/grading.ini, or `scheme`).  The language is LAB_LANG's (main sets it from the scheme)."""
     scheme = scheme or config.load()
     chosen = attempt or environ.get("LAB_ATTEMPT", "").strip().lower() or "latest"
     visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
@@ -266,7 +268,7 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme
     """Grade every submission, `jobs` at a time, each run and judged in a worker process (judging hundreds
     of calls is Python work that threads of one process could not share); this process renders, and hands
     each result to `keep(index, result)` as it comes.  A hung case costs only its own time limit; a worker
-    that dies costs only the submission it held (tools/workers.py: tried once more, then `grader_error`).
+    that dies costs only the submission it held (labkit/instructor/workers.py: tried once more, then `grader_error`).
     Each entry of `submissions` is let go of (None) once graded.  On Ctrl-C every worker ends its child at
     once and KeyboardInterrupt goes on up."""
     finished_count = 0
@@ -362,7 +364,7 @@ def private_files(scheme_path: Path | None) -> tuple:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tools.grade", description=__doc__.split("\n")[0],
+        prog="python -m labkit.instructor.grade", description=__doc__.split("\n")[0],
         epilog=f"From make: {MAKE_USAGE} (" + ", ".join(f"{name}= is {option}" for name, _, option in MAKE_OPTIONS)
         + "; SUBMISSIONS= is the folder or the LMS's zip).")
     parser.add_argument("submissions", type=Path, nargs="?", help="the class's folder, or the LMS's download zip")
@@ -380,7 +382,7 @@ def main(argv=None) -> int:
     parser.add_argument("--title", default=None, help="the assignment's title (Lab09)")
     parser.add_argument("--unsafe", action="store_true", default=os.environ.get("LAB_UNSAFE") == "1",
                         help="grade as root even with no sandbox at all (also LAB_UNSAFE=1)")
-    parser.add_argument("--config", type=Path, default=None, help="the grading scheme (tools/grading.ini)")
+    parser.add_argument("--config", type=Path, default=None, help="the grading scheme (solutions/grading.ini)")
     parser.add_argument("--submission-seconds", type=float, default=Limits.submission_seconds,
                         help="wall-clock limit for one student, all cases together")
     args = parser.parse_args(argv)
@@ -474,7 +476,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     if gradebook is not None:
         submissions = roster.prepare(gradebook, submissions)
     previous = regrade.previous(out, [s.student for s in submissions], merge)
-    with outputs.Staging(out) as staging:
+    with atomic.Staging(out) as staging:
         spool = reports.Spool(staging.scratch("records"))
         try:
             grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt,
@@ -495,7 +497,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     return ClassRun(figures, out, unmatched, changes, written, len(submissions), previous is not None, lines)
 
 
-def class_files(staging: outputs.Staging, records, limits, course, level, gradebook):
+def class_files(staging: atomic.Staging, records, limits, course, level, gradebook):
     """Write every class output into the staging folder, one record at a time: (the names written, the
     submissions missing from the roster, the figures of the records as written: with a roster, each student's
     name is the roster's, where it has one for the id, and the lines saying what is left to do in the LMS:
@@ -569,7 +571,7 @@ def gradescope(args, limits: Limits, course: Course, level) -> int:
         grade = replace(result.grade, late=facts.get("late", result.grade.late))
         results = reports.gradescope_results(grade, course, facts)
     args.results.parent.mkdir(parents=True, exist_ok=True)
-    outputs.commit(args.results.parent, {args.results.name: (json.dumps(results, ensure_ascii=False, indent=2)
+    atomic.commit(args.results.parent, {args.results.name: (json.dumps(results, ensure_ascii=False, indent=2)
                                                              + "\n").encode("utf-8")}, {})
     return 0
 

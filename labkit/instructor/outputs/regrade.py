@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 from labkit.i18n import text
-from tools import reports
-from tools.config import GRADED
-from tools.figures import feedback_name, status_label
-from tools.submissions import safe_id
+from labkit.instructor.outputs import reports
+from labkit.instructor.config import GRADED
+from labkit.instructor.outputs.figures import feedback_name, status_label
+from labkit.instructor.lms.submissions import safe_id
 
 
 class RegradeRefused(Exception):

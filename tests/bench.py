@@ -27,9 +27,9 @@ LARGE_TIME_GOAL, LARGE_MEMORY_GOAL = 1.2, 1.3  # the large class against the sma
 # The grader's own peak memory (its workers and the students' children are processes of their own): the
 # grader runs in this shim, which writes its ru_maxrss (KiB on Linux, bytes on macOS) to a file as it exits.
 PEAK_SHIM = ("import atexit, resource, runpy, sys\n"
-             "peak, sys.argv = sys.argv[1], ['tools.grade', *sys.argv[2:]]\n"
+             "peak, sys.argv = sys.argv[1], ['labkit.instructor.grade', *sys.argv[2:]]\n"
              "atexit.register(lambda: open(peak, 'w').write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)))\n"
-             "runpy.run_module('tools.grade', run_name='__main__', alter_sys=True)\n")
+             "runpy.run_module('labkit.instructor.grade', run_name='__main__', alter_sys=True)\n")
 HANGING = ("find_loop_never_advances", "index_never_advances")  # wrong submissions that loop forever (tests/test_mistakes.py checks)
 CRASHING = ("syntax_error", "exit_at_import", "os_exit_in_call", "missing_module", "recursion", "keyboard_interrupt")
 

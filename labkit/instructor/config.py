@@ -1,7 +1,7 @@
-"""The grading scheme, stated once in tools/grading.ini: points per group, generated checks, course, Gradescope.
+"""The grading scheme, stated once in solutions/grading.ini: points per group, generated checks, course, Gradescope.
 
 Read with the standard library (configparser) by the grader, the Gradescope runner and the reports;
-`python -m tools.config` prints the scheme as the table TASK.md shows (a test keeps the two in step).
+`python -m labkit.instructor.config` prints the scheme as the table TASK.md shows (a test keeps the two in step).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 
 from lab09.cases import CORE, EXTENDED
 from lab09.properties import PROPERTY_CASES
-from tools.generated import GENERATED_CASES
+from lab09.generated import GENERATED_CASES
 
-PATH = Path(__file__).with_name("grading.ini")
+PATH = Path(__file__).resolve().parents[2] / "solutions" / "grading.ini"  # the course file: never in the handout
 GROUPS = {"six": CORE, "extended": EXTENDED, "properties": PROPERTY_CASES, "generated": GENERATED_CASES}
 GRADED = tuple(case for cases in GROUPS.values() for case in cases)  # every graded case, group by group
 GROUP_OF_SUITE = {"core": "six", "extended": "extended", "properties": "properties", "generated": "generated"}
@@ -66,7 +66,7 @@ class Scheme:
 
 
 def load(path: Path | None = None) -> Scheme:
-    """The scheme in `path` (default tools/grading.ini, if present); keys left out keep their defaults."""
+    """The scheme in `path` (default solutions/grading.ini, if present); keys left out keep their defaults."""
     parser = _parser()
     path = PATH if path is None else Path(path)
     if path != PATH or path.exists():

@@ -1,6 +1,6 @@
 """Turns grades into records, and records into what grading writes: grades.csv, grades.json, feedback/,
-the terminal summary and Gradescope's results.json (report.html is in tools/report_page.py, the class's
-figures in tools/figures.py).
+the terminal summary and Gradescope's results.json (report.html is in labkit/instructor/outputs/report_page.py, the class's
+figures in labkit/instructor/outputs/figures.py).
 
 A record is one student's result as plain data (what grades.json holds per student).  Every class output
 is rendered from records only, so a regrade can merge earlier records with new ones, and nothing in an
@@ -18,9 +18,9 @@ from dataclasses import replace
 
 from labkit import render
 from labkit.i18n import text
-from tools import caps, report_page
-from tools.config import GRADED, GROUP_OF_SUITE, GROUPS
-from tools.figures import Figures, at_other_levels, sandbox_line, status_label
+from labkit.instructor.outputs import caps, report_page
+from labkit.instructor.config import GRADED, GROUP_OF_SUITE, GROUPS
+from labkit.instructor.outputs.figures import Figures, at_other_levels, sandbox_line, status_label
 
 BAR = 30
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -31,7 +31,7 @@ LMS_COLUMNS = ("name", "late", "attempt", "files")
 
 def record(grade, limits) -> dict:
     """One student's result as plain data: the unit every output is rendered from, within its cap in grades.json
-    (tools/caps.py: whatever the submission did, at most caps.RECORD_BYTES)."""
+    (labkit/instructor/outputs/caps.py: whatever the submission did, at most caps.RECORD_BYTES)."""
     return caps.record({
         "student": grade.student, "name": grade.name, "entry": grade.entry, "layout": grade.layout,
         "status": grade.status, "gradable": grade.gradable, "score": grade.score, "max_score": grade.max_score,
@@ -59,7 +59,7 @@ def note_text(key: str, fields: dict) -> str:
 
 def feedback_text(grade) -> str:
     """The student's feedback: the decisions taken about their files (if any), then what `make test-full` prints;
-    within its cap (tools/caps.py: whatever the submission did, at most caps.FEEDBACK_BYTES)."""
+    within its cap (labkit/instructor/outputs/caps.py: whatever the submission did, at most caps.FEEDBACK_BYTES)."""
     if not grade.notes:
         return caps.feedback(grade.feedback)
     notes = [text("feedback.notes")] + ["  - " + note_text(key, fields) for key, fields in grade.notes]
@@ -132,7 +132,7 @@ BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "ma
 
 
 def brief(document: dict) -> dict:
-    """What a gradebook needs of a record (tools/roster.py): who and how they did, without the cases, so a
+    """What a gradebook needs of a record (labkit/instructor/outputs/roster.py): who and how they did, without the cases, so a
     roster's view of the class costs a few fields per student."""
     return {key: document[key] for key in BRIEF if key in document}
 
