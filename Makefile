@@ -8,7 +8,7 @@ ifeq ($(origin PYTHON)-$(if $(strip $(PYTHON)),set),command line-set)
   RUNNER  := $(PYTHON)
   OPTIONS := --python "$(PYTHON)"
 else
-  RUNNER  := $(or $(if $(wildcard $(VENV)/.lab09-ready),$(firstword $(wildcard $(VENV)/bin/python $(VENV)/Scripts/python.exe))),$(BASE_PYTHON))
+  RUNNER  := $(or $(if $(wildcard $(VENV)/.labkit-ready),$(firstword $(wildcard $(VENV)/bin/python $(VENV)/Scripts/python.exe))),$(BASE_PYTHON))
   # BASE_PYTHON= named by the student (not the default) also remakes a venv that another Python made
   OPTIONS := $(if $(filter-out file,$(origin BASE_PYTHON)),--base-python "$(BASE_PYTHON)") --venv "$(VENV)"
 endif

@@ -17,7 +17,7 @@ import time
 
 MINIMUM = (3, 10)
 PACKAGES = ("pytest", "pytest_timeout")
-STAMP = ".lab09-ready"  # written into the venv once pytest is installed
+STAMP = ".labkit-ready"  # written into the venv once pytest is installed
 # pip gives up quickly when there is no network (its defaults retry for many seconds); a user's own
 # PIP_RETRIES / PIP_TIMEOUT win.  Index, proxy and certificates stay whatever pip is configured with.
 PIP_DEFAULTS = {"PIP_RETRIES": "1", "PIP_TIMEOUT": "10", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}

@@ -204,7 +204,7 @@ def dead_pid() -> int:
 def plant_leftover(place: Path, depth: int = 3000) -> Path:
     """What a grader that died leaves: a child's folder named after it, here with a deep locked tree, in
     `place` (the runs under test get it as their TMPDIR, so no other run on the machine pays for it)."""
-    folder = place / f"lab09-{dead_pid()}-leftover"
+    folder = place / f"{sandbox.PREFIX}-{dead_pid()}-leftover"
     plant_tree(folder, place / "outside", depth)
     return folder
 
@@ -233,11 +233,11 @@ def test_a_leftover_deep_folder_stops_neither_make_test_nor_make_grade(tmp_path,
 
 def test_what_cannot_be_removed_is_named_in_one_line_and_the_run_goes_on(monkeypatch, capsys):
     monkeypatch.setattr(sandbox, "_stale_cleared", False)
-    monkeypatch.setattr(sandbox, "_stale_workdirs", lambda: ["/nowhere/lab09-1-a", "/nowhere/lab09-1-b"])
+    monkeypatch.setattr(sandbox, "_stale_workdirs", lambda: ["/nowhere/labkit-1-a", "/nowhere/labkit-1-b"])
     monkeypatch.setattr(removal, "remove_tree", lambda path, deadline=None: "EPERM: Operation not permitted")
     sandbox._clear_stale_workdirs()
     [line] = capsys.readouterr().err.splitlines()
-    assert "2" in line and "/nowhere/lab09-1-a (EPERM: Operation not permitted)" in line
+    assert "2" in line and "/nowhere/labkit-1-a (EPERM: Operation not permitted)" in line
     monkeypatch.setattr(sandbox, "_stale_cleared", False)
     monkeypatch.setattr(sandbox, "_stale_workdirs", lambda: 1 / 0)  # whatever fails, the run goes on
     sandbox._clear_stale_workdirs()
@@ -246,13 +246,13 @@ def test_what_cannot_be_removed_is_named_in_one_line_and_the_run_goes_on(monkeyp
 
 def test_make_test_shows_that_line_once():
     patched = ("import sys, pytest\nfrom labkit.run import removal, sandbox\n"
-               "sandbox._stale_workdirs = lambda: ['/nowhere/lab09-1-a']\n"
+               "sandbox._stale_workdirs = lambda: ['/nowhere/labkit-1-a']\n"
                "removal.remove_tree = lambda path, deadline=None: 'EPERM: Operation not permitted'\n"
                "sys.exit(pytest.main(['framework/verify.py', '-qq', '--tb=no', '-rN', '--no-header', "
                "'-p', 'no:cacheprovider', '--lab-report']))\n")
     result = subprocess.run([sys.executable, "-c", patched], cwd=ROOT, env=clean_env(), capture_output=True,
                             text=True, timeout=120)
-    named = [line for line in (result.stdout + result.stderr).splitlines() if "/nowhere/lab09-1-a" in line]
+    named = [line for line in (result.stdout + result.stderr).splitlines() if "/nowhere/labkit-1-a" in line]
     assert len(named) == 1 and named[0].startswith("lab09: ") and "测试结果: 0 通过, 6 失败" in result.stdout
 
 

@@ -97,14 +97,14 @@ def test_a_full_disk_is_the_submissions_status_not_a_crash(monkeypatch):
 def test_folders_left_by_a_dead_grader_are_removed(monkeypatch, tmp_path):
     dead = subprocess.Popen(["true"])
     dead.wait()
-    stale, alive = tmp_path / f"lab09-{dead.pid}-abc", tmp_path / f"lab09-{os.getppid()}-abc"
+    stale, alive = tmp_path / f"{sandbox.PREFIX}-{dead.pid}-abc", tmp_path / f"{sandbox.PREFIX}-{os.getppid()}-abc"
     for folder in (stale, alive):
         (folder / "inner").mkdir(parents=True)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(sandbox, "_stale_cleared", False)
     judged(SOLUTION)
     assert not stale.exists() and alive.exists()
-    assert [p.name for p in tmp_path.glob("lab09-*-*")] == [alive.name]
+    assert [p.name for p in tmp_path.glob(f"{sandbox.PREFIX}-*-*")] == [alive.name]
 
 
 def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
@@ -301,7 +301,7 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
     base = sandbox._pids_base()
     if not base:
         pytest.skip("no pids cgroup this grader may make here")
-    mine = lambda: [name for name in os.listdir(base) if name.startswith(f"lab09-{os.getpid()}-")]  # noqa: E731
+    mine = lambda: [name for name in os.listdir(base) if name.startswith(f"{sandbox.PREFIX}-{os.getpid()}-")]  # noqa: E731
     before = mine()
     with StudentRun(SOLUTION, limits=QUICK) as student:
         assert check(student, CORE[0]).passed

@@ -21,7 +21,7 @@ from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, ma
 from lab09.cases import CORE
 from labkit import render
 from labkit.i18n import text
-from labkit.run import probe
+from labkit.run import probe, sandbox
 from labkit.instructor import config
 from labkit.instructor.outputs import reports
 from labkit.instructor.grade import course_settings, grade_folder, grade_submission
@@ -205,7 +205,7 @@ def test_a_tree_of_any_depth_left_in_a_childs_folder_is_removed(graded):
     _, grades, _ = graded
     assert grades["hostile_leaves_deep_folders"].score == MAX_SCORE
     temporary = Path(tempfile.gettempdir())
-    assert not [folder for folder in temporary.glob("lab09-*-*") if (folder / "lab09-deep").exists()]
+    assert not [folder for folder in temporary.glob(f"{sandbox.PREFIX}-*-*") if (folder / "lab09-deep").exists()]
 
 
 def test_hostile_neighbours_change_no_other_verdict(graded):

@@ -103,7 +103,7 @@ def test_clean_removes_run_artefacts_but_never_the_student_file_or_venv(tmp_path
         (lab / leftover).mkdir(parents=True, exist_ok=True)
     (lab / "framework" / "__pycache__" / "tags.cpython-311.pyc").write_bytes(b"\0")
     (lab / ".venv" / "lib" / "__pycache__").mkdir(parents=True)
-    (lab / ".venv" / ".lab09-ready").write_text("ready\n")
+    (lab / ".venv" / ".labkit-ready").write_text("ready\n")
     (lab / "grades").mkdir()
     (lab / "chat-session.html").write_text("<html></html>")
     student = (lab / "framework" / "student.py").read_bytes()
@@ -113,7 +113,7 @@ def test_clean_removes_run_artefacts_but_never_the_student_file_or_venv(tmp_path
     assert not (lab / ".pytest_cache").exists() and not (lab / "dist").exists() and (lab / "grades").exists()
     assert not (lab / "chat-session.html").exists()
     assert (lab / "framework" / "student.py").read_bytes() == student
-    assert (lab / ".venv" / ".lab09-ready").exists() and (lab / ".venv" / "lib" / "__pycache__").exists()
+    assert (lab / ".venv" / ".labkit-ready").exists() and (lab / ".venv" / "lib" / "__pycache__").exists()
 
 
 def test_help_lists_the_targets():

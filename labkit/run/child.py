@@ -368,7 +368,7 @@ def marker(*, write, OSError, **_):
     """`mark(key)`: the marker after a reply on the output pipe, where that call's printed output ends."""
     def mark(key):
         try:
-            write(2, ("\n\x00lab09-end " + key + "\x00\n").encode("ascii"))
+            write(2, ("\n\x00labkit-end " + key + "\x00\n").encode("ascii"))
         except OSError:
             pass  # the student closed the output pipe; the parent stops waiting for markers
     return mark

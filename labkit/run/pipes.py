@@ -18,7 +18,7 @@ import threading
 import time
 
 CHUNK = 1 << 16
-MARK = b"\n\x00lab09-end "  # the child writes MARK + key + b"\x00\n" to the output pipe after each reply
+MARK = b"\n\x00labkit-end "  # the child writes MARK + key + b"\x00\n" to the output pipe after each reply
 MARK_TAIL = len(MARK) + 40  # a marker is never longer than this
 
 

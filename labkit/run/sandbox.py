@@ -209,6 +209,7 @@ def counts_processes_per_user_namespace() -> bool:
 
 # --- unprivileged uids for the children of a root grader ---------------------------------------------
 
+PREFIX = "labkit"  # names this engine gives what it leaves on the machine: workdirs, cgroups, the uid folder, the host
 _uid_locks: dict = {}  # uid -> the open lock file that reserves it for this process
 UID_FOLDERS = ("/run", "/var/run")  # root's own, whatever TMPDIR says; the first that exists holds the locks
 
@@ -217,7 +218,7 @@ def _uid_folder() -> str:
     """A folder only root can change, holding one lock file per uid in use by any grader on this machine.
     It never depends on TMPDIR (two graders with different ones must still see each other's locks)."""
     top = next((folder for folder in UID_FOLDERS if os.path.isdir(folder)), "/tmp")
-    folder = os.path.join(top, "lab09-uids")
+    folder = os.path.join(top, f"{PREFIX}-uids")
     try:
         os.mkdir(folder, 0o700)
     except FileExistsError:
@@ -392,7 +393,7 @@ def _sweep(folder: str, uid: int, keep: str, budget: list, depth: int) -> int:
 
 _cgroup_base: object = False  # the folder children's cgroups go in, None where there is none; False: not looked for
 _cgroup_serial = itertools.count()
-CGROUP_REFUSED = "lab09: cannot enter pids cgroup"  # what the child says (then it is started without one)
+CGROUP_REFUSED = f"{PREFIX}: cannot enter pids cgroup"  # what the child says (then it is started without one)
 # The child moves itself into its cgroup before it becomes bubblewrap or Python, so all it starts is counted.
 _INTO_CGROUP = f'echo $$ >"$0" 2>/dev/null || {{ echo "{CGROUP_REFUSED}" >&2; exit 125; }}; exec "$@"'
 
@@ -446,7 +447,7 @@ def _pids_group() -> str | None:
     base = _pids_base()
     if not base:
         return None
-    folder = os.path.join(base, f"lab09-{os.getpid()}-{next(_cgroup_serial)}")
+    folder = os.path.join(base, f"{PREFIX}-{os.getpid()}-{next(_cgroup_serial)}")
     try:
         os.mkdir(folder, 0o755)
         with open(os.path.join(folder, "pids.max"), "w", encoding="ascii") as handle:
@@ -495,7 +496,7 @@ def _clear_stale_cgroups(base: str) -> None:
     except OSError:
         return
     for name in names:
-        owner = name.split("-")[1] if name.startswith("lab09-") and name.count("-") == 2 else ""
+        owner = name.split("-")[1] if name.startswith(f"{PREFIX}-") and name.count("-") == 2 else ""
         if not owner.isdigit() or int(owner) == os.getpid():
             continue
         try:
@@ -578,7 +579,7 @@ def child_env(home: str) -> dict:
 def make_workdir() -> str:
     """An empty folder for one child, named after this process so that a later run can clear it away."""
     _clear_stale_workdirs()
-    return tempfile.mkdtemp(prefix=f"lab09-{os.getpid()}-")
+    return tempfile.mkdtemp(prefix=f"{PREFIX}-{os.getpid()}-")
 
 
 STALE_SECONDS = 10.0  # spent at most on other graders' leftovers; the next run goes on where this one stopped
@@ -616,7 +617,7 @@ def _stale_workdirs() -> list[str]:
     with os.scandir(tempfile.gettempdir()) as entries:
         for entry in entries:
             parts = entry.name.split("-")
-            if len(parts) < 3 or parts[0] != "lab09" or not parts[1].isdigit() or int(parts[1]) == os.getpid():
+            if len(parts) < 3 or parts[0] != PREFIX or not parts[1].isdigit() or int(parts[1]) == os.getpid():
                 continue
             try:
                 if not entry.is_dir(follow_symlinks=False) or (
@@ -707,7 +708,7 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
 def bwrap_command(python_folders: list[str]) -> list[str]:
     """bubblewrap with every namespace new, no network, the system's and Python's files read-only."""
     command = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-               "--hostname", "lab09", "--cap-drop", "ALL", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+               "--hostname", PREFIX, "--cap-drop", "ALL", "--uid", str(NOBODY), "--gid", str(NOBODY)]
     for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         path = Path(top)
         if path.is_symlink():
