@@ -185,7 +185,11 @@ class Lab:
         return tuple(group for group in self.groups if group.runs in _INCLUDES["grade"])
 
     def check(self, check_id: str) -> Case:
-        return next(check for check in self.checks if check.id == check_id)
+        """The check whose id is `check_id`."""
+        for check in self.checks:
+            if check.id == check_id:
+                return check
+        raise KeyError(f"{self.id} has no check {check_id!r}")
 
     def in_group(self, group_id: str) -> tuple[Case, ...]:
         """The checks of one group, in order."""

@@ -27,6 +27,8 @@ def test_each_run_selects_its_checks_in_declaration_order():
     assert header[4:4 + len(LAB.graded)] == [check.column for check in LAB.graded]
     assert header[-len(LAB.graded_groups):] == [f"{group.id}_points" for group in LAB.graded_groups]
     assert {check.suite for check in LAB.selected("test")} == {"core"} and LAB.check("x3").column == "x3"
+    with pytest.raises(KeyError, match="lab09 has no check 'z9'"):
+        LAB.check("z9")
 
 
 GROUP = Group(id="basic", points=10, runs="test", name=Text("基本", "basic"))
