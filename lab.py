@@ -257,6 +257,7 @@ INSTRUCTOR_HELP = (  # Makefile targets, listed where labkit/instructor/ exists
     ("make grade SUBMISSIONS=dir|zip", "help.grade"),
     ("make dist", "help.dist"),
     ("make gradescope", "help.gradescope"),
+    ("make tables", "help.tables"),
     ("make check", "help.check"),
     ("make bench [PART=lab|grading]", "help.bench"),
 )

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+LAB_SPEC = "lab09.spec"  # the lab this checkout runs (labkit.spec.active() imports it; LAB_SPEC= in the environment wins)
 LAB = Path(__file__).resolve().parent.parent  # the lab's top folder
 STUB = LAB / "framework" / "student.py"
 

@@ -1,4 +1,4 @@
-"""The Lab09 cases as pytest tests, read from the case table: the six (`make test`), or all (`make test-full`).
+"""The Lab09 cases as pytest tests, read from the lab spec: the six (`make test`), or all (`make test-full`).
 
 `python framework/verify.py` is `python lab.py test`: the six in the course's layout, with the lab's .venv.
 """

@@ -12,7 +12,7 @@ import hashlib
 import random
 
 from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from lab09.cases import GENERATION_LINE
+from lab09.examples import GENERATION_LINE
 
 ROLES = ("system", "user", "assistant")
 ROLE_TAG = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}

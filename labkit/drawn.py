@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from lab09 import generators
-from lab09.cases import Case
+from labkit.spec import Case
 from labkit.judge import Verdict, judge
 from labkit.run.engine import CaseRun, StudentRun
 

@@ -762,6 +762,8 @@ CATALOGUE = {
                    "[UNSAFE=1] [CONFIG=solutions/grading.ini]", "grade a class"),
     "help.dist": ("学生发放包 dist/lab09-step8.tar.gz/.zip (已提交的版本)", "the student handout (the committed tree)"),
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
+    "help.tables": ("按实验规格重写两份任务说明和 README 里过时的生成表格",
+                    "rewrite the stale generated tables of the sheets and README from the lab spec"),
     "help.check": ("测试框架自身的测试 (CI)", "the harness's own test suite"),
     "help.bench": ("计时目标", "timing goals of make test and make grade"),
     "lab.bad_argument": ("看不懂 {argument}: 用法 python lab.py 目标 [STUDENT=文件]，目标是 {targets} 之一",

@@ -17,8 +17,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from lab09.cases import GENERATION_LINE, Case, Example
+from lab09.examples import GENERATION_LINE
 from labkit.run.engine import CallRecord, CaseRun, LoadOutcome, StudentRun
+from labkit.spec import Case, Example
 
 
 @dataclass

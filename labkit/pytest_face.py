@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from framework import LAB, STUB, display_name
-from lab09.cases import CORE, EXTENDED, OPTIONAL
 from labkit import render
 from labkit.i18n import text
 from labkit.judge import check
 from labkit.run.engine import StudentRun
+from labkit.spec import active
 
 _LINES = pytest.StashKey["list[tuple[str, str | None]]"]()
 _LAB = pytest.StashKey["Lab"]()
@@ -45,12 +45,8 @@ def pytest_unconfigure(config):
 
 def selected_cases(config) -> tuple:
     """The six; with --full also the extended and property checks; with --challenge only the optional cases."""
-    if config.getoption("challenge"):
-        return OPTIONAL
-    if not config.getoption("full"):
-        return CORE
-    from lab09 import properties  # drawn inputs: only make test-full needs them
-    return CORE + EXTENDED + properties.PROPERTY_CASES
+    return active().selected("challenge" if config.getoption("challenge") else
+                             "full" if config.getoption("full") else "test")
 
 
 class Lab:
@@ -66,7 +62,7 @@ class Lab:
     def still_the_stub(self) -> bool:
         """Whether the six ran and both functions returned "" in every one of them, as the stub does."""
         six = [verdict for verdict in self.verdicts.values() if verdict.case.suite == "core"]
-        return len(six) == len(CORE) and all(verdict.facts.get("actual") == "" for verdict in six)
+        return len(six) == len(active().selected("test")) and all(verdict.facts.get("actual") == "" for verdict in six)
 
     def other_files(self) -> list:
         """Student files near this one that differ from it: student.py (or a copy such as "student (1).py") in

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, wait_for
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from lab09.cases import REWRITE_INSTRUCTION
+from lab09.examples import REWRITE_INSTRUCTION
 from lab09.chat import corpus
 from lab09.chat.main import DEMO_SCRIPTS, Chat, NotReady, models
 from lab09.chat.retrieval import KnowledgeBase

@@ -10,8 +10,7 @@ import venv
 import pytest
 
 import lab
-from conftest import ROOT, SOLUTION, STUB, clean_env, make
-from lab09.cases import OPTIONAL
+from conftest import LAB, ROOT, SOLUTION, STUB, clean_env, make
 from test_course_output import transcript
 
 FRAMEWORK = ROOT / "framework"
@@ -36,7 +35,7 @@ def test_lab_py_speaks_english_on_request_and_runs_the_other_targets():
     full = python("lab.py", "test-full", "STUDENT=solutions/student.py", f"PYTHON={sys.executable}")
     assert full.returncode == 0 and "扩展检查: 10 通过, 0 失败" in full.stdout
     challenge = python("lab.py", "challenge", f"PYTHON={sys.executable}")
-    assert challenge.returncode == 1 and challenge.stdout.count("[FAIL]") == len(OPTIONAL)
+    assert challenge.returncode == 1 and challenge.stdout.count("[FAIL]") == len(LAB.selected("challenge"))
 
 
 def test_a_relative_student_path_is_read_from_where_it_was_typed():

@@ -6,9 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import QUICK, SOLUTION, STUB, STUDENTS
+from conftest import QUICK, SOLUTION, STUB, STUDENTS, TABLE
 from lab09 import generators, properties
-from lab09.cases import ALL_CASES
 from labkit import render
 from labkit.drawn import SHRINK_CALLS, explore, specimens
 from labkit.run.engine import StudentRun
@@ -148,7 +147,7 @@ def test_a_crash_or_a_missing_function_ends_the_check_at_once(name, problem):
 @pytest.mark.parametrize("path", HELD_OUT, ids=lambda p: p.stem)
 def test_a_held_out_mistake_fails_a_drawn_check_with_a_small_counterexample(path):
     with StudentRun(path, limits=QUICK) as student:
-        six = [properties.run(student, case) for case in ALL_CASES[:6]]
+        six = [properties.run(student, case) for case in TABLE[:6]]
         drawn = [properties.run(student, case) for case in properties.PROPERTY_CASES]
         drawn += generated.run(student, path.stem, SECRET, SCHEME.generated_count)
     assert all(verdict.passed for verdict in six)  # `make test` says 6 passed: only the drawn checks tell
@@ -174,7 +173,7 @@ def replay_source(extract_fallback: str, drawn: bool = False) -> str:
     function: everything the handout holds — and `extract_fallback` (an expression of `output`) for any other
     output; any other history gets ""."""
     table = {}
-    answers = [(case.function, example) for case in ALL_CASES for example in case.examples]
+    answers = [(case.function, example) for case in TABLE for example in case.examples]
     if drawn:
         answers += [(prop.case.function, prop.demand(specimen)) for prop in properties.PROPERTIES
                     for specimen in specimens(prop, generators.seed_of("lab09", "properties", prop.case.id))]
@@ -222,7 +221,7 @@ def test_every_correct_style_scores_full_marks(graded_class):
 def test_replaying_the_published_table_scores_at_most_half(graded_class):
     records, _ = graded_class
     replay, naive = records["replays_the_table"], records["replays_the_table_naive_extract"]
-    assert all(replay["cases"][case.column]["passed"] for case in ALL_CASES)  # every published pair is right…
+    assert all(replay["cases"][case.column]["passed"] for case in TABLE)  # every published pair is right…
     assert replay["score"] <= SCHEME.max_score // 2  # …and that is worth half at most
     assert naive["score"] < SCHEME.max_score and records["stub"]["score"] == 0
 
@@ -234,9 +233,9 @@ def test_a_lookup_table_of_everything_the_handout_holds_scores_at_most_half(grad
     table = tmp_path / "student.py"
     table.write_text(replay_source('""', drawn=True), encoding="utf-8")
     with StudentRun(table, limits=QUICK) as student:  # it does pass everything make test-full runs…
-        assert all(properties.run(student, case).passed for case in ALL_CASES + properties.PROPERTY_CASES)
+        assert all(properties.run(student, case).passed for case in TABLE + properties.PROPERTY_CASES)
     replay = records["replays_the_handout"]
-    assert all(replay["cases"][case.column]["passed"] for case in ALL_CASES)
+    assert all(replay["cases"][case.column]["passed"] for case in TABLE)
     assert not any(replay["cases"][case.column]["passed"] for case in properties.PROPERTY_CASES)
     assert replay["score"] <= SCHEME.max_score // 2  # …and that is worth half at most
 

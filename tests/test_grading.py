@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
-from lab09.cases import CORE
+from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
 from labkit import render
 from labkit.i18n import text
 from labkit.run import probe, sandbox
@@ -30,7 +29,7 @@ from labkit.instructor.lms.submissions import Submission
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)
 HOSTILE = STUDENTS / "hostile"
 SCHEME = config.load()
-GRADED = SCHEME.cases  # the six, x1-x10, p1-p4, g1-g3, each with its points
+GRADED = SCHEME.checks  # the six, x1-x10, p1-p4, g1-g3
 MAX_SCORE = SCHEME.max_score
 HEADER = ("student,status,score,max_score,t1,t2,t3,t4,t5,t6," + ",".join(c.id for c in GRADED[6:])
           + ",name,late,attempt,files,six_points,extended_points,properties_points,generated_points")
@@ -153,12 +152,12 @@ def test_scores_are_honest(graded):
     stealing = grades["hostile_steals_solution"].score
     assert stealing == (stub if "read" in probe.level().blocks else MAX_SCORE)  # honest either way
     # a str subclass that equals everything earns only what its format_prompt earns honestly
-    assert grades["str_subclass"].score == sum(c.weight for c in GRADED if grades["str_subclass"].passed(c)
+    assert grades["str_subclass"].score == sum(SCHEME.points(c) for c in GRADED if grades["str_subclass"].passed(c)
                                                and c.function == "format_prompt")
     assert grades["hostile_floods_stdout"].score == MAX_SCORE  # printing 200 MB changes nothing
     # a hang, an exit or a crash costs only the cases where it happens: format_prompt's cases still pass
     for student in ("hostile_loop_in_call", "hostile_os_exit_in_call", "hostile_exit_in_call"):
-        assert all(grades[student].passed(case) for case in CORE[:3]), student
+        assert all(grades[student].passed(case) for case in LAB.selected("test")[:3]), student
 
 
 def test_nothing_of_a_submission_outlives_grading_or_escapes_into_the_outputs(graded):
@@ -213,7 +212,7 @@ def test_hostile_neighbours_change_no_other_verdict(graded):
     alone = grade_submission(Submission("alone", "student.py", source=SOLUTION.read_bytes()), LIMITS, SCHEME)
     assert [v["passed"] for v in grades["control_a"].verdicts] == [v.passed for v in alone.verdicts]
     control_b = [v["passed"] for v in grades["control_b"].verdicts]
-    assert control_b.count(False) >= 1 and not grades["control_b"].passed(CORE[4])
+    assert control_b.count(False) >= 1 and not grades["control_b"].passed(LAB.selected("test")[4])
 
 
 def test_csv_header_rows_and_cells(graded):
@@ -225,8 +224,8 @@ def test_csv_header_rows_and_cells(graded):
     for row in rows:
         cells = [row[c.column] for c in GRADED]
         assert set(cells) <= {"0", "1"}
-        assert int(row["score"]) == sum(c.weight for c in GRADED if row[c.column] == "1")
-        assert int(row["score"]) == sum(int(row[f"{group}_points"]) for group in config.GROUPS)
+        assert int(row["score"]) == sum(SCHEME.points(c) for c in GRADED if row[c.column] == "1")
+        assert int(row["score"]) == sum(int(row[f"{group}_points"]) for group in SCHEME.weights)
         assert row["max_score"] == str(MAX_SCORE)
     assert "mallory" not in (root / "out" / "grades.csv").read_text()
 

@@ -9,8 +9,7 @@ import zipfile
 
 import pytest
 
-from conftest import ROOT, SOLUTION, STUB, clean_env
-from lab09.cases import OPTIONAL
+from conftest import LAB, ROOT, SOLUTION, STUB, clean_env
 from test_course_output import transcript
 from labkit.instructor import config
 
@@ -65,7 +64,7 @@ def test_the_handout_works_alone_and_holds_no_reference_implementation(tmp_path)
                         "other instructors' targets are not part of the student handout (make help lists the ones "
                         "it has)"] and asked.stdout == "", (target, asked.stderr)
     assert not (lab / "dist").exists() and not (lab / "grades").exists()
-    assert lab_make(lab, "challenge").stdout.count("[FAIL]") == len(OPTIONAL)
+    assert lab_make(lab, "challenge").stdout.count("[FAIL]") == len(LAB.selected("challenge"))
     assert not any(SCHEME.secret in text for text in texts)  # the seed of the generated checks stays home
     # the property checks run from the handout alone: no reference solution, no grader, no extra package
     full = lab_make(lab, "test-full")

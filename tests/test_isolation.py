@@ -26,8 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable, wait_for
-from lab09.cases import CORE
+from conftest import LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable, wait_for
 from labkit.judge import check
 from labkit.run import sandbox
 from labkit.run.engine import StudentRun
@@ -108,7 +107,7 @@ def shared_folder():
 
 def run_six(path):
     with StudentRun(path, display="student.py", limits=QUICK) as student:
-        verdicts = [check(student, case) for case in CORE]
+        verdicts = [check(student, case) for case in LAB.selected("test")]
         return verdicts, student.level
 
 
@@ -406,15 +405,15 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
 NOT_ROOT = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NPROC, (150, 150))  # the grader's user may have 150 processes in all
-from lab09.cases import CORE
 from labkit.judge import check
 from labkit.run.engine import Limits, StudentRun
+from labkit.spec import active
 limits = Limits(case_seconds=5.0, load_seconds=20.0)
 with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
     record, problem, _ = hostile.call("format_prompt", [[]])
     forked = record.returned["value"] if record else problem
     with StudentRun(sys.argv[2], display="student.py", limits=limits) as honest:  # while the sleepers live
-        passed = sum(check(honest, case).passed for case in CORE)
+        passed = sum(check(honest, case).passed for case in active().selected("test"))
         print(forked, passed, honest.load.status, "|".join(hostile.level.blocks), sep=",")
 """
 
@@ -464,7 +463,7 @@ def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(c
     if "processes" not in blocks.split("|"):
         pytest.skip(f"no process limit for an ordinary user here ({ceiling}: {blocks})")
     assert int(forked.split(":")[1]) < sandbox.PROCESSES
-    assert (int(passed), status) == (len(CORE), "ok")
+    assert (int(passed), status) == (len(LAB.selected("test")), "ok")
 
 
 def _processes_of(uid: int, since: int) -> list[int]:

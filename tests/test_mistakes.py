@@ -14,12 +14,15 @@ import re
 
 import pytest
 
-from conftest import QUICK, SOLUTION, STUB, STUDENTS, failing, judged
+from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, failing, judged
 from framework.tags import ASSISTANT_TAG
-from lab09.cases import ALL_CASES, CHALLENGE, CORE, EXTENDED, REWRITE
 from labkit import render
 from labkit.run.engine import StudentRun
 from test_task_md import TASK, common_mistakes
+
+CHALLENGE = tuple(case for case in LAB.selected("challenge") if case.function == "trim_history")
+REWRITE = tuple(case for case in LAB.selected("challenge") if case.section == "rewrite")
+
 
 # file in tests/students/wrong -> (every case it must fail, the case that names it, that case's hint)
 MISTAKES = {
@@ -174,7 +177,7 @@ MULTI_MISTAKES = {
     "get_with_defaults": ({"2", "3", "x2", "x3", "x5"}, "2", "hint.assistant_as_end"),
     "hand_trim_first_tag": ({"4", "5", "x2", "x7", "x8", "x9"}, "4", "hint.not_trimmed"),
     "index_first_assistant": ({"4", "5", "x2", "x7", "x9"}, "4", "hint.substring_not_found"),
-    "lines_joined_strip_spaces": ({case.id for case in ALL_CASES}, "1", "hint.generation_tag_newline"),
+    "lines_joined_strip_spaces": ({case.id for case in TABLE}, "1", "hint.generation_tag_newline"),
     "lstrip_tag_first": ({"5", "x2", "x9"}, "5", "hint.first_not_last"),
     "min_of_finds_rstrip": ({"4", "5", "6", "x2", "x7", "x8", "x9", "x10"}, "4", "hint.trim_one_side"),
     "newline_join_anonymous_error": ({"1", "2", "3", "x1", "x2", "x3", "x4", "x5", "x6"}, "1",
@@ -194,8 +197,8 @@ MULTI_MISTAKES = {
 
 
 # folder of tests/students -> (its table, the cases its files are judged on)
-TABLES = {"wrong": (MISTAKES, CORE), "wrong_full": (EXTENDED_MISTAKES, ALL_CASES),
-          "wrong_multi": (MULTI_MISTAKES, ALL_CASES),
+TABLES = {"wrong": (MISTAKES, LAB.selected("test")), "wrong_full": (EXTENDED_MISTAKES, TABLE),
+          "wrong_multi": (MULTI_MISTAKES, TABLE),
           "wrong_trim": (TRIM_MISTAKES, CHALLENGE), "wrong_rewrite": (REWRITE_MISTAKES, REWRITE)}
 ENTRIES = [(folder, name) for folder, (table, _) in TABLES.items() for name in sorted(table)]
 
@@ -280,7 +283,7 @@ def every_check_of(folder: str, name: str) -> list:
     from labkit.instructor import config
     scheme = config.load()
     with StudentRun(STUDENTS / folder / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
-        verdicts = [properties.run(student, case) for case in ALL_CASES + properties.PROPERTY_CASES]
+        verdicts = [properties.run(student, case) for case in TABLE + properties.PROPERTY_CASES]
         return verdicts + generated.run(student, name, scheme.secret, scheme.generated_count)
 
 
@@ -321,7 +324,7 @@ def test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails(name, fa
     reply left with <|end|> once got F1's hint about <|end|> in a prompt, which the class report then
     ranked as the class's top mistake)."""
     from lab09 import properties
-    cases = [case for case in CORE + EXTENDED + properties.PROPERTY_CASES if case.function == "extract_response"]
+    cases = [case for case in TABLE + properties.PROPERTY_CASES if case.function == "extract_response"]
     with StudentRun(STUDENTS / "wrong" / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
         verdicts = {case.id: properties.run(student, case) for case in cases}
     assert {case_id for case_id, verdict in verdicts.items() if not verdict.passed} == fails
@@ -345,7 +348,7 @@ def test_challenge_stub_fails_everything_and_the_reference_passes():
 
 @pytest.mark.parametrize("path", sorted((STUDENTS / "correct").glob("*.py")) + [SOLUTION], ids=lambda p: p.stem)
 def test_correct_styles_pass_the_six_and_every_extended_check(path):
-    assert failing(judged(path, cases=ALL_CASES)) == set()
+    assert failing(judged(path, cases=TABLE)) == set()
 
 
 def test_at_least_five_correct_styles():
@@ -381,8 +384,8 @@ def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
     """`<|assistant|>\\n>\\n<|assistant|>` → ">": the first <|assistant|> taken, or a slice one character early
     from the last one.  The judge lists both; the check's other answers (those of the same file) decide."""
     from labkit import judge as judging
-    from lab09.cases import Case, Example
-    case = Case("p3", "properties", "extract_response", (), "hint.p3")
+    from labkit.spec import Example
+    case = LAB.check("p3")
     shown = Example(("<|assistant|>\n>\n<|assistant|>",), "")
     assert {"hint.first_not_last", "hint.tag_text_left"} <= set(judging.explanations(shown, ">"))
     # the same file on two more outputs: it keeps taking the first reply

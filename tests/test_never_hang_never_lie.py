@@ -5,8 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
-from lab09.cases import CORE
+from conftest import LAB, QUICK, SOLUTION, STUDENTS, clean_env, failing, judged, make
 from labkit import render
 from labkit.run import probe
 
@@ -155,4 +154,4 @@ def test_make_test_always_prints_the_summary_and_fails(name, engine):
     must_fail = BEHAVIOUR[name][0]
     assert result.returncode != 0
     assert f"测试结果: {6 - len(must_fail)} 通过, {len(must_fail)} 失败" in result.stdout
-    assert result.stdout.count("[TEST ") == len(CORE)
+    assert result.stdout.count("[TEST ") == len(LAB.selected("test"))

@@ -2,18 +2,20 @@
 
 import re
 import string
+from dataclasses import replace
 
 import pytest
 
-from lab09.cases import ALL_CASES, Example
+from conftest import LAB, TABLE
 from labkit import i18n, render
 from labkit.judge import Verdict, judge
 from labkit.run.engine import CaseRun, CallRecord, LoadOutcome
+from labkit.spec import Example
 
 
-def verdict_for(actual, expected, case=ALL_CASES[4]):
+def verdict_for(actual, expected, case=TABLE[4]):
     example = Example(("input",), expected)
-    case = type(case)(case.id, case.section, case.function, (example,), case.hint)
+    case = replace(case, examples=(example,))
     call = CallRecord({"kind": "str", "value": actual}, None, ["input"], {"text": "", "dropped": 0}, 0.0)
     return judge(case, CaseRun(calls=[call]), LoadOutcome("ok"))
 
@@ -77,9 +79,9 @@ def test_every_hint_and_label_the_code_can_use_exists():
     from lab09 import properties
     from labkit import judge as judge_module
     from lab09 import generated
-    cases = ALL_CASES + properties.PROPERTY_CASES + generated.GENERATED_CASES
+    cases = TABLE + properties.PROPERTY_CASES + generated.GENERATED_CASES
     used = {case.hint for case in cases} | {case.label_key for case in cases}
-    used |= {hint for case in ALL_CASES for example in case.examples for hint in example.mistakes.values()}
+    used |= {hint for case in TABLE for example in case.examples for hint in example.mistakes.values()}
     for source in (judge_module.__file__, render.__file__, properties.__file__, generated.__file__):
         used |= set(re.findall(r'"((?:hint|problem|load|field|diff|value|printed|drawn|summary)\.[a-z_0-9]+)"',
                                open(source, encoding="utf-8").read()))
@@ -103,8 +105,7 @@ def test_a_verdict_that_passes_renders_nothing_to_explain():
 
 
 def test_a_long_call_keeps_every_argument():
-    from lab09.cases import CHALLENGE
-    case = CHALLENGE[1]  # c2: trim_history(messages, 2) in its second example
+    case = LAB.check("c2")  # c2: trim_history(messages, 2) in its second example
     call = CallRecord({"kind": "data", "type": "list", "value": []}, None, [], {"text": "", "dropped": 0}, 0.0)
     ok = CallRecord({"kind": "data", "type": "list", "value": case.examples[0].expected, "is_argument": []},
                     None, list(case.examples[0].args), {"text": "", "dropped": 0}, 0.0)
@@ -125,8 +126,8 @@ class CountingList(list):
             yield item
 
 
-def verdict_of(problem_facts: dict, problem: str, example: Example, case=ALL_CASES[0]):
-    case = type(case)(case.id, case.section, case.function, (example,), case.hint)
+def verdict_of(problem_facts: dict, problem: str, example: Example, case=TABLE[0]):
+    case = replace(case, examples=(example,))
     return Verdict(case, False, problem, 0, case.hint, dict(problem_facts, output={"text": "", "dropped": 0}))
 
 
@@ -155,7 +156,7 @@ def test_a_list_difference_has_a_caret_under_the_first_differing_character_of_th
     expected = [{"role": "system", "content": "指令"}, {"role": "user", "content": "用户：什么是 token？\n问题：那中文呢？"}]
     actual = [{"role": "system", "content": "指令"}, {"role": "user", "content": "用户:什么是 token？\n问题:那中文呢？"}]
     lines = render.failure_lines(verdict_of({"expected": expected, "actual": actual, "returned": {}}, "wrong_value",
-                                            Example(([], "q"), expected), ALL_CASES[0]), "s.py")
+                                            Example(([], "q"), expected), TABLE[0]), "s.py")
     item = next(line for line in lines if '"用户:' in line)
     caret = lines[lines.index(item) + 1]
     assert caret.index("^") == render.width(item[:item.index("用户:") + 2]) and "第 2 项的第" in caret

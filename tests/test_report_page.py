@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from browser import chromium, dump_dom, probe, screenshot
-from conftest import CLASS_LIMITS, SOLUTION, STUDENTS, unavailable
+from conftest import CLASS_LIMITS, LAB, SOLUTION, STUDENTS, unavailable
 from labkit.i18n import text
 from labkit.instructor.outputs import figures
-from labkit.instructor.config import GRADED
 from labkit.instructor.grade import grade_folder
 
 CJK = re.compile("[\u4e00-\u9fff]")
@@ -134,7 +133,7 @@ def test_printable_and_in_one_language(pages, tmp_path):
 def test_pass_rates_count_every_graded_submission_a_syntax_error_included(pages):
     _, page = pages["en"]
     rates = probe(page, "Array.from(document.querySelectorAll('#rates td.num')).map(c => c.textContent)")
-    assert len(rates) == len(GRADED) and all(rate.endswith("/6)") for rate in rates)  # 7 entries; a .docx is no code
+    assert len(rates) == len(LAB.graded) and all(rate.endswith("/6)") for rate in rates)  # 7 entries; a .docx is no code
     assert rates[0] == "83% (5/6)"  # t1: everyone but the file with a syntax error
 
 
@@ -164,7 +163,7 @@ def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
     from labkit.instructor.grade import course_settings
     records = [{"student": f"s{index:04d}", "name": "", "status": "ok", "gradable": True, "score": index * 37 % 101,
                 "max_score": 100, "late": None, "attempt": None, "attempts": 0, "files": [], "notes": [], "why": "",
-                "cases": {case.column: {"passed": index % 3 > 0, "hint": "h", "hint_text": "slip"} for case in GRADED}}
+                "cases": {case.column: {"passed": index % 3 > 0, "hint": "h", "hint_text": "slip"} for case in LAB.graded}}
                for index in range(3000)]
     page = tmp_path / "report.html"
     page.write_text(re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "", report_page.page(

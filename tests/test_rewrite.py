@@ -1,8 +1,10 @@
 """选做 2, query rewriting: the reference passes, the stub fails, never part of the grade (the wrong rewrites
 are in test_mistakes.py's tables)."""
 
-from conftest import SOLUTION, STUB, STUDENTS, failing, judged, make
-from lab09.cases import ALL_CASES, OPTIONAL, REWRITE, REWRITE_INSTRUCTION, REWRITE_LABELS
+from conftest import LAB, SOLUTION, STUB, STUDENTS, TABLE, failing, judged, make
+from lab09.examples import REWRITE_INSTRUCTION, REWRITE_LABELS
+
+REWRITE = tuple(case for case in LAB.selected("challenge") if case.section == "rewrite")
 
 
 def test_the_stub_fails_every_rewrite_case_and_the_reference_passes():
@@ -12,8 +14,8 @@ def test_the_stub_fails_every_rewrite_case_and_the_reference_passes():
 
 def test_the_rewrite_cases_never_count_in_make_test_or_the_grade():
     rewrite = {case.id for case in REWRITE}
-    assert not rewrite & {case.id for case in ALL_CASES} and rewrite <= {case.id for case in OPTIONAL}
-    assert {case.weight for case in REWRITE} == {0}
+    assert not rewrite & {case.id for case in TABLE} and rewrite <= {case.id for case in LAB.selected("challenge")}
+    assert {LAB.points(case) for case in REWRITE} == {0}
 
 
 def test_the_students_file_carries_the_protocols_fixed_text():
@@ -27,7 +29,7 @@ def test_make_challenge_on_the_stub_fits_on_one_screen():
     result = make("challenge")
     lines = result.stdout.splitlines()
     assert result.returncode != 0 and len(lines) <= 41, result.stdout  # 40, and the line naming the file tested
-    assert sum(line.startswith("[TEST ") for line in lines) == len(OPTIONAL)
+    assert sum(line.startswith("[TEST ") for line in lines) == len(LAB.selected("challenge"))
     explained = [line for line in lines if line.strip().startswith("提示:")]
     assert len(explained) == 3  # the first failure of each optional function, in full; the rest one line each
 

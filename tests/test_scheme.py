@@ -1,4 +1,5 @@
-"""One grading scheme, stated once (solutions/grading.ini): what it says, where it shows, how the grader uses it."""
+"""One grading scheme, stated once (lab09/spec.py; solutions/grading.ini only overrides it): what it says and how
+the grader uses it (the tables that show it are checked by test_sheets.py)."""
 
 import json
 import re
@@ -8,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SOLUTION, STUDENTS, clean_env, make
+from conftest import LAB, ROOT, SOLUTION, STUDENTS, clean_env, make
 from labkit.instructor import config
 from labkit.instructor.outputs import reports
 from labkit.instructor.grade import course_settings, grade_submission
@@ -16,21 +17,20 @@ from labkit.instructor.lms.submissions import Submission
 from test_generated import LIMITS
 
 
-def test_the_committed_file_states_the_documented_defaults():
+def test_the_course_file_keeps_the_spec_s_scheme_and_each_group_shares_its_points():
     scheme = config.load()
-    assert scheme == config.defaults() and scheme.max_score == 100
-    for group, cases in config.GROUPS.items():
-        assert sum(scheme.points(case) for case in cases) == scheme.weights[group]
+    assert scheme.weights == {group.id: group.points for group in LAB.graded_groups} and scheme.max_score == 100
+    for group in LAB.graded_groups:
+        assert sum(scheme.points(case) for case in LAB.in_group(group.id)) == scheme.weights[group.id]
+    assert [scheme.points(case) for case in LAB.in_group("extended")] == [2] * 10
     course = course_settings(environ={}, scheme=scheme)  # Gradescope's visibility, as results.json states it
-    assert reports.visibility(course, config.GROUPS["generated"][0]) == "after_due_date"
-    assert reports.visibility(course, config.GROUPS["six"][0]) == "visible"
+    assert reports.visibility(course, LAB.in_group("generated")[0]) == "after_due_date"
+    assert reports.visibility(course, LAB.in_group("six")[0]) == "visible"
 
 
-@pytest.mark.parametrize("sheet, language", [("TASK.md", "zh"), ("TASK.en.md", "en")])
-def test_the_sheets_show_the_scheme_as_one_table(sheet, language):
-    text = (ROOT / sheet).read_text(encoding="utf-8")
-    assert text.count("<!-- scheme -->") == 1
-    assert "<!-- scheme -->\n" + config.scheme_table(config.defaults(), language) in text
+def test_a_group_s_remainder_goes_to_its_first_checks():
+    six = LAB.in_group("six")
+    assert [LAB.points(case, 32) for case in six] == [6, 6, 5, 5, 5, 5]
 
 
 GRADED_WORDS = ("make test-full", "扩展检查", "性质检查", "生成检查", "extended check", "property check",
@@ -59,12 +59,25 @@ def test_a_config_the_grader_cannot_use_is_refused_with_its_key(tmp_path, conten
     assert result.returncode == 2 and complaint in result.stderr and not (tmp_path / "out").exists()
 
 
+def test_the_secret_is_the_course_file_s_alone_and_a_config_overrides_it_key_by_key(tmp_path, monkeypatch):
+    other = tmp_path / "other.ini"
+    other.write_text("[generated]\ncount = 12\n", encoding="utf-8")
+    scheme = config.load(other)
+    assert (scheme.generated_count, scheme.secret, scheme.weights) == (12, config.load().secret, config.load().weights)
+    monkeypatch.setattr(config, "PATH", tmp_path / "absent.ini")  # no course file: nothing states a secret
+    with pytest.raises(config.ConfigError, match=r"no \[generated\] secret"):
+        config.load()
+    with pytest.raises(config.ConfigError, match=r"other.ini: no \[generated\] secret"):
+        config.load(other)
+
+
 def test_weights_count_and_language_come_from_the_config(tmp_path):
     path = tmp_path / "grading.ini"
     path.write_text("[weights]\nsix = 60\nextended = 40\nproperties = 0\ngenerated = 0\n[course]\nlanguage = en\n"
                     "title = Lab09 (spring)\n", encoding="utf-8")
     scheme = config.load(path)
-    assert scheme.max_score == 100 and scheme.points(config.GROUPS["six"][0]) == 10 and scheme.generated_count == config.defaults().generated_count
+    assert scheme.max_score == 100 and scheme.points(LAB.in_group("six")[0]) == 10
+    assert scheme.generated_count == LAB.in_group("generated")[0].group.count and scheme.secret == config.load().secret
     graded = grade_submission(Submission("alice", "alice.py", source=SOLUTION.read_bytes()), LIMITS, scheme)
     assert graded.score == 100 and not any(v.case.suite == "generated" for v in graded.verdicts)
     folder = tmp_path / "class"

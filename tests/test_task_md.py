@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import ROOT, SOLUTION, STUB
+from conftest import LAB, ROOT, SOLUTION, STUB
 from labkit.i18n import CATALOGUE
 
 TASK = (ROOT / "TASK.md").read_text(encoding="utf-8")
@@ -123,10 +123,9 @@ def test_the_stubs_docstring_examples_copy_as_they_look():
 @pytest.mark.parametrize("sheet, heading", [(TASK, "## 思考题"), (TASK_EN, "## Questions")], ids=["TASK.md", "TASK.en.md"])
 def test_question_3_quotes_the_input_of_test_6_it_asks_about(sheet, heading):
     """A student whose TEST 6 passes never sees its inputs, so the question quotes the one it is about."""
-    from lab09.cases import CORE
     question = re.search(r"^3\. (.+?)(?=^\d\. |\Z)", sheet.split(heading)[1], re.M | re.S).group(1)
     quoted = re.search(r'`("[^`]+")`', question).group(1)
-    inputs = [example.args[0] for case in CORE if case.id == "6" for example in case.examples]
+    inputs = [example.args[0] for case in LAB.selected("test") if case.id == "6" for example in case.examples]
     assert ast.literal_eval(quoted) in inputs and "<|end|>" in ast.literal_eval(quoted)
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from lab09.cases import REWRITE_INSTRUCTION, REWRITE_LABELS, REWRITE_TURNS
+from lab09.examples import REWRITE_INSTRUCTION, REWRITE_LABELS, REWRITE_TURNS
 
 TOPICS = Path(__file__).with_name("topics.txt")
 SYSTEMS = {"zh": ("你是一个简洁的助手。", "你是一个简洁的助手。", "只用一句话回答。", "你是一个耐心的老师。", None),

@@ -1,145 +1,142 @@
-"""The grading scheme, stated once in solutions/grading.ini: points per group, generated checks, course, Gradescope.
+"""The course file, solutions/grading.ini: the secret, title, language and visibility of one offering, and
+optional overrides of the lab's scheme (its points per group and generated count are stated in the lab spec).
 
-Read with the standard library (configparser) by the grader, the Gradescope runner and the reports;
-`python -m labkit.instructor.config` prints the scheme as the table TASK.md shows (a test keeps the two in step).
+Read with the standard library (configparser) by the grader, the Gradescope runner and the reports.  Every
+key is described once, in KEYS (README's table of the course file says the same).  `make grade CONFIG=path`
+reads another file over it: the keys that file states win.
 """
 
 from __future__ import annotations
 
 import configparser
-import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from lab09.cases import CORE, EXTENDED
-from lab09.properties import PROPERTY_CASES
-from lab09.generated import GENERATED_CASES
+from labkit.spec import Case, Lab, active
 
 PATH = Path(__file__).resolve().parents[2] / "solutions" / "grading.ini"  # the course file: never in the handout
-GROUPS = {"six": CORE, "extended": EXTENDED, "properties": PROPERTY_CASES, "generated": GENERATED_CASES}
-GRADED = tuple(case for cases in GROUPS.values() for case in cases)  # every graded case, group by group
-GROUP_OF_SUITE = {"core": "six", "extended": "extended", "properties": "properties", "generated": "generated"}
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 LANGUAGES = ("zh", "en")
 ATTEMPTS = ("latest", "best")  # which attempt counts (--attempt, LAB_ATTEMPT)
-DEFAULTS = {
-    "weights": {"six": "30", "extended": "20", "properties": "20", "generated": "30"},
-    "generated": {"count": "120", "secret": "lab09-3f8e1c52a9d04b7e"},
-    "course": {"title": "Lab09", "language": "zh"},
-    "gradescope": {"visibility": "visible", "generated_visibility": "after_due_date"},
-}
+NUMBER = "a whole number ≥ 0"
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of the course file."""
+
+    section: str
+    name: str
+    default: str | None
+    """its value when no file states it (None: it must be stated, and not empty)"""
+    about: str
+    """what it decides, as README's table of the course file says"""
+    choices: tuple = ()
+    """the values it may take (empty: any string; NUMBER: a whole number)"""
+
+
+def keys(lab: Lab) -> tuple[Key, ...]:
+    """Every key the course file of `lab` may state: the course's own, then the overrides of the lab's scheme."""
+    drawn = [group for group in lab.graded_groups if group.count]
+    return (
+        Key("generated", "secret", None, "with the student id, seeds each student's drawn inputs: change it "
+            "every offering, never publish it"),
+        *[Key("generated", "count", str(group.count), f"inputs drawn per submission for the `{group.id}` checks "
+              "(overrides the spec)", (NUMBER,)) for group in drawn[:1]],
+        Key("course", "title", lab.name, "the assignment's title (report, gradebook column; `TITLE=` overrides)"),
+        Key("course", "language", "zh", "feedback and report language (`LAB_LANG` overrides)", LANGUAGES),
+        Key("gradescope", "visibility", "visible", "every test but those run only in grading (`LAB_VISIBILITY` "
+            "overrides)", VISIBILITIES),
+        Key("gradescope", "generated_visibility", "after_due_date", "the tests run only in grading (Gradescope "
+            "then hides the total until the due date)", VISIBILITIES),
+        *[Key("weights", group.id, str(group.points), f"points of `{group.id}` (overrides the spec)"
+              + ("; 0 skips its checks" if group.runs == "grade" else ""), (NUMBER,)) for group in lab.graded_groups],
+    )
 
 
 class ConfigError(ValueError):
-    """The configuration file says something the grader cannot use; the message names the key."""
+    """The course file says something the grader cannot use; the message names the key."""
 
 
 @dataclass(frozen=True)
 class Scheme:
-    """Points per group and everything else the grader reads from the configuration.  `cases` are the
-    graded cases with their points (Case.weight), so a verdict carries what it is worth."""
+    """The lab's scheme with the course file's overrides, and the course's settings: what the grader reads."""
 
-    weights: dict  # group -> points, shared equally by the group's checks
+    weights: dict
+    """group id -> points, shared by the group's checks (the spec's, or the course file's override)"""
     generated_count: int
+    """inputs drawn per submission for the generated checks"""
     secret: str = field(repr=False)
+    """seeds each student's drawn inputs"""
     title: str
     language: str
     visibility: str
     generated_visibility: str
+    lab: Lab = field(default_factory=active, repr=False, compare=False)
+    """the lab it grades"""
 
-    @cached_property
-    def cases(self) -> tuple:
-        """Every graded case, group by group (the six, extended, property, generated), with its points."""
-        return tuple(replace(case, weight=self.points(case)) for case in GRADED)
+    @property
+    def checks(self) -> tuple[Case, ...]:
+        """Every graded check, group by group (the six, extended, property, generated)."""
+        return self.lab.graded
 
     @property
     def max_score(self) -> int:
         return sum(self.weights.values())
 
-    def points(self, case) -> int:
-        """The points `case` is worth: its group's points shared equally, the remainder to the first ones."""
-        name = GROUP_OF_SUITE[case.suite]
-        ids = [c.id for c in GROUPS[name]]
-        base, extra = divmod(self.weights[name], len(ids))
-        return base + (1 if ids.index(case.id) < extra else 0)
+    def points(self, check: Case) -> int:
+        """The points `check` is worth: its group's points shared equally, the remainder to the first ones."""
+        return self.lab.points(check, self.weights[check.group.id])
+
+    @cached_property
+    def worth(self) -> dict:
+        """check id -> its points, for every graded check."""
+        return {check.id: self.points(check) for check in self.checks}
 
 
-def load(path: Path | None = None) -> Scheme:
-    """The scheme in `path` (default solutions/grading.ini, if present); keys left out keep their defaults."""
-    parser = _parser()
-    path = PATH if path is None else Path(path)
-    if path != PATH or path.exists():
+def load(path: Path | None = None, lab: Lab | None = None) -> Scheme:
+    """The scheme of `lab` (default: the active one) with solutions/grading.ini's settings, and then those of
+    `path` over them."""
+    lab = lab or active()
+    parser = configparser.ConfigParser(interpolation=None)
+    files = [PATH] if PATH.exists() else []
+    if path is not None and Path(path) != PATH:
+        files.append(Path(path))
+    for source in files:
         try:
-            with open(path, encoding="utf-8") as handle:
+            with open(source, encoding="utf-8") as handle:
                 parser.read_file(handle)
         except (OSError, configparser.Error, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: {exc}") from None
-    return _scheme(parser, str(path))
+            raise ConfigError(f"{source}: {exc}") from None
+    return _scheme(parser, str(files[-1] if files else PATH), lab)
 
 
-def _parser() -> configparser.ConfigParser:
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.read_dict(DEFAULTS)
-    return parser
-
-
-def _scheme(parser: configparser.ConfigParser, where: str) -> Scheme:
+def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:
+    known = {(key.section, key.name): key for key in keys(lab)}
+    sections = {section for section, _ in known}
     for section in parser.sections():
-        unknown = set(parser[section]) - set(DEFAULTS.get(section, {}))
-        if section not in DEFAULTS or unknown:
-            raise ConfigError(f"{where}: unknown {'section' if section not in DEFAULTS else 'key'} "
+        unknown = {name for name in parser[section] if (section, name) not in known}
+        if section not in sections or unknown:
+            raise ConfigError(f"{where}: unknown {'section' if section not in sections else 'key'} "
                               f"[{section}] {', '.join(sorted(unknown))}".rstrip())
-    weights = {name: _number(parser, "weights", name, where) for name in GROUPS}
-    language = parser["course"]["language"].strip()
-    visibilities = [parser["gradescope"][key].strip() for key in ("visibility", "generated_visibility")]
-    if language not in LANGUAGES:
-        raise ConfigError(f"{where}: [course] language must be {' or '.join(LANGUAGES)}, not {language!r}")
-    if any(value not in VISIBILITIES for value in visibilities):
-        raise ConfigError(f"{where}: [gradescope] visibility must be one of {', '.join(VISIBILITIES)}")
-    if not parser["generated"]["secret"].strip():
-        raise ConfigError(f"{where}: [generated] secret is empty")
-    return Scheme(weights, _number(parser, "generated", "count", where), parser["generated"]["secret"].strip(),
-                  parser["course"]["title"].strip(), language, *visibilities)
-
-
-def defaults() -> Scheme:
-    """The scheme with nothing changed (what README and TASK.md state)."""
-    return _scheme(_parser(), "defaults")
-
-
-def _number(parser, section: str, key: str, where: str) -> int:
-    value = parser[section][key].strip()
-    if not (value.isascii() and value.isdigit()):
-        raise ConfigError(f"{where}: [{section}] {key} must be a whole number ≥ 0, not {value!r}")
-    return int(value)
-
-
-# --- the table TASK.md shows ------------------------------------------------------------------------
-
-_TABLE = {
-    "zh": ("| 组 | 检查 | 在哪里运行 | 分数 |", "合计",
-           {"six": ("六个测试", "TEST 1–6", "`make test`"),
-            "extended": ("扩展检查", "TEST x1–x10", "`make test-full`"),
-            "properties": ("性质检查", "TEST p1–p4", "`make test-full`"),
-            "generated": ("生成检查", "g1–g3: 为每个学生随机生成的输入", "只在评分时")}),
-    "en": ("| group | checks | where they run | points |", "total",
-           {"six": ("the six", "TEST 1–6", "`make test`"),
-            "extended": ("extended checks", "TEST x1–x10", "`make test-full`"),
-            "properties": ("property checks", "TEST p1–p4", "`make test-full`"),
-            "generated": ("generated checks", "g1–g3: inputs drawn for each student", "grading only")}),
-}
-
-
-def scheme_table(scheme: Scheme, language: str) -> str:
-    """The grading scheme as the Markdown table of TASK.md (zh) or TASK.en.md (en)."""
-    head, total, rows = _TABLE[language]
-    lines = [head, "|---|---|---|---|"]
-    lines += [f"| {name} | {checks} | {where} | {scheme.weights[group]} |"
-              for group, (name, checks, where) in rows.items()]
-    lines.append(f"| **{total}** | | | **{scheme.max_score}** |")
-    return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":
-    print(scheme_table(load(), sys.argv[1] if len(sys.argv) > 1 else "zh"), end="")
+    values = {}
+    for (section, name), key in known.items():
+        value = parser.get(section, name, fallback=key.default)
+        value = None if value is None else value.strip()
+        if not value and key.default is None:
+            raise ConfigError(f"{where}: [{section}] {name} is empty" if value == "" else
+                              f"{where}: no [{section}] {name}")
+        if key.choices == (NUMBER,):
+            if not (value.isascii() and value.isdigit()):
+                raise ConfigError(f"{where}: [{section}] {name} must be {NUMBER}, not {value!r}")
+            value = int(value)
+        elif key.choices and value not in key.choices:
+            raise ConfigError(f"{where}: [{section}] {name} must be one of {', '.join(key.choices)}, not {value!r}")
+        values[section, name] = value
+    counts = [group.count for group in lab.graded_groups if group.count]
+    return Scheme(weights={group.id: values["weights", group.id] for group in lab.graded_groups},
+                  generated_count=values.get(("generated", "count"), counts[0] if counts else 0),
+                  secret=values["generated", "secret"], title=values["course", "title"],
+                  language=values["course", "language"], visibility=values["gradescope", "visibility"],
+                  generated_visibility=values["gradescope", "generated_visibility"], lab=lab)

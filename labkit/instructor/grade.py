@@ -71,12 +71,13 @@ class Grade:
     found: tuple = ()
     cause: str = ""  # what went wrong, for grader_error
     max_score: int = 0  # of the grading scheme it was graded with
+    worth: dict = field(default_factory=dict)  # check id -> the points the scheme gives it (Scheme.worth)
     inputs: str = ""  # names the inputs drawn for this student's generated checks (generated.fingerprint)
     team: str = ""  # a group's submission: the group's name (its other members get the grade in the LMS)
 
     @property
     def score(self) -> int:
-        return points(self.verdicts)
+        return points(self.verdicts, self.worth)
 
     @property
     def gradable(self) -> bool:
@@ -94,9 +95,9 @@ class Grade:
         return verdict is not None and verdict.passed
 
 
-def points(verdicts) -> int:
-    """The points `verdicts` earned: the weight of each case passed."""
-    return sum(v.case.weight for v in verdicts if v.passed)
+def points(verdicts, worth: dict) -> int:
+    """The points `verdicts` earned: what `worth` gives each check passed."""
+    return sum(worth.get(v.case.id, 0) for v in verdicts if v.passed)
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     drawn = (submission.student, scheme.secret, scheme.generated_count)  # property and generated checks
     base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
                  layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
-                 notes=submission.notes, found=submission.found, max_score=scheme.max_score,
+                 notes=submission.notes, found=submission.found, max_score=scheme.max_score, worth=scheme.worth,
                  inputs=generated.fingerprint(*drawn), team=submission.team)
     if not submission.gradable:
         return replace(base, feedback=_not_run(base, scheme))
@@ -141,7 +142,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     best = None
     for number, candidate in chosen:
         graded = _run(candidate, limits, scheme, drawn)
-        score = points(graded[0])
+        score = points(graded[0], scheme.worth)
         if best is None or score >= best[0]:
             best = (score, number, candidate, graded)
     _, number, candidate, (verdicts, load) = best
@@ -162,11 +163,11 @@ def _run(candidate, limits: Limits, scheme: Scheme, drawn: tuple) -> tuple[list,
     verdicts = []
     student_id, secret, _ = drawn
     with StudentRun(display=FILE, source=candidate.source, limits=limits, modules=candidate.modules) as student:
-        for case in scheme.cases:
+        for case in scheme.checks:
             if case.suite != "generated":  # after engine.stop_all() a case raises engine.Stopped
                 verdicts.append(properties.run(student, case, drawn_for=(secret, student_id)))
         if scheme.weights["generated"]:
-            verdicts += generated.run(student, *drawn, cases=scheme.cases)
+            verdicts += generated.run(student, *drawn, cases=scheme.checks)
         load = student.load
     return verdicts, load
 
@@ -243,7 +244,7 @@ def _rendered(grade: Grade, limits: Limits) -> Result:
 
 def _not_run(grade: Grade, scheme: Scheme) -> str:
     """The feedback of a submission nothing ran for: why, then the summary with every case failed."""
-    summary = render.summary_lines([(case, False) for case in scheme.cases])
+    summary = render.summary_lines([(case, False) for case in scheme.checks])
     return "\n".join([reports.why_text(grade), "", *summary]) + "\n"
 
 
@@ -356,8 +357,8 @@ def refuse_unsafe(level, unsafe: bool, private=()) -> str | None:
 
 
 def private_files(scheme_path: Path | None) -> tuple:
-    """What no student's child may read: the answer key of the generated checks and the grading scheme."""
-    return (generated.REFERENCE, scheme_path or config.PATH)
+    """What no student's child may read: the answer key of the generated checks and the course files (their secret)."""
+    return tuple(dict.fromkeys((generated.REFERENCE, config.PATH, *([scheme_path] if scheme_path else []))))
 
 
 # --- the command -------------------------------------------------------------------------------
@@ -382,7 +383,7 @@ def main(argv=None) -> int:
     parser.add_argument("--title", default=None, help="the assignment's title (Lab09)")
     parser.add_argument("--unsafe", action="store_true", default=os.environ.get("LAB_UNSAFE") == "1",
                         help="grade as root even with no sandbox at all (also LAB_UNSAFE=1)")
-    parser.add_argument("--config", type=Path, default=None, help="the grading scheme (solutions/grading.ini)")
+    parser.add_argument("--config", type=Path, default=None, help="a course file read over solutions/grading.ini")
     parser.add_argument("--submission-seconds", type=float, default=Limits.submission_seconds,
                         help="wall-clock limit for one student, all cases together")
     args = parser.parse_args(argv)

@@ -8,7 +8,7 @@ report_page no longer imports reports and reports may import report_page.
 from __future__ import annotations
 
 from labkit.i18n import CATALOGUE, text
-from labkit.instructor.config import GRADED
+from labkit.spec import active
 
 
 class Figures:
@@ -29,7 +29,7 @@ class Figures:
         self.scores: dict[int, int] = {}  # score -> how many graded records have it
         self.top = 0
         self.statuses: dict[str, list] = {}  # status -> [how many, whether graded]
-        self.passes = dict.fromkeys((case.column for case in GRADED), 0)
+        self.passes = dict.fromkeys((case.column for case in active().graded), 0)
         self.mistakes: dict[str, dict] = {}
         self._lowest: list[tuple] = []  # (graded, score, student), at most 2 * TABLE_ROWS between trims
 
@@ -95,7 +95,7 @@ class Figures:
 
     def pass_rates(self):
         """(case, passed count) for every case over the graded records, in table order."""
-        return [(case, self.passes[case.column]) for case in GRADED]
+        return [(case, self.passes[case.column]) for case in active().graded]
 
     def histogram(self, bins: int = 10):
         """Counts of graded scores in `bins` equal ranges of the maximum (the top bin includes full marks)."""
@@ -113,7 +113,7 @@ class Figures:
     def common_mistakes(self) -> list[dict]:
         """Each hint the judge gave, most students first: the hint, its text, how many students, which cases,
         example ids."""
-        order = {case.column: index for index, case in enumerate(GRADED)}
+        order = {case.column: index for index, case in enumerate(active().graded)}
         mistakes = [{"hint": m["hint"], "text": m["text"], "count": m["count"], "examples": list(m["examples"]),
                      "cases": sorted(m["cases"], key=lambda column: order.get(column, len(order)))}
                     for m in self.mistakes.values()]

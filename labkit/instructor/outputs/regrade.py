@@ -12,7 +12,7 @@ from pathlib import Path
 
 from labkit.i18n import text
 from labkit.instructor.outputs import reports
-from labkit.instructor.config import GRADED
+from labkit.spec import active
 from labkit.instructor.outputs.figures import feedback_name, status_label
 from labkit.instructor.lms.submissions import safe_id
 
@@ -42,7 +42,7 @@ def previous(out: Path, students: list[str], merge: bool) -> list[dict] | None:
             raise RegradeRefused(text("regrade.refuse", out=out, count=len(kept), lost=len(lost),
                                       examples=", ".join(lost[:3]), graded=len(students)))
         return None
-    if columns != [case.column for case in GRADED]:
+    if columns != [case.column for case in active().graded]:
         raise RegradeRefused(text("regrade.other_cases", out=out))
     return records
 

@@ -18,7 +18,7 @@ import io
 from urllib.parse import quote
 
 from labkit.i18n import current_language, text
-from labkit.instructor.config import GRADED
+from labkit.spec import active
 from labkit.instructor.outputs.figures import TABLE_ROWS, Figures, feedback_name, sandbox_line, status_label
 
 SORT_SCRIPT = """
@@ -217,7 +217,7 @@ def _students(stream, records, refs, figures) -> None:
              ("score", "report.col.score"), ("late", "report.col.late"), ("attempt", "report.col.attempt")]
     head = "".join(f"<th aria-sort=none><button type=button>{e(text(key))}</button></th>" for _, key in names)
     head += "".join(f"<th aria-sort=none title=\"{e(text(c.label_key))}\"><button type=button>{e(c.column)}"
-                    f"</button></th>" for c in GRADED)
+                    f"</button></th>" for c in active().graded)
     head += f"<th aria-sort=none><button type=button>{e(text('report.col.mistakes'))}</button></th>"
     shown = figures.shown()
     about = e(text("report.students_about"))
@@ -238,7 +238,7 @@ def student_row(document: dict, refs: dict) -> str:
     a ✓ or ✗ per case (a ✗ names the common mistake it belongs to) and those mistakes."""
     e = html.escape
     cells, seen = [], []
-    for case in GRADED:
+    for case in active().graded:
         verdict = document["cases"].get(case.column)
         if verdict and verdict.get("passed"):
             cells.append("<td class=p data-v=1>✓</td>")

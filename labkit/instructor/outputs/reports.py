@@ -19,8 +19,8 @@ from dataclasses import replace
 from labkit import render
 from labkit.i18n import text
 from labkit.instructor.outputs import caps, report_page
-from labkit.instructor.config import GRADED, GROUP_OF_SUITE, GROUPS
 from labkit.instructor.outputs.figures import Figures, at_other_levels, sandbox_line, status_label
+from labkit.spec import active
 
 BAR = 30
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -35,18 +35,19 @@ def record(grade, limits) -> dict:
     return caps.record({
         "student": grade.student, "name": grade.name, "entry": grade.entry, "layout": grade.layout,
         "status": grade.status, "gradable": grade.gradable, "score": grade.score, "max_score": grade.max_score,
-        "groups": {group: sum(v.case.weight for v in grade.verdicts if v.passed and GROUP_OF_SUITE.get(v.case.suite)
-                              == group) for group in GROUPS},
+        "groups": {group.id: sum(grade.worth.get(v.case.id, 0) for v in grade.verdicts if v.passed
+                                 and v.case.group.id == group.id) for group in active().graded_groups},
         "late": grade.late, "attempt": grade.attempt, "attempts": grade.attempts, "files": list(grade.files),
         "sandbox": grade.sandbox, "generated_inputs": grade.inputs, "team": grade.team,
         "notes": [note_text(key, fields) for key, fields in grade.notes],
-        "cases": {verdict.case.column: _case_json(verdict, limits) for verdict in grade.verdicts},
+        "cases": {verdict.case.column: _case_json(verdict, grade.worth.get(verdict.case.id, 0), limits)
+                  for verdict in grade.verdicts},
         "why": "" if grade.gradable else why_text(grade),
     })
 
 
-def _case_json(verdict, limits) -> dict:
-    return {"passed": verdict.passed, "score": verdict.case.weight if verdict.passed else 0,
+def _case_json(verdict, worth: int, limits) -> dict:
+    return {"passed": verdict.passed, "score": worth if verdict.passed else 0,
             "problem": verdict.problem, "hint": verdict.hint,
             "hint_text": render.hint_text(verdict) if verdict.hint and not verdict.passed else "",
             "message": "" if verdict.passed else render.explanation(verdict, "student.py"),
@@ -147,17 +148,17 @@ def cell(value) -> str:
 
 def csv_header() -> list[str]:
     """The columns: score, a 1/0 cell per graded case (t1 … g3), the LMS facts, then the points per group."""
-    return ["student", "status", "score", "max_score", *[case.column for case in GRADED], *LMS_COLUMNS,
-            *[f"{group}_points" for group in GROUPS]]
+    return ["student", "status", "score", "max_score", *[case.column for case in active().graded], *LMS_COLUMNS,
+            *[f"{group.id}_points" for group in active().graded_groups]]
 
 
 def csv_row(document: dict) -> list[str]:
     cases, groups = document["cases"], document.get("groups", {})
     late = {True: "1", False: "0"}.get(document.get("late"), "")
     return [cell(document["student"]), cell(document["status"]), str(document["score"]), str(document["max_score"]),
-            *["1" if cases.get(case.column, {}).get("passed") else "0" for case in GRADED],
+            *["1" if cases.get(case.column, {}).get("passed") else "0" for case in active().graded],
             cell(document.get("name", "")), late, cell(document.get("attempt") or ""),
-            cell("; ".join(document.get("files", []))), *[str(groups.get(group, 0)) for group in GROUPS]]
+            cell("; ".join(document.get("files", []))), *[str(groups.get(group.id, 0)) for group in active().graded_groups]]
 
 
 def write_grades_csv(stream, records) -> None:
@@ -174,8 +175,8 @@ def write_grades_json(stream, records, limits, course, level) -> None:
     """grades.json into a text stream, one record at a time: the same text as json.dumps(indent=2) of the
     whole document, without ever holding it."""
     scheme = course.scheme
-    cases = [{"column": c.column, "label": text(c.label_key), "weight": c.weight, "suite": c.suite,
-              "group": GROUP_OF_SUITE[c.suite]} for c in scheme.cases]
+    cases = [{"column": c.column, "label": text(c.label_key), "weight": scheme.points(c), "suite": c.suite,
+              "group": c.group.id} for c in scheme.checks]
     document = {"lab": "Lab09", "title": course.title, "max_score": scheme.max_score, "cases": cases,
                 "scheme": {"weights": scheme.weights, "generated_count": scheme.generated_count},  # not the secret
                 "sandbox": sandbox_json(level, records),
@@ -232,11 +233,11 @@ def gradescope_results(grade, course, facts: dict) -> dict:
     Generated checks are tests of their own with the scheme's visibility, left out of the overall output
     while they are not visible; every text is preformatted ("text"), so caret lines stay aligned."""
     tests = []
-    for case in course.scheme.cases:
+    for case in course.scheme.checks:
         verdict, ok = grade.verdict(case), grade.passed(case)
         output = "" if ok else render.explanation(verdict, "student.py") if verdict is not None else why_text(grade)
         tests.append({"name": f"[TEST {case.id}] {text(case.label_key)}", "number": case.column,
-                      "score": case.weight if ok else 0, "max_score": case.weight,
+                      "score": course.scheme.points(case) if ok else 0, "max_score": course.scheme.points(case),
                       "status": "passed" if ok else "failed", "output": output, "output_format": "text",
                       "visibility": visibility(course, case)})
     for test, output in zip(tests, caps.explanations([test["output"] for test in tests])):

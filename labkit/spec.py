@@ -1,0 +1,222 @@
+"""The lab spec's format: what a lab declares (checks, groups, sections, files), and the lab this checkout runs.
+
+A lab is one module (Lab09's is `lab09/spec.py`) whose `LAB` is a `Lab` built from the dataclasses below; the
+core reads it through `active()` and never imports a lab by name.  Every entry is frozen, so what the spec
+says is what every face (pytest, the grader, the reports, the handout) sees.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+from dataclasses import KW_ONLY, dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+RUNS = ("test", "full", "grade", "challenge")  # where a group runs: make test ⊂ make test-full ⊂ the grade; apart
+_INCLUDES = {"test": ("test",), "full": ("test", "full"), "grade": ("test", "full", "grade"),
+             "challenge": ("challenge",)}
+
+
+class Text(NamedTuple):
+    """One sentence in both languages of the course."""
+
+    zh: str
+    en: str
+
+
+@dataclass(frozen=True)
+class Example:
+    """One call of a check: its arguments and what the protocol demands of it, plus outputs of known mistakes.
+    `Example(args, expected)` reads as a row of the table; everything else is given by keyword."""
+
+    args: tuple
+    """the arguments, in order"""
+    expected: object = None
+    """the exact value to return (None when an exception is demanded, or when None is the answer)"""
+    _: KW_ONLY
+    mistakes: dict = field(default_factory=dict)
+    """exact output of a known wrong implementation -> the hint key that names that mistake"""
+    raises: str | None = None
+    """the exception type to raise instead of returning"""
+    mentions: str | None = None
+    """a word that exception's message must contain"""
+    unchanged: bool = False
+    """the arguments must be the same after the call"""
+    fresh: bool = False
+    """the returned list must be a new object, not one of the arguments"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Group:
+    """Checks that run in the same place and share points (a row of the scheme table)."""
+
+    id: str
+    """stable: its grades.csv column is "<id>_points", its key in grades.json's weights"""
+    points: int
+    """shared equally by its checks (a remainder to the first ones); the course file may override it"""
+    runs: str
+    """where its checks run: "test" (make test), "full" (make test-full), "grade" (grading only) or "challenge"
+    (make challenge, never graded)"""
+    name: Text
+    """its name in the scheme table"""
+    checks: Text | None = None
+    """the scheme table's checks column; None: "TEST first–last" """
+    count: int = 0
+    """inputs drawn per student for its checks, in all (the course file may override it)"""
+
+    def __post_init__(self):
+        if self.runs not in RUNS:
+            raise ValueError(f"group {self.id}: runs must be one of {', '.join(RUNS)}, not {self.runs!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Section:
+    """A header the course's layout prints before the checks that follow it."""
+
+    id: str
+    """what a check's `section` names; its header is the text "section.<id>" """
+
+
+@dataclass(frozen=True, kw_only=True)
+class Case:
+    """One check, declared once: what it calls, on which examples, where it is printed and what it is worth
+    (MIT gradelib's `@test(points, title)`, as data)."""
+
+    id: str
+    """"1" …, "x1" …: its [TEST id]; grades.csv's column is "t<id>" when the id is all digits, else the id"""
+    function: str
+    """the student's function it calls (one of Lab.functions)"""
+    group: Group
+    """where it runs and the points it shares"""
+    section: str
+    """the id of the Section it is printed under"""
+    hint: str
+    """the hint key shown when it fails and no more precise mistake is recognised"""
+    label: str = ""
+    """the text key of its [TEST id] line; empty: "case.<id>.label" """
+    examples: tuple = ()
+    """its Examples (empty for a check whose inputs are drawn)"""
+    points: int | None = None
+    """its points when its group does not share them equally; None: an equal share"""
+
+    @property
+    def label_key(self) -> str:
+        return self.label or f"case.{self.id}.label"
+
+    @property
+    def suite(self) -> str:
+        """"core" for the checks of `make test`, else its group's id (grades.json's "suite", the summary lines)."""
+        return "core" if self.group.runs == "test" else self.group.id
+
+    @property
+    def column(self) -> str:
+        """Its column in grades.csv: t1 … t6, x1 …, p1 …, g1 …"""
+        return f"t{self.id}" if self.id.isdigit() else self.id
+
+
+@dataclass(frozen=True, kw_only=True)
+class Drawn(Case):
+    """A check whose inputs are drawn: the module `drawn_by` draws them and demands what each must give."""
+
+    drawn_by: str
+    """the module that draws its inputs and judges it (it is imported only when the check runs)"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lab:
+    """Everything the core needs to run, judge, grade and hand out one lab."""
+
+    id: str
+    """stable, lower case: part of every fixed seed of its drawn checks"""
+    name: str
+    """how the course names it ("Lab09"): grades.json's "lab", the default course title"""
+    root: Path
+    """the lab's top folder, the top of its handout: every path below is relative to it"""
+    target: str
+    """the student's file, from the lab's root"""
+    solution: str
+    """the reference solution, from the lab's root (never in the handout)"""
+    given: str
+    """the module the student's file imports from the lab (its values are sent to the child)"""
+    functions: tuple[str, ...]
+    """every function of the student's file the checks call"""
+    sheets: dict
+    """language -> the task sheet in that language, from the lab's root"""
+    groups: tuple[Group, ...]
+    """in the order of the scheme table and of grades.csv's points columns"""
+    sections: tuple[Section, ...]
+    """every section a check can be printed under"""
+    checks: tuple[Case, ...]
+    """every check, in the order they run and are printed"""
+
+    def __post_init__(self):
+        ids = [check.id for check in self.checks]
+        sections = {section.id for section in self.sections}
+        for check in self.checks:
+            where = f"{self.id} check {check.id}"
+            if ids.count(check.id) > 1:
+                raise ValueError(f"{where}: the id is used twice")
+            if check.group not in self.groups:
+                raise ValueError(f"{where}: group {check.group.id} is not one of the lab's groups")
+            if check.section not in sections:
+                raise ValueError(f"{where}: section {check.section} is not one of the lab's sections")
+            if check.function not in self.functions:
+                raise ValueError(f"{where}: function {check.function} is not one of the lab's functions")
+        for group in self.groups:
+            given = [check.points for check in self.checks if check.group.id == group.id]
+            if any(points is not None for points in given) and (None in given or sum(given) != group.points):
+                raise ValueError(f"{self.id} group {group.id}: explicit points must cover every check and add up "
+                                 f"to {group.points}")
+
+    def selected(self, runs: str) -> tuple[Case, ...]:
+        """The checks a run of `runs` executes, in order: "test" the six, "full" also the extended and property
+        checks, "grade" every graded check, "challenge" the optional ones."""
+        return tuple(check for check in self.checks if check.group.runs in _INCLUDES[runs])
+
+    @functools.cached_property
+    def graded(self) -> tuple[Case, ...]:
+        """Every graded check, group by group (grades.csv's order)."""
+        return self.selected("grade")
+
+    @functools.cached_property
+    def graded_groups(self) -> tuple[Group, ...]:
+        return tuple(group for group in self.groups if group.runs in _INCLUDES["grade"])
+
+    def check(self, check_id: str) -> Case:
+        """The check whose id is `check_id`."""
+        for check in self.checks:
+            if check.id == check_id:
+                return check
+        raise KeyError(f"{self.id} has no check {check_id!r}")
+
+    def in_group(self, group_id: str) -> tuple[Case, ...]:
+        """The checks of one group, in order."""
+        return tuple(check for check in self.checks if check.group.id == group_id)
+
+    def points(self, check: Case, group_points: int | None = None) -> int:
+        """The points `check` is worth when its group is worth `group_points` (default: the spec's): its own
+        points if the spec states them, else an equal share, the remainder to the first ones."""
+        group = check.group
+        if check.points is not None and group_points in (None, group.points):
+            return check.points
+        total = group.points if group_points is None else group_points
+        ids = [c.id for c in self.in_group(group.id)]
+        base, extra = divmod(total, len(ids))
+        return base + (1 if ids.index(check.id) < extra else 0)
+
+
+def load(module: str) -> Lab:
+    """The Lab that `module` (e.g. "lab09.spec") declares as LAB."""
+    lab = getattr(importlib.import_module(module), "LAB", None)
+    if not isinstance(lab, Lab):
+        raise ValueError(f"{module}: LAB is not a labkit.spec.Lab")
+    return lab
+
+
+@functools.lru_cache(maxsize=None)
+def active() -> Lab:
+    """The lab this checkout runs: the module named by LAB_SPEC in the environment, else by framework.LAB_SPEC."""
+    module = os.environ.get("LAB_SPEC") or importlib.import_module("framework").LAB_SPEC
+    return load(module)

@@ -1,0 +1,72 @@
+"""The scheme's tables in TASK.md, TASK.en.md and README are generated from the lab spec (labkit/instructor/sheets.py):
+`make tables` rewrites a stale one, and this test fails on one with the diff that `make tables` would apply."""
+
+import difflib
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from conftest import LAB, ROOT, clean_env
+from labkit.instructor import sheets
+
+
+def complaint(block, there, wanted) -> str:
+    """The failure of a stale table: which one, what to run, and the diff."""
+    if there is None:
+        return f"{block.file} {block.marker}: the marker must be there exactly once"
+    diff = difflib.unified_diff(there.splitlines(keepends=True), wanted.splitlines(keepends=True),
+                                f"{block.file} (now)", f"{block.file} (make tables)")
+    return f"{block.file} {block.marker}: stale, run make tables\n" + "".join(diff)
+
+
+@pytest.mark.parametrize("block", sheets.blocks(LAB), ids=lambda block: f"{block.file} {block.marker}")
+def test_generated_tables_are_current(block):
+    there = sheets.current((ROOT / block.file).read_text(encoding="utf-8"), block.marker)
+    wanted = block.render(LAB)
+    if there != wanted:
+        pytest.fail(complaint(block, there, wanted), pytrace=False)
+
+
+def reweighted(lab, **points):
+    """`lab` with other points for some groups, as an edit of its spec would give."""
+    groups = {group.id: replace(group, points=points.get(group.id, group.points)) for group in lab.groups}
+    return replace(lab, groups=tuple(groups.values()),
+                   checks=tuple(replace(check, group=groups[check.group.id]) for check in lab.checks))
+
+
+def copied(tmp_path):
+    for name in {block.file for block in sheets.blocks(LAB)}:
+        shutil.copy(ROOT / name, tmp_path / name)
+    return tmp_path
+
+
+def test_a_changed_weight_rewrites_every_table_and_nothing_else(tmp_path):
+    root = copied(tmp_path)
+    before = {name: (root / name).read_text(encoding="utf-8") for name in ("TASK.md", "TASK.en.md", "README.md")}
+    changed = reweighted(LAB, six=40, extended=10)
+    [(block, there, wanted)] = [entry for entry in sheets.stale(changed, root) if entry[0].file == "TASK.md"]
+    message = complaint(block, there, wanted)
+    assert message.startswith("TASK.md <!-- scheme -->: stale, run make tables\n")
+    assert "\n-| 六个测试 | TEST 1–6 | `make test` | 30 |\n" in message and "\n+| 六个测试 | TEST 1–6 | `make test` | 40 |\n" in message
+    assert sorted(sheets.write(changed, root)) == sorted(f"{b.file} {b.marker}" for b in sheets.blocks(LAB))
+    assert sheets.stale(changed, root) == [] and sheets.write(changed, root) == []
+    after = {name: (root / name).read_text(encoding="utf-8") for name in before}
+    assert "| `six` | `t1`…`t6` | 40 | 6–7 | `make test` |" in after["README.md"]
+    assert "| the six | TEST 1–6 | `make test` | 40 |\n| extended checks | TEST x1–x10 | `make test-full` | 10 |" in after["TASK.en.md"]
+    assert "| `[weights] six` | 40 |" in after["README.md"]
+    for name, text in before.items():  # only the lines of the tables changed
+        removed = [line for line in difflib.ndiff(text.splitlines(), after[name].splitlines()) if line[:1] in "-+"]
+        assert removed and all(line[2:].startswith("|") for line in removed), (name, removed)
+
+
+def test_the_command_prints_one_table_and_refuses_what_it_does_not_know():
+    run = [sys.executable, "-m", "labkit.instructor.sheets"]
+    for argument, wanted in (("zh", sheets.scheme_table(LAB, "zh")), ("en", sheets.scheme_table(LAB, "en")),
+                             ("readme", sheets.readme_table(LAB))):
+        result = subprocess.run(run + [argument], cwd=ROOT, env=clean_env(), capture_output=True, text=True)
+        assert (result.returncode, result.stdout) == (0, wanted)
+    result = subprocess.run(run + ["fr"], cwd=ROOT, env=clean_env(), capture_output=True, text=True)
+    assert result.returncode == 2 and "usage" in result.stderr

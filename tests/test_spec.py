@@ -1,0 +1,82 @@
+"""The lab spec (labkit/spec.py, lab09/spec.py): every check declared once, in the order every face shows it,
+and a spec that contradicts itself refused at load with the field named."""
+
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from conftest import LAB, ROOT, clean_env
+from labkit.instructor.outputs import reports
+from labkit.spec import Case, Group, Lab, Section, Text
+
+
+def ids(checks) -> list:
+    return [check.id for check in checks]
+
+
+def test_each_run_selects_its_checks_in_declaration_order():
+    six = [str(n) for n in range(1, 7)]
+    extended, properties = [f"x{n}" for n in range(1, 11)], [f"p{n}" for n in range(1, 5)]
+    assert ids(LAB.selected("test")) == six
+    assert ids(LAB.selected("full")) == six + extended + properties
+    assert ids(LAB.graded) == six + extended + properties + ["g1", "g2", "g3"]
+    assert ids(LAB.selected("challenge")) == [f"c{n}" for n in range(1, 8)] + [f"r{n}" for n in range(1, 8)]
+    header = reports.csv_header()  # grades.csv: a column per graded check, then the points of each graded group
+    assert header[4:4 + len(LAB.graded)] == [check.column for check in LAB.graded]
+    assert header[-len(LAB.graded_groups):] == [f"{group.id}_points" for group in LAB.graded_groups]
+    assert {check.suite for check in LAB.selected("test")} == {"core"} and LAB.check("x3").column == "x3"
+    with pytest.raises(KeyError, match="lab09 has no check 'z9'"):
+        LAB.check("z9")
+
+
+GROUP = Group(id="basic", points=10, runs="test", name=Text("基本", "basic"))
+
+
+def toy(**changes) -> dict:
+    fields = dict(id="toy", name="Toy", root=ROOT, target="calc.py", solution="solution.py", given="ops",
+                  functions=("evaluate",), sheets={}, groups=(GROUP,), sections=(Section(id="main"),),
+                  checks=(Case(id="1", function="evaluate", group=GROUP, section="main", hint="hint.one"),
+                          Case(id="2", function="evaluate", group=GROUP, section="main", hint="hint.two")))
+    fields.update(changes)
+    return fields
+
+
+def test_points_are_shared_or_stated_for_every_check_of_a_group():
+    lab = Lab(**toy())
+    assert [lab.points(check) for check in lab.checks] == [5, 5] and [lab.points(c, 3) for c in lab.checks] == [2, 1]
+    checks = toy()["checks"]
+    stated = Lab(**toy(checks=(replace(checks[0], points=7), replace(checks[1], points=3))))
+    assert [stated.points(check) for check in stated.checks] == [7, 3]
+    with pytest.raises(ValueError, match="group basic: explicit points"):
+        Lab(**toy(checks=(replace(checks[0], points=7), checks[1])))
+
+
+@pytest.mark.parametrize("change, complaint", [
+    ({"checks": toy()["checks"][:1] * 2}, "check 1: the id is used twice"),
+    ({"sections": (Section(id="other"),)}, "section main is not one of the lab's sections"),
+    ({"functions": ("tokens",)}, "function evaluate is not one of the lab's functions"),
+    ({"groups": ()}, "group basic is not one of the lab's groups"),
+])
+def test_a_spec_that_contradicts_itself_is_refused_naming_the_field(change, complaint):
+    with pytest.raises(ValueError, match=complaint):
+        Lab(**toy(**change))
+    with pytest.raises(ValueError, match="runs must be one of"):
+        Group(id="g", points=1, runs="sometimes", name=Text("", ""))
+
+
+def test_the_active_lab_is_the_one_lab_spec_names(tmp_path):
+    (tmp_path / "toyspec.py").write_text(
+        "from pathlib import Path\nfrom labkit.spec import Case, Group, Lab, Section, Text\n"
+        "G = Group(id='basic', points=10, runs='test', name=Text('基本', 'basic'))\n"
+        "LAB = Lab(id='toy', name='Toy', root=Path('.'), target='calc.py', solution='s.py', given='ops',\n"
+        "          functions=('evaluate',), sheets={}, groups=(G,), sections=(Section(id='main'),),\n"
+        "          checks=(Case(id='1', function='evaluate', group=G, section='main', hint='hint.one'),))\n",
+        encoding="utf-8")
+    show = "from labkit.spec import active; print(active().name, [c.column for c in active().graded])"
+    env = clean_env(LAB_SPEC="toyspec", PYTHONPATH=f"{tmp_path}")
+    toy_run = subprocess.run([sys.executable, "-c", show], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert toy_run.stdout == "Toy ['t1']\n", toy_run.stderr
+    own = subprocess.run([sys.executable, "-c", show], cwd=ROOT, env=clean_env(), capture_output=True, text=True)
+    assert own.stdout.startswith("Lab09 ['t1', 't2'"), own.stderr
