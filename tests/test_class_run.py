@@ -21,7 +21,10 @@ from labkit.run.probe import level as sandbox_level
 from labkit.run.reaper import process_stat
 from labkit.run.sandbox import Level
 from labkit.instructor import config, grade
-from labkit.instructor.outputs import atomic, figures, report_page, reports
+from labkit.instructor.outputs import atomic, figures, grades_json, report_page, terminal
+from labkit.instructor.outputs.spool import Spool, SpoolChanged
+from labkit.instructor.results import StudentResult
+from results_fixtures import made_check, made_result
 from labkit.instructor.grade import grade_folder
 
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (solutions/grading.ini)
@@ -94,14 +97,14 @@ def test_an_output_folder_inside_the_submissions_is_never_graded(tmp_path):
 
 def test_a_failure_while_rendering_one_submission_becomes_its_status_and_the_class_is_written(tmp_path, monkeypatch):
     folder = honest_class(tmp_path / "class", ("alice", "victim", "zoe"))
-    real = reports.record
+    real = StudentResult.from_grade
 
     def failing(result, limits):
         if result.student == "victim":
             raise RecursionError("maximum recursion depth exceeded while encoding a JSON object")
         return real(result, limits)
 
-    monkeypatch.setattr(reports, "record", failing)
+    monkeypatch.setattr(StudentResult, "from_grade", failing)
     run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2)
     records = {record["student"]: record for record in run.records}
     assert records["victim"]["status"] == "grader_error" and records["victim"]["score"] == 0
@@ -341,19 +344,19 @@ def test_each_record_and_feedback_goes_to_disk_as_it_is_made(tmp_path):
 def test_what_a_submission_writes_into_the_run_s_own_file_never_reaches_an_output(tmp_path):
     """Outside any sandbox a submission can write wherever the grader can: bytes it adds are never read, and a
     change to what the grader wrote stops the run before anything is written."""
-    spool = reports.Spool(tmp_path / "records")
-    spool.put(1, {"student": "bob", "score": 0}, "bob's feedback")
-    spool.put(0, {"student": "alice", "score": 100}, "alice's feedback")
+    records = Spool(tmp_path / "records")
+    records.put(1, {"student": "bob", "score": 0}, "bob's feedback")
+    records.put(0, {"student": "alice", "score": 100}, "alice's feedback")
     with open(tmp_path / "records", "ab") as forged:
         forged.write(b'{"student": "mallory", "score": 100}')
-    assert list(spool.entries()) == [({"student": "alice", "score": 100}, "alice's feedback"),
-                                     ({"student": "bob", "score": 0}, "bob's feedback")]
+    assert list(records.entries()) == [({"student": "alice", "score": 100}, "alice's feedback"),
+                                       ({"student": "bob", "score": 0}, "bob's feedback")]
     with open(tmp_path / "records", "r+b") as forged:
         forged.seek(forged.read().index(b'"score": 0'))
         forged.write(b'"score": 9')
-    with pytest.raises(reports.SpoolChanged):
-        list(spool)
-    spool.close()
+    with pytest.raises(SpoolChanged):
+        list(records)
+    records.close()
 
 
 def test_an_interrupted_run_into_a_new_folder_leaves_no_folder_behind(tmp_path, monkeypatch):
@@ -418,10 +421,10 @@ WORDS = {  # what each language says about that class, in the terminal and in re
 }
 
 
-def class_records() -> list[dict]:
-    """Records of that class as the grader counts them: `gradable` is the grader's own rule (Grade.gradable)."""
-    return [{"student": student, "name": "", "status": status, "gradable": grade.Grade(student, "", status).gradable,
-             "score": 40 if status == "ok" else 0, "max_score": MAX_SCORE, "cases": {}, "notes": [], "why": ""}
+def class_records() -> list:
+    """Results of that class as the grader counts them: `gradable` is the grader's own rule (Grade.gradable)."""
+    return [made_result(student, status=status, gradable=grade.Grade(student, "", status).gradable,
+                        score=40 if status == "ok" else 0, max_score=MAX_SCORE)
             for student, status in STATUSES.items()]
 
 
@@ -431,7 +434,7 @@ def test_the_status_line_and_the_score_line_count_the_same_submissions(language,
     records = class_records()
     assert len(figures.gradable(records)) == 6  # a syntax error and the timeouts get a score; the .docx does not
     words = WORDS[language]
-    lines = reports.terminal_summary(records, 1.0, 4, "out", Level("bwrap", full=True)).splitlines()
+    lines = terminal.terminal_summary(records, 1.0, 4, "out", Level("bwrap", full=True)).splitlines()
     assert lines[1] == words["status"]
     assert lines[2].startswith(words["scores"])
     page = report_page.page(records, grade.course_settings(), Level("bwrap", full=True))
@@ -448,24 +451,23 @@ def test_the_status_line_and_the_score_line_count_the_same_submissions(language,
 def test_after_a_merge_the_first_line_says_how_many_were_graded_and_how_many_written(language, monkeypatch):
     monkeypatch.setenv("LAB_LANG", language)
     records = class_records()
-    first = reports.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True), merged=1).splitlines()[0]
+    first = terminal.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True), merged=1).splitlines()[0]
     assert first == {"zh": "Lab09: 评分 1 份 (合并后共 7 份)，用时 0.1 秒 (1 个并行)",
                      "en": "Lab09: graded 1 (merged: 7 in all) in 0.1 s (1 at a time)"}[language]
-    whole = reports.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True)).splitlines()[0]
+    whole = terminal.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True)).splitlines()[0]
     assert whole == {"zh": "Lab09: 7 份提交评分完成，用时 0.1 秒 (4 个并行)",
                      "en": "Lab09: graded 7 submissions in 0.1 s (4 at a time)"}[language]
 
 
 @pytest.mark.parametrize("count", [0, 1, 7])
 def test_grades_json_written_record_by_record_is_the_same_text_as_the_whole_document(count):
-    records = class_records()[:count]
-    for document in records:
-        document["cases"] = {"t1": {"passed": False, "hint": "h", "message": "a\nb \u4e2d\U0001f600"}}
+    records = [replace(record, cases={"t1": made_check(hint="h", message="a\nb \u4e2d\U0001f600")})
+               for record in class_records()[:count]]
     stream = io.StringIO()
-    reports.write_grades_json(stream, records, CLASS_LIMITS, grade.course_settings(), Level("bwrap", full=True))
+    grades_json.write_grades_json(stream, records, CLASS_LIMITS, grade.course_settings(), Level("bwrap", full=True))
     written = stream.getvalue()
     assert written == json.dumps(json.loads(written), ensure_ascii=False, indent=2) + "\n"
-    assert json.loads(written)["students"] == records
+    assert json.loads(written)["students"] == [record.to_json() for record in records]
 
 
 def test_a_large_class_gets_one_usable_page_with_every_student_in_grades_csv():
@@ -474,15 +476,14 @@ def test_a_large_class_gets_one_usable_page_with_every_student_in_grades_csv():
     records = []
     for index in range(3000):
         status = "no_student_py" if index % 10 == 3 else "ok"
-        records.append({"student": f"s{index:04d}", "name": "", "status": status, "gradable": status == "ok",
-                        "score": 0 if status != "ok" else 100 - index % 7 * 10, "max_score": MAX_SCORE, "late": None,
-                        "attempt": None, "attempts": 0, "files": [], "notes": ["note"], "why": "why",
-                        "cases": {"t1": {"passed": False, "hint": "h", "hint_text": "slip"}}})
+        records.append(made_result(f"s{index:04d}", status=status, score=0 if status != "ok" else 100 - index % 7 * 10,
+                                   max_score=MAX_SCORE, notes=("note",), why="why",
+                                   cases={"t1": made_check(hint="h", hint_text="slip")}))
     page = report_page.page(records, grade.course_settings(), Level("bwrap", full=True))
     table = page.split("id=students>")[1].split("</table>")[0]
     rows = re.findall(r'<tr><td data-v="(s\d+)">', table)
-    ranked = sorted(records, key=lambda d: (d["gradable"], d["score"], d["student"]))[:report_page.MAX_ROWS]
-    assert rows == sorted(d["student"] for d in ranked) and len(rows) == report_page.MAX_ROWS == 1000
+    ranked = sorted(records, key=lambda r: (r.gradable, r.score, r.student))[:report_page.MAX_ROWS]
+    assert rows == sorted(r.student for r in ranked) and len(rows) == report_page.MAX_ROWS == 1000
     assert text("report.students_shown", shown=1000, count=3000).split("grades.csv")[0] in page
     for section in ("not-graded", "notes"):
         items = page.split(f"id={section}>")[1].split("</ul>")[0].count("<li")

@@ -22,7 +22,7 @@ from labkit import render
 from labkit.i18n import text
 from labkit.run import probe, sandbox
 from labkit.instructor import config
-from labkit.instructor.outputs import reports
+from labkit.instructor.outputs import gradescope
 from labkit.instructor.grade import course_settings, grade_folder, grade_submission
 from labkit.instructor.lms.submissions import Submission
 
@@ -386,7 +386,7 @@ def test_gradescope_results_follow_its_schema(tmp_path):
     course = course_settings(environ=clean_env(), scheme=SCHEME)  # the course the run above graded for
     for test, case in zip(document["tests"], GRADED):
         assert set(test) >= {"name", "score", "max_score", "status", "output", "visibility"}
-        assert test["status"] in ("passed", "failed") and test["visibility"] == reports.visibility(course, case)
+        assert test["status"] in ("passed", "failed") and test["visibility"] == gradescope.visibility(course, case)
         assert test["score"] == (test["max_score"] if test["status"] == "passed" else 0)
         assert test["output_format"] == "text"  # preformatted: the caret stays under the difference
     assert document["score"] == sum(t["score"] for t in document["tests"]) < MAX_SCORE

@@ -32,8 +32,9 @@ from labkit.run import sandbox
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
 from labkit.instructor import config
-from labkit.instructor.outputs import figures, report_page, reports
+from labkit.instructor.outputs import figures, grades_json, report_page
 from labkit.instructor.grade import refuse_unsafe
+from results_fixtures import made_result
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
 LEVELS = {  # a name for the test -> (environment, what the level must include)
@@ -546,11 +547,11 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
 def test_students_graded_below_the_runs_level_are_named_where_the_level_is_shown():
     """Finding 2: after a wall failed, later students were graded weaker while the terminal still said bwrap."""
     run = sandbox.Level("bwrap", ("bwrap",), tuple(sandbox.ATTACKS), True)
-    records = [{"student": "alice", "sandbox": "bwrap"}, {"student": "bob", "sandbox": "landlock-6+"},
-               {"student": "carol", "sandbox": ""}]  # carol's file never ran: no level to compare
+    records = [made_result("alice", sandbox="bwrap"), made_result("bob", sandbox="landlock-6+"),
+               made_result("carol", sandbox="")]  # carol's file never ran: no level to compare
     assert figures.at_other_levels(records, run) == [("bob", "landlock-6+")]
     line = figures.sandbox_line(run, records)
     assert "bob (landlock-6+)" in line and "alice" not in line and "carol" not in line
-    assert reports.sandbox_json(run, records)["students_at_other_levels"] == {"bob": "landlock-6+"}
+    assert grades_json.sandbox_json(run, records)["students_at_other_levels"] == {"bob": "landlock-6+"}
     assert figures.sandbox_line(run, records[:1]) == figures.sandbox_line(run)
     assert "banner weak" in report_page._sandbox(run, records) and "banner full" in report_page._sandbox(run, [])

@@ -22,7 +22,7 @@ from lms_fixtures import (CANVAS_ROWS, MOODLE_45, MOODLE_NAMES, RIGHT, WRONG as 
                           canvas_class, canvas_gradebook, gbk_zip, moodle_45_class, moodle_45_worksheet, moodle_import,
                           put, spout_csv, worksheet_row, zip_bytes)
 from labkit.instructor import config
-from labkit.instructor.outputs import reports, roster
+from labkit.instructor.outputs import feedback, roster
 from labkit.instructor.grade import course_settings, grade_folder
 from labkit.instructor.lms.submissions import discover
 
@@ -451,8 +451,8 @@ def test_archives_from_windows_and_macos_are_read_as_their_makers_meant(tmp_path
         in by_id["li"].notes
     assert by_id["empty"].found == ("notes.md",)  # .DS_Store is not the student's work
     from labkit.instructor.grade import grade_submission
-    feedback = reports.feedback_text(grade_submission(by_id["li"], CLASS_LIMITS, config.load()))
-    assert "测试的是 li.zip/作业九/student.py；li.zip/作业九/备份/student.py 在备份文件夹里" in feedback
+    said = feedback.feedback_text(grade_submission(by_id["li"], CLASS_LIMITS, config.load()))
+    assert "测试的是 li.zip/作业九/student.py；li.zip/作业九/备份/student.py 在备份文件夹里" in said
 
 
 # --- issue 16: every shape of the facts, one row per student keyed by the LMS's id -------------------------

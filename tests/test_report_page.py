@@ -14,6 +14,8 @@ from conftest import CLASS_LIMITS, LAB, SOLUTION, STUDENTS, unavailable
 from labkit.i18n import text
 from labkit.instructor.outputs import figures
 from labkit.instructor.grade import grade_folder
+from labkit.instructor.results import StudentResult
+from results_fixtures import made_check, made_result
 
 CJK = re.compile("[\u4e00-\u9fff]")
 CLASS = {"ana": SOLUTION, "ben": STUDENTS / "wrong" / "no_trim.py", "cai": STUDENTS / "wrong" / "no_trim.py",
@@ -48,7 +50,8 @@ def pages(tmp_path_factory):
 
 
 def records(page: Path) -> list:
-    return json.loads(page.with_name("grades.json").read_text(encoding="utf-8"))["students"]
+    return [StudentResult.from_json(entry)
+            for entry in json.loads(page.with_name("grades.json").read_text(encoding="utf-8"))["students"]]
 
 
 def test_the_common_mistakes_come_first_with_students_cases_and_examples(pages):
@@ -139,13 +142,13 @@ def test_pass_rates_count_every_graded_submission_a_syntax_error_included(pages)
 
 def test_common_mistakes_count_students_not_cases_and_leave_out_what_did_not_run():
     def verdict(hint, passed=False):
-        return {"passed": passed, "hint": hint, "hint_text": f"text of {hint}"}
+        return made_check(passed, hint=hint, hint_text=f"text of {hint}")
 
     records = [
-        {"student": "s1", "gradable": True, "cases": {"t1": verdict("a"), "t2": verdict("a"), "t3": verdict(None, True)}},
-        {"student": "s2", "gradable": True, "cases": {"t2": verdict("a"), "t3": verdict("b")}},
-        {"student": "s3", "gradable": True, "cases": {"t6": verdict("b"), "x1": verdict("c")}},
-        {"student": "s4", "gradable": False, "cases": {"t1": verdict("a"), "t2": verdict("c")}},
+        made_result("s1", gradable=True, cases={"t1": verdict("a"), "t2": verdict("a"), "t3": verdict(None, True)}),
+        made_result("s2", gradable=True, cases={"t2": verdict("a"), "t3": verdict("b")}),
+        made_result("s3", gradable=True, cases={"t6": verdict("b"), "x1": verdict("c")}),
+        made_result("s4", gradable=False, cases={"t1": verdict("a"), "t2": verdict("c")}),
     ]
     mistakes = figures.common_mistakes(records)
     assert [(m["hint"], m["count"], m["cases"], m["examples"], m["text"]) for m in mistakes] == [
@@ -161,9 +164,8 @@ def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
     from labkit.run.sandbox import Level
     from labkit.instructor.outputs import report_page
     from labkit.instructor.grade import course_settings
-    records = [{"student": f"s{index:04d}", "name": "", "status": "ok", "gradable": True, "score": index * 37 % 101,
-                "max_score": 100, "late": None, "attempt": None, "attempts": 0, "files": [], "notes": [], "why": "",
-                "cases": {case.column: {"passed": index % 3 > 0, "hint": "h", "hint_text": "slip"} for case in LAB.graded}}
+    records = [made_result(f"s{index:04d}", score=index * 37 % 101, max_score=100,
+                           cases={case.column: made_check(index % 3 > 0, hint="h", hint_text="slip") for case in LAB.graded})
                for index in range(3000)]
     page = tmp_path / "report.html"
     page.write_text(re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "", report_page.page(
@@ -175,4 +177,4 @@ def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
         const scores = Array.from(table.tBodies[0].rows).map(r => Number(r.cells[column].textContent));
         return {rows: scores.length, sorted: scores.every((s, i) => i === 0 || scores[i - 1] <= s), top: Math.max(...scores)};
     })()""" % text("report.col.score"))
-    assert facts == {"rows": report_page.MAX_ROWS, "sorted": True, "top": sorted(r["score"] for r in records)[999]}
+    assert facts == {"rows": report_page.MAX_ROWS, "sorted": True, "top": sorted(r.score for r in records)[999]}

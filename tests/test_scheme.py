@@ -11,7 +11,7 @@ import pytest
 
 from conftest import LAB, ROOT, SOLUTION, STUDENTS, clean_env, make
 from labkit.instructor import config
-from labkit.instructor.outputs import reports
+from labkit.instructor.outputs import gradescope
 from labkit.instructor.grade import course_settings, grade_submission
 from labkit.instructor.lms.submissions import Submission
 from test_generated import LIMITS
@@ -24,8 +24,8 @@ def test_the_course_file_keeps_the_spec_s_scheme_and_each_group_shares_its_point
         assert sum(scheme.points(case) for case in LAB.in_group(group.id)) == scheme.weights[group.id]
     assert [scheme.points(case) for case in LAB.in_group("extended")] == [2] * 10
     course = course_settings(environ={}, scheme=scheme)  # Gradescope's visibility, as results.json states it
-    assert reports.visibility(course, LAB.in_group("generated")[0]) == "after_due_date"
-    assert reports.visibility(course, LAB.in_group("six")[0]) == "visible"
+    assert gradescope.visibility(course, LAB.in_group("generated")[0]) == "after_due_date"
+    assert gradescope.visibility(course, LAB.in_group("six")[0]) == "visible"
 
 
 def test_a_group_s_remainder_goes_to_its_first_checks():

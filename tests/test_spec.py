@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import LAB, ROOT, clean_env
-from labkit.instructor.outputs import reports
+from labkit.instructor.outputs import grades_csv
 from labkit.spec import Case, Group, Lab, Section, Text
 
 
@@ -23,7 +23,7 @@ def test_each_run_selects_its_checks_in_declaration_order():
     assert ids(LAB.selected("full")) == six + extended + properties
     assert ids(LAB.graded) == six + extended + properties + ["g1", "g2", "g3"]
     assert ids(LAB.selected("challenge")) == [f"c{n}" for n in range(1, 8)] + [f"r{n}" for n in range(1, 8)]
-    header = reports.csv_header()  # grades.csv: a column per graded check, then the points of each graded group
+    header = grades_csv.csv_header()  # grades.csv: a column per graded check, then the points of each graded group
     assert header[4:4 + len(LAB.graded)] == [check.column for check in LAB.graded]
     assert header[-len(LAB.graded_groups):] == [f"{group.id}_points" for group in LAB.graded_groups]
     assert {check.suite for check in LAB.selected("test")} == {"core"} and LAB.check("x3").column == "x3"

@@ -33,13 +33,15 @@ from labkit.run.engine import Limits, LoadOutcome, StudentRun
 from labkit.untrusted import safe_text
 from lab09 import generated
 from labkit.instructor import config, workers
-from labkit.instructor.outputs import atomic, regrade, report_page, reports, roster
+from labkit.instructor.outputs import atomic, gradescope as gradescope_results, regrade, registry, roster, terminal
+from labkit.instructor.outputs.feedback import feedback_text, why_text
+from labkit.instructor.outputs.spool import Spool
+from labkit.instructor.results import FILE, StudentResult
 from labkit.instructor.config import ATTEMPTS, VISIBILITIES, Scheme
 from labkit.instructor.lms.downloads import describe as describe_download, readable as readable_download
-from labkit.instructor.outputs.figures import Figures, feedback_name
+from labkit.instructor.outputs.figures import Figures
 from labkit.instructor.lms.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
-FILE = "student.py"  # how every student's file is named in feedback
 MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
@@ -194,7 +196,7 @@ class Result:
     """A graded submission with its output already rendered (so writing the class cannot fail on it)."""
 
     grade: Grade
-    record: dict
+    record: StudentResult
     feedback: str
 
 
@@ -223,29 +225,20 @@ def rendered_safely(submission: Submission, grade: Grade, limits: Limits, scheme
     try:
         return _rendered(failed, limits)
     except Exception:  # noqa: BLE001  (even rendering the error failed: the barest record there is)
-        return Result(failed, _bare_record(failed), failed.feedback)
-
-
-def _bare_record(failed: Grade) -> dict:
-    """A grader_error record built from nothing but the grade's own strings (no renderer involved)."""
-    return {"student": failed.student, "name": failed.name, "entry": failed.entry, "layout": failed.layout,
-            "status": "grader_error", "gradable": False, "score": 0, "max_score": failed.max_score,
-            "late": failed.late, "attempt": None, "attempts": failed.attempts, "files": [], "sandbox": failed.sandbox,
-            "notes": [], "cases": {}, "why": failed.feedback.split("\n", 1)[0], "team": failed.team}
+        return Result(failed, StudentResult.bare(failed), failed.feedback)
 
 
 def _rendered(grade: Grade, limits: Limits) -> Result:
-    document = reports.record(grade, limits)
-    feedback = reports.feedback_text(grade)
-    reports.check_record(document)
-    feedback.encode("utf-8")
-    return Result(grade, document, feedback)
+    """The grade's result and feedback, checked against every output (outputs/registry.py)."""
+    result, feedback = StudentResult.from_grade(grade, limits), feedback_text(grade)
+    registry.check(result, feedback)
+    return Result(grade, result, feedback)
 
 
 def _not_run(grade: Grade, scheme: Scheme) -> str:
     """The feedback of a submission nothing ran for: why, then the summary with every case failed."""
     summary = render.summary_lines([(case, False) for case in scheme.checks])
-    return "\n".join([reports.why_text(grade), "", *summary]) + "\n"
+    return "\n".join([why_text(grade), "", *summary]) + "\n"
 
 
 def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> Grade:
@@ -437,8 +430,8 @@ def main(argv=None) -> int:
     if run.unmatched:
         extra.append(text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched)))
     extra += [*run.lms_lines, "", describe_download(args.submissions, skip=(args.out,))]  # the layout read
-    print(reports.terminal_summary(run.figures, time.monotonic() - started, args.jobs, args.out, level, extra,
-                                   merged=run.graded if run.merged else None))
+    print(terminal.terminal_summary(run.figures, time.monotonic() - started, args.jobs, args.out, level, extra,
+                                    merged=run.graded if run.merged else None))
     return 0
 
 
@@ -467,7 +460,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
                  progress=None) -> ClassRun:
     """Grade every student in `folder` and write OUT, all or none.  Raises RosterError or RegradeRefused
     before grading anything, KeyboardInterrupt (nothing written) or OSError (OUT as it was).  Each student's
-    record and feedback go to a file in OUT's staging folder as they are made (reports.Spool), so memory does
+    record and feedback go to a file in OUT's staging folder as they are made (outputs/spool.py), so memory does
     not grow with the class; the outputs are written from it once grading is over."""
     course = course or course_settings()
     level = level or sandbox_level()
@@ -478,63 +471,23 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
         submissions = roster.prepare(gradebook, submissions)
     previous = regrade.previous(out, [s.student for s in submissions], merge)
     with atomic.Staging(out) as staging:
-        spool = reports.Spool(staging.scratch("records"))
+        spool = Spool(staging.scratch("records"))
         try:
             grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt,
-                        lambda index, result: spool.put(index, result.record, result.feedback))
-            staging.folder("feedback")  # written once every child is gone: none of them can touch it
-            for document, feedback in spool.entries():
-                staging.write(f"feedback/{feedback_name(document['student'])}", feedback.encode("utf-8"))
-            records, changes = spool, []
-            if previous is not None:  # (a merge holds the class's records: regrade.merge takes lists)
-                records, kept, changes = regrade.merge(previous, list(spool), {}, out)
-                for name, content in kept.items():
-                    staging.write(f"feedback/{name}", content)
-            names, unmatched, figures, lines = class_files(staging, records, limits, course, level, gradebook)
-            staging.commit([*names, "feedback"])
+                        lambda index, result: spool.put(index, result.record.to_json(), result.feedback))
+            spooled = registry.Spooled(spool)
+            records, kept, changes = spooled, (), []
+            if previous is not None:  # (a merge holds the class's results: regrade.merge takes lists)
+                records, kept, changes = regrade.merge(previous, list(spooled))
+            run = registry.ClassResults.of(records, spooled.graded, course, level, limits, gradebook)
+            names = registry.write(staging, run)
+            registry.keep(staging, run, out, kept)
+            staging.commit(names)
         finally:
             spool.close()
     written = next((name for name in ("canvas.csv", "moodle.csv") if name in names), None)
-    return ClassRun(figures, out, unmatched, changes, written, len(submissions), previous is not None, lines)
-
-
-def class_files(staging: atomic.Staging, records, limits, course, level, gradebook):
-    """Write every class output into the staging folder, one record at a time: (the names written, the
-    submissions missing from the roster, the figures of the records as written: with a roster, each student's
-    name is the roster's, where it has one for the id, and the lines saying what is left to do in the LMS:
-    group submissions, anonymous ids …).  `records` is read once per output; the gradebook sees each record
-    without its cases (reports.brief)."""
-    unmatched, note, names, renamed, lines = [], "", [], {}, roster.team_lines(records)
-    if gradebook is not None:
-        briefs = [reports.brief(document) for document in records]
-        matched, unmatched = roster.match(gradebook, briefs)
-        name, content = roster.export(gradebook, matched, course)
-        staging.write(name, content.encode("utf-8"))
-        names.append(name)
-        lines = roster.summary(gradebook, briefs, matched, unmatched, course.title) + lines
-        note = " ".join([text("roster.about", file=name), *lines])
-        renamed = {brief["student"]: brief["name"] for brief in roster.named(gradebook, briefs, matched)}
-    named = _Renamed(records, renamed)
-    figures = Figures.of(named, level)
-    with staging.create("grades.csv", text=True) as stream:
-        reports.write_grades_csv(stream, named)
-    with staging.create("grades.json", text=True) as stream:
-        reports.write_grades_json(stream, named, limits, course, level)
-    with staging.create("report.html", text=True) as stream:
-        report_page.write_page(stream, named, figures, course, level, unmatched, note)
-    return [*names, "grades.csv", "grades.json", "report.html"], unmatched, figures, lines
-
-
-class _Renamed:
-    """`records` as the outputs show them: with the name the roster gives each student, if any."""
-
-    def __init__(self, records, names: dict):
-        self.records, self.names = records, names
-
-    def __iter__(self):
-        for document in self.records:
-            name = self.names.get(document["student"], document.get("name"))
-            yield document if name == document.get("name") else {**document, "name": name}
+    return ClassRun(run.figures, out, run.unmatched, changes, written, len(submissions), previous is not None,
+                    run.matched.lines)
 
 
 def _terminate_like_ctrl_c() -> list:
@@ -564,16 +517,16 @@ def gradescope(args, limits: Limits, course: Course, level) -> int:
     facts = gradescope_metadata(metadata)
     submission = replace(from_folder(args.submission, facts.get("student") or "submission"), entry="submission")
     refusal = refuse_unsafe(level, args.unsafe, private_files(args.config))
-    if refusal:
-        results = {"score": 0, "output": refusal, "output_format": "text", "visibility": course.visibility,
-                   "stdout_visibility": "hidden", "tests": []}
-    else:
+    grade = None
+    if not refusal:
         result = grade_safely(submission, limits, course.scheme)
         grade = replace(result.grade, late=facts.get("late", result.grade.late))
-        results = reports.gradescope_results(grade, course, facts)
+    run = gradescope_results.Submission(grade=grade, course=course, facts=facts, refusal=refusal or "",
+                                        name=args.results.name)
     args.results.parent.mkdir(parents=True, exist_ok=True)
-    atomic.commit(args.results.parent, {args.results.name: (json.dumps(results, ensure_ascii=False, indent=2)
-                                                             + "\n").encode("utf-8")}, {})
+    with atomic.Staging(args.results.parent) as staging:
+        registry.write(staging, run, registry.GRADESCOPE)
+        staging.commit([run.name])
     return 0
 
 

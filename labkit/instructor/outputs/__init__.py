@@ -1,1 +1,2 @@
-"""What a class run writes: records, grades.csv/json, feedback, report.html, gradebooks, regrades; all or none."""
+"""What a class run writes, one module per output, listed once in registry.py: grades.csv/json, feedback, report.html,
+gradebooks, Gradescope's results.json, the terminal summary; records spooled to disk, written all or none, regrades."""

@@ -1,8 +1,8 @@
 """The class's figures, gathered one record at a time in a bounded size, and the words every class output
 uses for them: a status's label, the sandbox line, the student's feedback file.
 
-The terminal summary (labkit/instructor/outputs/reports.py) and report.html (labkit/instructor/outputs/report_page.py) both read them, so
-report_page no longer imports reports and reports may import report_page.
+The terminal summary (outputs/terminal.py) and report.html (outputs/report_page.py) both read them; every
+output module may import this one, and this one imports none of them.
 """
 
 from __future__ import annotations
@@ -34,39 +34,38 @@ class Figures:
         self._lowest: list[tuple] = []  # (graded, score, student), at most 2 * TABLE_ROWS between trims
 
     @classmethod
-    def of(cls, records, level=None) -> Figures:
+    def of(cls, results, level=None) -> Figures:
         figures = cls(level)
-        for document in records:
-            figures.add(document)
+        for result in results:
+            figures.add(result)
         return figures
 
-    def add(self, document: dict) -> None:
+    def add(self, result) -> None:
+        """Count one StudentResult in."""
         self.count += 1
-        graded = bool(document.get("gradable"))
-        self.top = max(self.top, document.get("max_score") or 0)
-        status, score = document.get("status", ""), document.get("score", 0)
-        self.statuses.setdefault(status, [0, graded])[0] += 1
-        self.statuses[status][1] = graded
-        self._lowest.append((graded, score, document["student"]))
-        if _elsewhere(document, self.level):
-            self.other_levels.append((document["student"], document["sandbox"]))
+        graded = result.gradable
+        self.top = max(self.top, result.max_score)
+        self.statuses.setdefault(result.status, [0, graded])[0] += 1
+        self.statuses[result.status][1] = graded
+        self._lowest.append((graded, result.score, result.student))
+        if _elsewhere(result, self.level):
+            self.other_levels.append((result.student, result.sandbox))
         if len(self._lowest) >= 2 * TABLE_ROWS:
             self._lowest = sorted(self._lowest)[:TABLE_ROWS]
         if not graded:
             return
         self.graded += 1
-        self.scores[score] = self.scores.get(score, 0) + 1
-        for column, verdict in document["cases"].items():
-            if verdict.get("passed"):
+        self.scores[result.score] = self.scores.get(result.score, 0) + 1
+        for column, check in result.cases.items():
+            if check.passed:
                 if column in self.passes:
                     self.passes[column] += 1
-            elif verdict.get("hint"):
-                self._mistake(verdict, column, document["student"])
+            elif check.hint:
+                self._mistake(check, column, result.student)
 
-    def _mistake(self, verdict: dict, column: str, student: str) -> None:
-        entry = self.mistakes.setdefault(verdict["hint"], {"hint": verdict["hint"], "text": verdict.get("hint_text")
-                                                           or verdict["hint"], "count": 0, "last": None,
-                                                           "cases": [], "examples": []})
+    def _mistake(self, check, column: str, student: str) -> None:
+        entry = self.mistakes.setdefault(check.hint, {"hint": check.hint, "text": check.hint_text or check.hint,
+                                                      "count": 0, "last": None, "cases": [], "examples": []})
         if entry["last"] != student:  # a student counts once however many cases show the slip
             entry["last"] = student
             entry["count"] += 1
@@ -131,14 +130,14 @@ TABLE_ROWS = 1000  # students report.html's table lists at most (every student i
 MISTAKE_EXAMPLES = 3
 
 
-def gradable(records) -> list[dict]:
-    """The records of the graded submissions (see `Figures`)."""
-    return [document for document in records if document.get("gradable")]
+def gradable(results) -> list:
+    """The results of the graded submissions (see `Figures`)."""
+    return [result for result in results if result.gradable]
 
 
-def common_mistakes(records) -> list[dict]:
+def common_mistakes(results) -> list[dict]:
     """Each hint the judge gave, most students first (`Figures.common_mistakes`)."""
-    return Figures.of(records).common_mistakes()
+    return Figures.of(results).common_mistakes()
 
 
 def status_label(status: str) -> str:
@@ -151,12 +150,12 @@ def at_other_levels(records, level) -> list[tuple[str, str]]:
     """(student, level) of each student whose child ran at another level than the run's, in the records' order:
     a weaker one (a wall that failed for good during the run is not tried again), or, after a merge, the level
     of the run that graded them."""
-    return [(document["student"], document["sandbox"]) for document in records if _elsewhere(document, level.name)]
+    return [(result.student, result.sandbox) for result in records if _elsewhere(result, level.name)]
 
 
-def _elsewhere(document: dict, level_name: str | None) -> bool:
-    """Whether the record's child ran at another level than `level_name` (the run's)."""
-    return bool(level_name and document.get("sandbox") and document["sandbox"] != level_name)
+def _elsewhere(result, level_name: str | None) -> bool:
+    """Whether the result's child ran at another level than `level_name` (the run's)."""
+    return bool(level_name and result.sandbox and result.sandbox != level_name)
 
 
 def sandbox_line(level, records=()) -> str:

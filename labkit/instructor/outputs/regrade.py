@@ -2,7 +2,8 @@
 
 If OUT holds results of students this run would not grade, `make grade` refuses (one line, offering
 MERGE=1 or another OUT) before grading anything.  With MERGE=1 the rows of the students graded now
-replace theirs, every other row and feedback file is kept, and each change is printed as `id: old → new`.
+replace theirs, every other row and every output's files of theirs (outputs/registry.py: feedback/) are
+kept, and each change is printed as `id: old → new`.
 """
 
 from __future__ import annotations
@@ -11,31 +12,29 @@ import json
 from pathlib import Path
 
 from labkit.i18n import text
-from labkit.instructor.outputs import reports
+from labkit.instructor.outputs import registry
+from labkit.instructor.outputs.figures import status_label
+from labkit.instructor.results import StudentResult
 from labkit.spec import active
-from labkit.instructor.outputs.figures import feedback_name, status_label
-from labkit.instructor.lms.submissions import safe_id
 
 
 class RegradeRefused(Exception):
     """OUT holds results this run would lose (the message says what to do)."""
 
 
-def previous(out: Path, students: list[str], merge: bool) -> list[dict] | None:
-    """The earlier records to merge with (MERGE=1), or None when this run may simply replace OUT.
+def previous(out: Path, students: list[str], merge: bool) -> list[StudentResult] | None:
+    """The earlier results to merge with (MERGE=1), or None when this run may simply replace OUT.
     Raises RegradeRefused when replacing would drop students, or when OUT cannot be merged."""
     path = out / "grades.json"
     if not path.exists():
         return None
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
-        records = document["students"]
+        records = [_checked(record) for record in document["students"]]
         columns = [case["column"] for case in document["cases"]]
-        kept = [str(record["student"]) for record in records]
-        for record in records:
-            _check(record)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise RegradeRefused(text("regrade.unreadable", out=out, error=type(error).__name__)) from error
+    kept = [record.student for record in records]
     lost = sorted(set(kept) - set(students))
     if not merge:
         if lost:
@@ -47,33 +46,25 @@ def previous(out: Path, students: list[str], merge: bool) -> list[dict] | None:
     return records
 
 
-def _check(record: dict) -> None:
-    """An earlier record is kept only if it is one this grader could have written (it may have been edited)."""
-    if not isinstance(record.get("student"), str) or safe_id(record["student"]) != record["student"]:
-        raise ValueError("student")
-    if not isinstance(record.get("score"), int) or not isinstance(record.get("status"), str) \
-            or not isinstance(record.get("cases"), dict):
-        raise ValueError("record")
-    reports.check_record(record)
+def _checked(entry) -> StudentResult:
+    """An earlier result, kept only if it is one this grader could have written (it may have been edited) and
+    every output can render it."""
+    result = StudentResult.from_json(entry)
+    registry.check(result)
+    return result
 
 
-def merge(earlier: list[dict], records: list[dict], feedback: dict[str, bytes], out: Path):
-    """(records, feedback files, lines to print): the new records replace the earlier ones of the same
-    students; the others and their feedback files are kept as they were."""
-    graded = {record["student"]: record for record in records}
+def merge(earlier: list[StudentResult], results: list[StudentResult]):
+    """(results, the students whose earlier files are kept, lines to print): the new results replace the
+    earlier ones of the same students; the others are kept as they were."""
+    graded = {result.student: result for result in results}
     merged = dict(graded)
-    files = dict(feedback)
-    for record in earlier:
-        student = str(record["student"])
-        if student in graded:
-            continue
-        merged[student] = record
-        name = feedback_name(student)
-        try:
-            files[name] = (out / "feedback" / name).read_bytes()
-        except OSError:
-            pass
-    before = {str(record["student"]): record for record in earlier}
+    kept = []
+    for result in earlier:
+        if result.student not in graded:
+            merged[result.student] = result
+            kept.append(result.student)
+    before = {result.student: result for result in earlier}
     changes = []
     for student in sorted(graded):
         old, new = before.get(student), graded[student]
@@ -82,10 +73,8 @@ def merge(earlier: list[dict], records: list[dict], feedback: dict[str, bytes], 
         elif _shown(old) != _shown(new):
             changes.append(f"{student}: {_shown(old)} → {_shown(new)}")
     summary = text("regrade.summary", graded=len(graded), changed=len(changes), kept=len(merged) - len(graded))
-    return [merged[student] for student in sorted(merged)], files, [summary, *changes]
+    return [merged[student] for student in sorted(merged)], kept, [summary, *changes]
 
 
-def _shown(record: dict) -> str:
-    score = str(record.get("score", "?"))
-    status = record.get("status", "ok")
-    return score if status == "ok" else f"{score} ({status_label(status)})"
+def _shown(result: StudentResult) -> str:
+    return str(result.score) if result.status == "ok" else f"{result.score} ({status_label(result.status)})"

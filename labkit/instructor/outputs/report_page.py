@@ -78,6 +78,7 @@ def script_hash(script: str = SORT_SCRIPT) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
 
 
+NAME = "report.html"
 MAX_ROWS = TABLE_ROWS  # students the table lists; a larger class shows those not graded and the lowest scores
 MAX_ITEMS = 200  # entries of each list (not graded, decisions, roster misses) before "… N more"
 
@@ -91,7 +92,7 @@ def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
 
 def write_page(stream, records, figures, course, level, unmatched=(), roster_note: str = "") -> None:
     """The report into a text stream; `records` is read once per section that lists students (a list, or
-    the run's reports.Spool), `figures` are theirs."""
+    the run's spool.Spool), `figures` are theirs."""
     e = html.escape
     mistakes = figures.common_mistakes()
     refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}
@@ -186,8 +187,8 @@ def _listed(items, where: str) -> tuple[str, int]:
 
 def _not_graded(records) -> str:
     e = html.escape
-    rows, count = _listed((f"<li>{_feedback_link(d['student'])} — {e(status_label(d['status']))}: "
-                           f"{e(d.get('why', ''))}</li>" for d in records if not d.get("gradable")), "grades.csv")
+    rows, count = _listed((f"<li>{_feedback_link(r.student)} — {e(status_label(r.status))}: {e(r.why)}</li>"
+                           for r in records if not r.gradable), "grades.csv")
     if not count:
         return ""
     return (f"<h2>{e(text('report.not_graded', count=count))}</h2><p>{e(text('report.not_graded_about'))}</p>"
@@ -196,8 +197,7 @@ def _not_graded(records) -> str:
 
 def _notes(records) -> str:
     e = html.escape
-    rows, _ = _listed((f"<li>{e(d['student'])}: {e(note)}</li>" for d in records for note in d.get("notes", [])),
-                      "feedback/")
+    rows, _ = _listed((f"<li>{e(r.student)}: {e(note)}</li>" for r in records for note in r.notes), "feedback/")
     return f"<h2>{e(text('report.notes'))}</h2><ul class=plain id=notes>{rows}</ul>" if rows else ""
 
 
@@ -227,37 +227,35 @@ def _students(stream, records, refs, figures) -> None:
     stream.write(f"<h2>{e(text('report.students'))}</h2><p>{about}</p>"
                  f"<div class=scroll><table class=\"sortable students\" id=students><thead><tr>{head}</tr></thead>"
                  f"<tbody>")
-    for document in records:
-        if shown is None or document["student"] in shown:
-            stream.write(student_row(document, refs))
+    for result in records:
+        if shown is None or result.student in shown:
+            stream.write(student_row(result, refs))
     stream.write("</tbody></table></div>\n")
 
 
-def student_row(document: dict, refs: dict) -> str:
+def student_row(result, refs: dict) -> str:
     """One student's row of the table: id (linked to the feedback), name, status, score, late, attempt,
     a ✓ or ✗ per case (a ✗ names the common mistake it belongs to) and those mistakes."""
     e = html.escape
     cells, seen = [], []
     for case in active().graded:
-        verdict = document["cases"].get(case.column)
-        if verdict and verdict.get("passed"):
+        check = result.cases.get(case.column)
+        if check and check.passed:
             cells.append("<td class=p data-v=1>✓</td>")
             continue
-        hint = (verdict or {}).get("hint")
-        ref = refs.get(hint, "")
+        ref = refs.get(check.hint if check else None, "")
         if ref and ref not in seen:
             seen.append(ref)
-        why = (verdict or {}).get("hint_text") or status_label(document["status"])
+        why = (check.hint_text if check else "") or status_label(result.status)
         mark = f"✗ <a class=ref href=\"#{ref.lower()}\">{ref}</a>" if ref else "✗"
         cells.append(f"<td class=f data-v=0 title=\"{e(why)}\">{mark}</td>")
-    late = {True: text("report.yes"), False: text("report.no")}.get(document.get("late"), "")
-    attempt = document.get("attempt") or ""
-    attempts = document.get("attempts") or 0
-    shown_attempt = f"{attempt}/{attempts}" if attempt and attempts > 1 else ""  # only when there was a choice
-    link = _feedback_link(document["student"])
-    return (f"<tr><td data-v=\"{e(document['student'])}\">{link}</td><td>{e(document.get('name') or '')}</td>"
-            f"<td>{e(status_label(document['status']))}</td><td class=num>{document['score']}</td>"
-            f"<td data-v=\"{1 if document.get('late') else 0}\">{e(late)}</td>"
+    late = {True: text("report.yes"), False: text("report.no")}.get(result.late, "")
+    attempt = result.attempt or ""
+    shown_attempt = f"{attempt}/{result.attempts}" if attempt and result.attempts > 1 else ""  # only if there was a choice
+    link = _feedback_link(result.student)
+    return (f"<tr><td data-v=\"{e(result.student)}\">{link}</td><td>{e(result.name)}</td>"
+            f"<td>{e(status_label(result.status))}</td><td class=num>{result.score}</td>"
+            f"<td data-v=\"{1 if result.late else 0}\">{e(late)}</td>"
             f"<td class=num data-v=\"{e(str(attempt))}\">{e(shown_attempt)}</td>{''.join(cells)}"
             f"<td>{e(' '.join(seen))}</td></tr>")
 
@@ -265,3 +263,12 @@ def student_row(document: dict, refs: dict) -> str:
 def _feedback_link(student: str) -> str:
     """The student's id, linked to their file in feedback/."""
     return f"<a href=\"feedback/{html.escape(quote(feedback_name(student)))}\">{html.escape(student)}</a>"
+
+
+def piece(result, _feedback: str) -> bytes:
+    return student_row(result, {}).encode("utf-8")
+
+
+def write(run, staging) -> None:
+    with staging.create(NAME, text=True) as stream:
+        write_page(stream, run.records, run.figures, run.course, run.level, run.unmatched, run.note)

@@ -33,7 +33,7 @@ from pathlib import Path
 from labkit.i18n import text
 from labkit.untrusted import safe_text
 from labkit.instructor.lms.layouts import canvas_slug
-from labkit.instructor.outputs.reports import cell
+from labkit.instructor.outputs.grades_csv import cell
 from labkit.instructor.lms.submissions import NOT_THEIR_DOING
 
 CANVAS_STUDENT = ("Student", "LastName", "FirstName", "ID", "SIS User ID", "SIS Login ID", "Integration ID",
@@ -352,6 +352,15 @@ def prepare(roster: Roster, submissions: list) -> list:
     return prepared
 
 
+BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "max_score", "late", "attempt")
+
+
+def brief(result) -> dict:
+    """What a gradebook needs of a StudentResult (this module's record): who and how they did, without the
+    cases, so a roster's view of the class costs a few fields per student."""
+    return {key: getattr(result, key) for key in BRIEF}
+
+
 def match(roster: Roster, records: list[dict]) -> tuple[dict, list[str]]:
     """(row index -> record, ids of submissions that match no row), by the rules of `find`: one row per id,
     one record per row (a second record a row would get is listed as unmatched)."""
@@ -419,7 +428,7 @@ def export(roster: Roster, matched: dict, course) -> tuple[str, str]:
     return _moodle(roster, matched)
 
 
-def _points(record: dict, maximum: float | None, decimal: str) -> str:
+def score_cell(record: dict, maximum: float | None, decimal: str) -> str:
     """A record's score as the gradebook's points: blank for a grader error, scaled to `maximum` if known,
     written with the gradebook's decimal mark."""
     if record.get("status") in NOT_THEIR_DOING:  # the grader or the machine failed: left to you
@@ -454,7 +463,7 @@ def _canvas(roster: Roster, matched: dict, course) -> tuple[str, str]:
         before = row[column] if column is not None else ""
         value = before
         if index in matched and not is_test_student(roster, index) and before.strip() not in CANVAS_KEPT:
-            value = _points(matched[index], maximum, roster.decimal) or before
+            value = score_cell(matched[index], maximum, roster.decimal) or before
         writer.writerow([cell(row[i]) for i in student] + [value])
     return "canvas.csv", stream.getvalue()
 
@@ -481,7 +490,7 @@ def _moodle(roster: Roster, matched: dict) -> tuple[str, str]:
     for index, row in enumerate(roster.rows):
         out = [value if i in imported else _guarded(value) for i, value in enumerate(row)]
         if index in matched:
-            out[grade] = _points(matched[index], _number(row[maximum_column]), roster.decimal) or row[grade]
+            out[grade] = score_cell(matched[index], _number(row[maximum_column]), roster.decimal) or row[grade]
         lines.append(_moodle_line(out, roster.delimiter))
     return "moodle.csv", "".join(lines)
 

@@ -1,0 +1,52 @@
+"""feedback/: one text file per student, what `make test-full` prints for their file, after the decisions
+taken about their files; within its cap (outputs/caps.py).  A regrade with MERGE=1 keeps the files of the
+students it does not grade."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from labkit.i18n import text
+from labkit.instructor.outputs import caps
+from labkit.instructor.outputs.figures import feedback_name
+
+FOLDER = "feedback"
+
+
+def note_text(key: str, fields: dict) -> str:
+    return text(key, **fields)
+
+
+def feedback_text(grade) -> str:
+    """The student's feedback: the decisions taken about their files (if any), then what `make test-full` prints;
+    within its cap (labkit/instructor/outputs/caps.py: whatever the submission did, at most caps.FEEDBACK_BYTES)."""
+    if not grade.notes:
+        return caps.feedback(grade.feedback)
+    notes = [text("feedback.notes")] + ["  - " + note_text(key, fields) for key, fields in grade.notes]
+    return caps.feedback("\n".join(notes) + "\n\n" + grade.feedback)
+
+
+def why_text(grade) -> str:
+    """Why a submission could not run, in the reader's words: what it holds ("—" when nothing), or the entry
+    and the cause the grader failed on."""
+    return text(f"status.{grade.status}", found=", ".join(grade.found) or "—", entry=grade.entry, cause=grade.cause)
+
+
+def piece(_result, feedback: str) -> bytes:
+    return feedback.encode("utf-8")
+
+
+def write(run, staging) -> None:
+    """Every student graded by this run (written once every child is gone: none of them can touch it)."""
+    staging.folder(FOLDER)
+    for result, feedback in run.graded():
+        staging.write(f"{FOLDER}/{feedback_name(result.student)}", feedback.encode("utf-8"))
+
+
+def kept(out: Path, student: str) -> dict[str, bytes]:
+    """The student's feedback file in an earlier OUT, if it has one."""
+    name = f"{FOLDER}/{feedback_name(student)}"
+    try:
+        return {name: (out / name).read_bytes()}
+    except OSError:
+        return {}

@@ -1,0 +1,37 @@
+"""What `make grade` prints at the end: how many were graded and how fast, the statuses, the scores, the
+sandbox, a bar per check and the most common mistakes, from the class's Figures."""
+
+from __future__ import annotations
+
+from labkit.i18n import text
+from labkit.instructor.outputs.figures import Figures, sandbox_line, status_label
+
+BAR = 30
+
+
+def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = (),
+                     merged: int | None = None) -> str:
+    """What `make grade` prints at the end, from `records` or their `Figures`.  `merged`: how many of them this
+    run graded, when it merged them into earlier results (MERGE=1); every figure below the first line is over
+    all of them."""
+    figures = records if isinstance(records, Figures) else Figures.of(records, level)
+    graded, count = figures.graded, figures.count
+    total = graded or 1
+    graded_now = count if merged is None else merged
+    timing = {"count": count, "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
+    rest = text("report.scores_rest", count=count - graded) if graded < count else ""
+    lines = [text("report.done", **timing) if merged is None else text("report.done_merged", graded=merged, **timing),
+             text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in figures.status_counts()),
+             text("report.scores", mean=figures.mean(), median=figures.median(), top=figures.top_score(), count=graded,
+                  rest=rest),
+             sandbox_line(level, figures), ""]
+    for case, passes in figures.pass_rates():
+        filled = round(BAR * passes / total)
+        lines.append(f"{case.column:>4} {'█' * filled}{'░' * (BAR - filled)} {100 * passes / total:5.1f}%"
+                     f"  {passes}/{graded}  {text(case.label_key)}")
+    mistakes = figures.common_mistakes()[:5]
+    if mistakes:
+        lines += ["", text("report.mistakes_top")]
+        lines += [f"  {m['count']:>3} × {m['text']}  ({', '.join(m['cases'])})" for m in mistakes]
+    lines += [*extra, "", text("report.where", out=out)]
+    return "\n".join(lines)
