@@ -30,8 +30,8 @@ from labkit.i18n import text
 from labkit.judge import Verdict
 from labkit.run import engine, probe, sandbox
 from labkit.run.engine import Limits, LoadOutcome, StudentRun
+from labkit.spec import active
 from labkit.untrusted import safe_text
-from lab09.draws import REFERENCE
 from labkit.instructor import config, workers
 from labkit.instructor.outputs import atomic, regrade, report_page, reports, roster
 from labkit.instructor.config import ATTEMPTS, VISIBILITIES, Scheme
@@ -355,7 +355,8 @@ def refuse_unsafe(level, unsafe: bool, private=()) -> str | None:
 
 def private_files(scheme_path: Path | None) -> tuple:
     """What no student's child may read: the answer key of the generated checks and the course files (their secret)."""
-    return tuple(dict.fromkeys((REFERENCE, config.PATH, *([scheme_path] if scheme_path else []))))
+    solution = active().root / active().solution
+    return tuple(dict.fromkeys((solution, config.PATH, *([scheme_path] if scheme_path else []))))
 
 
 # --- the command -------------------------------------------------------------------------------
