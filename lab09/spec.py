@@ -2,8 +2,8 @@
 
 Each check is one entry: its id, function, group, section, hint and examples (labels and hint texts are in
 labkit/i18n.py under today's keys: case.<id>.label, hint.<key>).  The drawn checks' draws and demands are in
-lab09/properties.py (p1–p4) and lab09/generated.py (g1–g3).  `make tables` renders the scheme tables of the
-sheets and README from GROUPS; change a weight here and nowhere else.
+lab09/draws.py (p1–p4, g1–g3), the mistake detectors in lab09/mistakes.py.  `make tables` renders the scheme
+tables of the sheets and README from GROUPS; change a weight here and nowhere else.
 """
 
 from __future__ import annotations
@@ -112,14 +112,14 @@ CHECKS = (
               Example(("<|user|>\nhi\n<|assistant|>\nhello there",), "hello there"),
               Example(("<|assistant|>\n用 <|tag|> 表示标签\n",), "用 <|tag|> 表示标签")),
     # --- property checks (make test-full; the grade draws each student's inputs) -------------------------------
-    _drawn("p1", "format_prompt", PROPERTIES, "hint.p1", "lab09.properties"),
-    _drawn("p2", "format_prompt", PROPERTIES, "hint.unknown_role", "lab09.properties"),
-    _drawn("p3", "extract_response", PROPERTIES, "hint.p3", "lab09.properties"),
-    _drawn("p4", "extract_response", PROPERTIES, "hint.case4", "lab09.properties"),
+    _drawn("p1", "format_prompt", PROPERTIES, "hint.p1", "lab09.draws"),
+    _drawn("p2", "format_prompt", PROPERTIES, "hint.unknown_role", "lab09.draws"),
+    _drawn("p3", "extract_response", PROPERTIES, "hint.p3", "lab09.draws"),
+    _drawn("p4", "extract_response", PROPERTIES, "hint.case4", "lab09.draws"),
     # --- generated checks (grading only: inputs drawn for each student, answers from the reference) -----------
-    _drawn("g1", "format_prompt", GENERATED, "hint.g1", "lab09.generated"),
-    _drawn("g2", "format_prompt", GENERATED, "hint.unknown_role", "lab09.generated"),
-    _drawn("g3", "extract_response", GENERATED, "hint.g3", "lab09.generated"),
+    _drawn("g1", "format_prompt", GENERATED, "hint.g1", "lab09.draws"),
+    _drawn("g2", "format_prompt", GENERATED, "hint.unknown_role", "lab09.draws"),
+    _drawn("g3", "extract_response", GENERATED, "hint.g3", "lab09.draws"),
     # --- 选做 (optional): trim_history, TASK.md 1.5.7; make challenge, never part of make test or the grade -----
     _challenge("c1", "trim_history", "challenge", "hint.c1",
                Example(([SYSTEM, msg("user", "问题 1")], 6), [SYSTEM, msg("user", "问题 1")], fresh=True)),
@@ -190,4 +190,5 @@ LAB = Lab(
     given="framework.tags", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
     functions=("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite"),
     groups=(SIX, EXTENDED, PROPERTIES, GENERATED, CHALLENGE), sections=SECTIONS, checks=CHECKS,
+    mistakes="lab09.mistakes:DETECTORS",
 )

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from framework import LAB, STUB, display_name
-from labkit import render
+from labkit import checks, render
 from labkit.i18n import text
-from labkit.judge import check
 from labkit.run.engine import StudentRun
 from labkit.spec import active
 
@@ -91,11 +90,7 @@ def check_case(request):
 
     def run(case):
         lab = request.config.stash[_LAB]
-        if case.suite == "properties":
-            from lab09 import properties
-            verdict = properties.run(lab.student, case)
-        else:
-            verdict = check(lab.student, case)
+        verdict = checks.verdict(lab.student, case)
         lab.verdicts[case.id] = verdict
         lines = lab.text.case_lines(case, verdict)
         request.node.stash[_LINES] = lines

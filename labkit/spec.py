@@ -121,7 +121,8 @@ class Drawn(Case):
     """A check whose inputs are drawn: the module `drawn_by` draws them and demands what each must give."""
 
     drawn_by: str
-    """the module that draws its inputs and judges it (it is imported only when the check runs)"""
+    """the module whose INPUTS[id] (a labkit.drawn.Inputs) draws its inputs and demands what each must give (it
+    is imported only when the check runs)"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -150,6 +151,8 @@ class Lab:
     """every section a check can be printed under"""
     checks: tuple[Case, ...]
     """every check, in the order they run and are printed"""
+    mistakes: str = ""
+    """"module:NAME" of the lab's mistake detectors (a labkit.judge.Detectors); empty: the judge's own hints"""
 
     def __post_init__(self):
         ids = [check.id for check in self.checks]

@@ -12,7 +12,7 @@ import pytest
 
 from framework import LAB as ROOT
 from framework import STUB
-from labkit.judge import check
+from labkit import checks
 from labkit.run.engine import Limits, StudentRun
 from labkit.spec import Drawn, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
@@ -96,7 +96,7 @@ def make(*args: str, env: dict | None = None, timeout: float = 120,
 def judged(path: Path, cases=LAB.selected("test"), limits: Limits = QUICK) -> dict:
     """case id -> Verdict for one student file, through the same engine and judge as `make test`."""
     with StudentRun(path, display=path.name, limits=limits) as student:
-        return {case.id: check(student, case) for case in cases}
+        return {case.id: checks.verdict(student, case) for case in cases}
 
 
 def failing(verdicts: dict) -> set:

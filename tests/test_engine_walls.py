@@ -20,7 +20,7 @@ import pytest
 
 from conftest import LAB, QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table, wait_for
 from framework import tags
-from labkit.judge import check
+from labkit import checks
 from labkit.run import channel, engine, replies, sandbox
 from labkit.run.engine import StudentRun
 
@@ -78,7 +78,7 @@ def test_a_machine_out_of_processes_is_the_submissions_status_not_a_crash(monkey
 
     monkeypatch.setattr(subprocess, "Popen", refuse)
     with StudentRun(SOLUTION, limits=QUICK) as student:
-        verdict = check(student, LAB.selected("test")[0])
+        verdict = checks.verdict(student, LAB.selected("test")[0])
         assert student.load.status == "system_error" and errno.errorcode[error] in student.load.detail["error"]
     assert verdict.problem == "load_failed" and verdict.hint == "hint.system_error"
 
@@ -89,7 +89,7 @@ def test_a_full_disk_is_the_submissions_status_not_a_crash(monkeypatch):
 
     monkeypatch.setattr(tempfile, "mkdtemp", full)
     with StudentRun(SOLUTION, limits=QUICK) as student:
-        assert check(student, LAB.selected("test")[0]).hint == "hint.system_error"
+        assert checks.verdict(student, LAB.selected("test")[0]).hint == "hint.system_error"
         assert "ENOSPC" in student.load.detail["error"]
 
 
@@ -110,7 +110,7 @@ def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
     monkeypatch.setattr(channel, "_stopping", threading.Event())
     hung = [StudentRun(HOSTILE / "loop_in_call.py", limits=replace(QUICK, case_seconds=60.0)) for _ in range(2)]
     results = []
-    threads = [threading.Thread(target=lambda run=run: results.append(check(run, LAB.selected("test")[4]))) for run in hung]
+    threads = [threading.Thread(target=lambda run=run: results.append(checks.verdict(run, LAB.selected("test")[4]))) for run in hung]
     for thread in threads:
         thread.start()
     wait_for(lambda: all(run.load is not None for run in hung), what="both children loaded")  # now in the call
@@ -186,7 +186,7 @@ def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(
 
 def _solution_level() -> tuple:
     with StudentRun(SOLUTION, limits=QUICK) as student:
-        verdict = check(student, LAB.selected("test")[0])
+        verdict = checks.verdict(student, LAB.selected("test")[0])
         return verdict, student.load, student.level
 
 
@@ -303,13 +303,13 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
     mine = lambda: [name for name in os.listdir(base) if name.startswith(f"{sandbox.PREFIX}-{os.getpid()}-")]  # noqa: E731
     before = mine()
     with StudentRun(SOLUTION, limits=QUICK) as student:
-        assert check(student, LAB.selected("test")[0]).passed
+        assert checks.verdict(student, LAB.selected("test")[0]).passed
         assert "processes ≤ 64 (cgroup)" in student.level.walls and len(mine()) == len(before) + 1
     assert mine() == before
     monkeypatch.setattr(sandbox, "_INTO_CGROUP", f'echo "{sandbox.CGROUP_REFUSED}" >&2; exit 125')
     monkeypatch.setattr(sandbox, "_cgroup_base", base)
     with StudentRun(SOLUTION, limits=QUICK) as student:
-        assert check(student, LAB.selected("test")[0]).passed and "processes" not in student.level.blocks
+        assert checks.verdict(student, LAB.selected("test")[0]).passed and "processes" not in student.level.blocks
     assert sandbox._cgroup_base is None and mine() == before
 
 

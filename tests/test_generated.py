@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import QUICK, SOLUTION, STUB, STUDENTS, TABLE
-from lab09 import generators, properties
-from labkit import render
-from labkit.drawn import SHRINK_CALLS, explore, specimens
+from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE
+from lab09 import draws as lab_draws
+from labkit import checks, render
+from labkit.checks import Draws, inputs_of
+from labkit.drawn import SHRINK_CALLS, explore, measure, seed_of, specimens
 from labkit.run.engine import StudentRun
-from lab09 import generated
 from labkit.instructor import config
 from labkit.instructor.grade import course_settings, grade_folder
 
@@ -20,6 +20,18 @@ SCHEME = config.load()
 SECRET = SCHEME.secret
 HELD_OUT = sorted((STUDENTS / "held_out").glob("*.py"))
 DRAWN = ("p1", "p2", "p3", "p4", "g1", "g2", "g3")
+PROPERTY_CASES, GENERATED_CASES = LAB.in_group("properties"), LAB.in_group("generated")
+P1, P3 = PROPERTY_CASES[0], PROPERTY_CASES[2]
+
+
+def drawn_inputs(student_id: str, secret: str = SECRET) -> dict:
+    """case id -> every input drawn for this student's generated checks, in the order they are tried."""
+    draws = Draws(student=student_id, secret=secret, count=SCHEME.generated_count)
+    return {check.id: list(draws.inputs(check)) for check in GENERATED_CASES}
+
+
+def fingerprint(student_id: str) -> str:
+    return Draws(student=student_id, secret=SECRET, count=SCHEME.generated_count).fingerprint(SCHEME.checks)
 
 
 class CountingRun(StudentRun):
@@ -41,58 +53,69 @@ class CountingRun(StudentRun):
 # --- the inputs ---------------------------------------------------------------------------------------
 
 def test_each_student_gets_their_own_inputs_and_a_rerun_the_same_ones():
-    alice, bob = (generated.drawn_inputs(name, SECRET, SCHEME.generated_count) for name in ("alice", "bob"))
-    assert alice == generated.drawn_inputs("alice", SECRET, SCHEME.generated_count)
+    alice, bob = (drawn_inputs(name) for name in ("alice", "bob"))
+    assert alice == drawn_inputs("alice")
     assert all(alice[check] != bob[check] for check in ("g1", "g2", "g3"))
-    fingerprints = [generated.fingerprint(name, SECRET, SCHEME.generated_count) for name in ("alice", "bob", "alice")]
+    fingerprints = [fingerprint(name) for name in ("alice", "bob", "alice")]
     assert fingerprints[0] != fingerprints[1] and fingerprints[0] == fingerprints[2]
-    assert generated.drawn_inputs("alice", "another course", SCHEME.generated_count) != alice
+    assert drawn_inputs("alice", "another course") != alice
     assert sum(len(inputs) for inputs in alice.values()) >= SCHEME.generated_count * 3 // 4  # few duplicates
 
 
+def test_a_generated_check_draws_only_for_a_student():
+    """Generated checks have no fixed inputs: asked without a student (make test-full's draws) they refuse,
+    rather than pass on no input at all; their number of inputs is their share of the course's count."""
+    with pytest.raises(ValueError, match="g1"):
+        Draws().number(GENERATED_CASES[0])
+    shares = [Draws(student="alice", secret=SECRET, count=200).number(check) for check in GENERATED_CASES]
+    assert shares == [50, 20, 130] and [Draws().number(check) for check in PROPERTY_CASES] == [20, 8, 32, 20]
+
+
 def test_drawn_inputs_cover_the_protocol_and_stay_inside_it():
-    inputs = generated.drawn_inputs("alice", SECRET, SCHEME.generated_count)
+    inputs = drawn_inputs("alice")
     histories = inputs["g1"]
-    assert all(generators.known_tag_free(history) for history in histories)
+    assert all(lab_draws.known_tag_free(history) for history in histories)
     assert [] in histories and max(len(history) for history in histories) >= 12
     texts = "".join(content for history in histories for _, content in history)
     for wanted in (" ", "\t", "\r\n", "\u3000", "😀", "你好", "<|user", "<|USER|>"):
         assert wanted in texts, wanted
-    assert {role for history in histories for role, _ in history} == set(generators.ROLES)
-    assert all(generators.one_unknown(history) for history in inputs["g2"])
+    assert {role for history in histories for role, _ in history} == set(lab_draws.ROLES)
+    assert all(lab_draws.one_unknown(history) for history in inputs["g2"])
     outputs = ["".join(pieces) for pieces in inputs["g3"]]
-    assert any(output.count(generators.ASSISTANT_TAG) >= 2 for output in outputs)
-    assert any(generators.ASSISTANT_TAG not in output for output in outputs)
+    assert any(output.count(lab_draws.ASSISTANT_TAG) >= 2 for output in outputs)
+    assert any(lab_draws.ASSISTANT_TAG not in output for output in outputs)
     assert any("\r\n" in output for output in outputs)
-    for tag in generators.TAGS:  # every kind of boundary turns up after a reply has begun
-        assert any(tag in output[output.find(generators.ASSISTANT_TAG) + 1:]
-                   for output in outputs if generators.ASSISTANT_TAG in output), tag
+    for tag in lab_draws.TAGS:  # every kind of boundary turns up after a reply has begun
+        assert any(tag in output[output.find(lab_draws.ASSISTANT_TAG) + 1:]
+                   for output in outputs if lab_draws.ASSISTANT_TAG in output), tag
 
 
 def test_property_inputs_have_no_answer_key_but_the_rules():
-    for prop in properties.PROPERTIES:
-        drawn = list(specimens(prop, generators.seed_of("lab09", "properties", prop.case.id)))
-        assert len(drawn) >= prop.count * 3 // 4 and all(prop.valid(specimen) for specimen in drawn)
-    p3 = properties.PROPERTIES[2]
-    drawn = list(specimens(p3, generators.seed_of("lab09", "properties", "p3")))
-    assert {tail[0] for *_, tail in drawn if tail} == set(generators.CUTS)
+    for prop in PROPERTY_CASES:
+        inputs = inputs_of(prop)
+        drawn = list(specimens(inputs, seed_of("lab09", "properties", prop.id), inputs.count))
+        assert drawn == list(Draws().inputs(prop))  # make test-full's: the handout's fixed seed
+        assert len(drawn) >= inputs.count * 3 // 4 and all(inputs.valid(specimen) for specimen in drawn)
+    drawn = list(specimens(inputs_of(P3), seed_of("lab09", "properties", "p3"), inputs_of(P3).count))
+    assert {tail[0] for *_, tail in drawn if tail} == set(lab_draws.CUTS)
     assert any(not tail and not reply.strip() and newline for _, newline, reply, tail in drawn)  # prompt alone: ""
     assert any(not newline and reply[:1].strip() for _, newline, reply, _ in drawn)  # written right after the tag
 
 
 def test_shrinking_cuts_items_then_characters_and_keeps_atoms_whole():
-    candidates = list(generators.smaller([("user", "ab"), ("system", "")]))
+    candidates = list(lab_draws.INPUTS["p1"].smaller([("user", "ab"), ("system", "")]))
     assert candidates[0] == [] and [("system", "")] in candidates and [("user", "b"), ("system", "")] in candidates
-    assert all(generators.measure(c) < generators.measure([("user", "ab"), ("system", "")]) for c in candidates)
-    assert not any(role not in generators.ROLES for c in candidates for role, _ in c)  # roles are never cut
+    assert all(measure(c) < measure([("user", "ab"), ("system", "")]) for c in candidates)
+    assert not any(role not in lab_draws.ROLES for c in candidates for role, _ in c)  # roles are never cut
 
 
 # --- running them -------------------------------------------------------------------------------------
 
 def test_a_failure_is_shrunk_to_the_smallest_input_and_shown_like_a_table_case():
-    inputs = generated.drawn_inputs("alice", SECRET, SCHEME.generated_count)
+    g1 = GENERATED_CASES[0]
+    inputs = drawn_inputs("alice")
     with CountingRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK) as student:
-        verdict = explore(student, generated.GENERATED[0], inputs["g1"])
+        verdict = explore(student, g1, inputs_of(g1), inputs["g1"])
         assert student.calls <= verdict.facts["drawn"]["tried"] + SHRINK_CALLS
     [messages] = verdict.case.examples[0].args
     assert not verdict.passed and verdict.problem == "wrong_value" and verdict.hint == "hint.content_verbatim"
@@ -100,14 +123,13 @@ def test_a_failure_is_shrunk_to_the_smallest_input_and_shown_like_a_table_case()
     assert verdict.facts["drawn"]["shrunk"] == "minimal"
     assert "化简后仍然出错的最小输入" in "\n".join(render.failure_lines(verdict, "strips_content.py"))
     again = explore(StudentRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK),
-                    generated.GENERATED[0], inputs["g1"])
+                    g1, inputs_of(g1), inputs["g1"])
     assert again.case.examples == verdict.case.examples  # deterministic, shrinking included
 
 
 def test_a_hang_costs_one_case_limit_and_ends_the_check():
-    p3 = properties.PROPERTIES[2]
     with CountingRun(STUDENTS / "hostile" / "loop_in_call.py", limits=QUICK) as student:
-        verdict = explore(student, p3, specimens(p3, 1))
+        verdict = explore(student, P3, inputs_of(P3), specimens(inputs_of(P3), 1, inputs_of(P3).count))
         assert student.calls == 1
     assert verdict.problem == "timeout" and verdict.facts["drawn"]["tried"] == 1
     shown = "\n".join(render.failure_lines(verdict, "loop_in_call.py"))
@@ -120,36 +142,35 @@ def test_a_failure_that_does_not_depend_on_the_input_costs_two_calls_and_shows_t
     shrinker tries the check's smallest input first and stops there (it had taken one greedy step per part of
     the input), with the verdict and hint the greedy steps gave.  A failure with a wrong value still gets the
     rest of its batch, whose answers tell its slips apart."""
-    p3 = properties.PROPERTIES[2]
     large = ([("user", "hello there"), ("assistant", "hi"), ("user", "and you?")], "\n", "a long reply",
              ["<|user|>", "and more"])
     with CountingRun(STUDENTS / "hostile" / "fills_every_bound.py", limits=LIMITS) as student:
-        verdict = explore(student, p3, [large, *specimens(p3, 1)])
+        verdict = explore(student, P3, inputs_of(P3), [large, *specimens(inputs_of(P3), 1, inputs_of(P3).count)])
         assert student.calls == 2  # was 32 + 4
     assert (verdict.problem, verdict.hint) == ("wrong_type", "hint.not_str")
-    assert verdict.case.examples[0].args == (generators.reply_output(([], "", "", [])),)  # nothing is smaller
+    assert verdict.case.examples[0].args == (lab_draws.reply_output(([], "", "", [])),)  # nothing is smaller
     assert verdict.facts["drawn"] == {"tried": 1, "shrunk": "minimal"}
-    p1 = properties.PROPERTIES[0]
-    inputs = list(specimens(p1, 1))
+    inputs = list(specimens(inputs_of(P1), 1, inputs_of(P1).count))
     with CountingRun(STUB, limits=LIMITS) as student:  # format_prompt returns "": a wrong value at once
-        verdict = explore(student, p1, inputs)
+        verdict = explore(student, P1, inputs_of(P1), inputs)
         assert student.calls >= min(len(inputs), 32) and verdict.problem == "wrong_value"
 
 
 @pytest.mark.parametrize("name, problem", [("os_exit_in_call", "crashed"), ("misspelt_function", "missing_function")])
 def test_a_crash_or_a_missing_function_ends_the_check_at_once(name, problem):
-    for case in properties.PROPERTY_CASES[2:]:  # p3, p4: extract_response
+    for case in PROPERTY_CASES[2:]:  # p3, p4: extract_response
         with CountingRun(STUDENTS / "hostile" / f"{name}.py", limits=QUICK) as student:
-            verdict = properties.run(student, case)
+            verdict = checks.verdict(student, case)
             assert student.calls == 1 and verdict.problem == problem
 
 
 @pytest.mark.parametrize("path", HELD_OUT, ids=lambda p: p.stem)
 def test_a_held_out_mistake_fails_a_drawn_check_with_a_small_counterexample(path):
     with StudentRun(path, limits=QUICK) as student:
-        six = [properties.run(student, case) for case in TABLE[:6]]
-        drawn = [properties.run(student, case) for case in properties.PROPERTY_CASES]
-        drawn += generated.run(student, path.stem, SECRET, SCHEME.generated_count)
+        six = [checks.verdict(student, case) for case in TABLE[:6]]
+        drawn = [checks.verdict(student, case) for case in PROPERTY_CASES]
+        graded = Draws(student=path.stem, secret=SECRET, count=SCHEME.generated_count)
+        drawn += [checks.verdict(student, case, graded) for case in GENERATED_CASES]
     assert all(verdict.passed for verdict in six)  # `make test` says 6 passed: only the drawn checks tell
     failed = [verdict for verdict in drawn if not verdict.passed]
     assert {verdict.case.suite for verdict in failed} == {"properties", "generated"}
@@ -162,7 +183,7 @@ def test_a_held_out_mistake_fails_a_drawn_check_with_a_small_counterexample(path
 @pytest.mark.parametrize("path", sorted((STUDENTS / "wrong_full").glob("*.py")), ids=lambda p: p.stem)
 def test_each_extended_mistake_fails_a_property_check_in_make_test_full_too(path):
     with StudentRun(path, limits=QUICK) as student:
-        assert any(not properties.run(student, case).passed for case in properties.PROPERTY_CASES)
+        assert any(not checks.verdict(student, case).passed for case in PROPERTY_CASES)
 
 
 # --- the class: what cheating, honest and identical files score ----------------------------------------
@@ -175,8 +196,9 @@ def replay_source(extract_fallback: str, drawn: bool = False) -> str:
     table = {}
     answers = [(case.function, example) for case in TABLE for example in case.examples]
     if drawn:
-        answers += [(prop.case.function, prop.demand(specimen)) for prop in properties.PROPERTIES
-                    for specimen in specimens(prop, generators.seed_of("lab09", "properties", prop.case.id))]
+        answers += [(prop.function, inputs_of(prop).demand(specimen, None)) for prop in PROPERTY_CASES
+                    for specimen in specimens(inputs_of(prop), seed_of("lab09", "properties", prop.id),
+                                              inputs_of(prop).count)]
     for function, example in answers:
         key = json.dumps([function, list(example.args)], ensure_ascii=False)
         table[key] = ["raise", example.mentions] if example.raises else ["return", example.expected]
@@ -233,25 +255,25 @@ def test_a_lookup_table_of_everything_the_handout_holds_scores_at_most_half(grad
     table = tmp_path / "student.py"
     table.write_text(replay_source('""', drawn=True), encoding="utf-8")
     with StudentRun(table, limits=QUICK) as student:  # it does pass everything make test-full runs…
-        assert all(properties.run(student, case).passed for case in TABLE + properties.PROPERTY_CASES)
+        assert all(checks.verdict(student, case).passed for case in TABLE + PROPERTY_CASES)
     replay = records["replays_the_handout"]
     assert all(replay["cases"][case.column]["passed"] for case in TABLE)
-    assert not any(replay["cases"][case.column]["passed"] for case in properties.PROPERTY_CASES)
+    assert not any(replay["cases"][case.column]["passed"] for case in PROPERTY_CASES)
     assert replay["score"] <= SCHEME.max_score // 2  # …and that is worth half at most
 
 
 def test_graded_property_checks_draw_for_each_student_and_make_test_full_its_own():
-    drawn = {student: [specimens(prop, properties.seed_for(prop.case.id, SECRET, student)) for prop in
-                       properties.PROPERTIES] for student in ("alice", "bob")}
+    drawn = {student: [Draws(student=student, secret=SECRET).inputs(prop) for prop in PROPERTY_CASES]
+             for student in ("alice", "bob")}
     alice, bob = ([list(inputs) for inputs in drawn[student]] for student in ("alice", "bob"))
-    handout = [properties._inputs(prop.case.id) for prop in properties.PROPERTIES]
+    handout = [list(Draws().inputs(prop)) for prop in PROPERTY_CASES]
     assert all(a != b and a != h and b != h for a, b, h in zip(alice, bob, handout))
-    assert all(len(a) >= prop.count * 3 // 4 for a, prop in zip(alice, properties.PROPERTIES))  # as many, others
+    assert all(len(a) >= inputs_of(prop).count * 3 // 4 for a, prop in zip(alice, PROPERTY_CASES))  # as many, others
     with StudentRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK) as student:
-        full = properties.run(student, properties.PROPERTY_CASES[0])
-        graded = properties.run(student, properties.PROPERTY_CASES[0], drawn_for=(SECRET, "alice"))
+        full = checks.verdict(student, P1)
+        graded = checks.verdict(student, P1, Draws(student="alice", secret=SECRET))
     assert not full.passed and not graded.passed and full.case.examples != graded.case.examples
-    assert full.case.section == "properties" and graded.case.section == properties.GRADED_SECTION
+    assert full.case.section == "properties" and graded.case.section == "graded_properties"
 
 
 def test_a_rerun_is_byte_identical_and_twins_get_different_inputs(graded_class):

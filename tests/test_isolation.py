@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from conftest import LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable, wait_for
-from labkit.judge import check
+from labkit import checks
 from labkit.run import sandbox
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
@@ -108,7 +108,7 @@ def shared_folder():
 
 def run_six(path):
     with StudentRun(path, display="student.py", limits=QUICK) as student:
-        verdicts = [check(student, case) for case in LAB.selected("test")]
+        verdicts = [checks.verdict(student, case) for case in LAB.selected("test")]
         return verdicts, student.level
 
 
@@ -406,7 +406,7 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
 NOT_ROOT = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NPROC, (150, 150))  # the grader's user may have 150 processes in all
-from labkit.judge import check
+from labkit import checks
 from labkit.run.engine import Limits, StudentRun
 from labkit.spec import active
 limits = Limits(case_seconds=5.0, load_seconds=20.0)
@@ -414,7 +414,7 @@ with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
     record, problem, _ = hostile.call("format_prompt", [[]])
     forked = record.returned["value"] if record else problem
     with StudentRun(sys.argv[2], display="student.py", limits=limits) as honest:  # while the sleepers live
-        passed = sum(check(honest, case).passed for case in active().selected("test"))
+        passed = sum(checks.verdict(honest, case).passed for case in active().selected("test"))
         print(forked, passed, honest.load.status, "|".join(hostile.level.blocks), sep=",")
 """
 

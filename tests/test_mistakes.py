@@ -16,7 +16,8 @@ import pytest
 
 from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, failing, judged
 from framework.tags import ASSISTANT_TAG
-from labkit import render
+from labkit import checks, render
+from labkit.checks import Draws
 from labkit.run.engine import StudentRun
 from test_task_md import TASK, common_mistakes
 
@@ -278,13 +279,12 @@ def test_the_first_hint_a_student_reads_cites_the_rule_the_mistake_breaks(folder
 def every_check_of(folder: str, name: str) -> list:
     """The verdicts of every check a wrong submission meets in grading: the six, the extended, property and
     generated checks (drawn for one student id, with the default scheme)."""
-    from lab09 import properties
-    from lab09 import generated
     from labkit.instructor import config
     scheme = config.load()
+    graded = Draws(student=name, secret=scheme.secret, count=scheme.generated_count)
     with StudentRun(STUDENTS / folder / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
-        verdicts = [properties.run(student, case) for case in TABLE + properties.PROPERTY_CASES]
-        return verdicts + generated.run(student, name, scheme.secret, scheme.generated_count)
+        verdicts = [checks.verdict(student, case) for case in TABLE + LAB.in_group("properties")]
+        return verdicts + [checks.verdict(student, case, graded) for case in LAB.in_group("generated")]
 
 
 def own_rules(rules: list, function: str) -> set:
@@ -323,10 +323,9 @@ def test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails(name, fa
     """A reply not cut at a boundary gets E3's hint for that tag in the extended and property checks too (a
     reply left with <|end|> once got F1's hint about <|end|> in a prompt, which the class report then
     ranked as the class's top mistake)."""
-    from lab09 import properties
-    cases = [case for case in TABLE + properties.PROPERTY_CASES if case.function == "extract_response"]
+    cases = [case for case in TABLE + LAB.in_group("properties") if case.function == "extract_response"]
     with StudentRun(STUDENTS / "wrong" / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
-        verdicts = {case.id: properties.run(student, case) for case in cases}
+        verdicts = {case.id: checks.verdict(student, case) for case in cases}
     assert {case_id for case_id, verdict in verdicts.items() if not verdict.passed} == fails
     assert {verdict.hint for verdict in verdicts.values() if not verdict.passed} == {MISTAKES[name][2]}
 
@@ -372,35 +371,34 @@ def test_the_shrinker_never_cuts_a_string_into_the_characters_of_a_tag():
     """A reply shrunk to ">" next to a real tag reads as the tag's last character, so a file that took the
     first <|assistant|> was told it forgot `+ len(ASSISTANT_TAG)`: no candidate may begin with the end of a
     tag or end with the start of one unless the string itself did."""
-    from lab09 import generators
+    from lab09.draws import INPUTS
     for text in ("ok>", "x|>y", "ab<", "a<|b", "好的r|>"):
-        for candidate in generators.smaller(text):
+        for candidate in INPUTS["p3"].smaller(text):
             assert not candidate.startswith((">", "|>")) or text.startswith((">", "|>")), (text, candidate)
             assert not candidate.endswith(("<", "<|")) or text.endswith(("<", "<|")), (text, candidate)
-    assert "|>" in list(generators.smaller("|>x"))  # a piece drawn that way may keep its edge
+    assert "|>" in list(INPUTS["p3"].smaller("|>x"))  # a piece drawn that way may keep its edge
 
 
 def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
     """`<|assistant|>\\n>\\n<|assistant|>` → ">": the first <|assistant|> taken, or a slice one character early
     from the last one.  The judge lists both; the check's other answers (those of the same file) decide."""
-    from labkit import judge as judging
+    from lab09 import mistakes
     from labkit.spec import Example
     case = LAB.check("p3")
     shown = Example(("<|assistant|>\n>\n<|assistant|>",), "")
-    assert {"hint.first_not_last", "hint.tag_text_left"} <= set(judging.explanations(shown, ">"))
+    assert {"hint.first_not_last", "hint.tag_text_left"} <= set(mistakes.explanations(shown, ">"))
     # the same file on two more outputs: it keeps taking the first reply
     others = [(Example(("<|user|>\nhi\n<|assistant|>\nA\n<|user|>\nmore\n<|assistant|>\nB",), "B"), "A"),
               (Example(("<|assistant|>\nok\n<|assistant|>\nlast",), "last"), "ok")]
-    assert judging.mistake_hint(case, shown, ">", others) == "hint.first_not_last"
+    assert mistakes.DETECTORS.wrong_value(case, shown, ">", others) == "hint.first_not_last"
 
 
 def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
     """End to end: the file that takes the first <|assistant|> gets E2's hint about the first tag on p3."""
-    from lab09 import properties
     with StudentRun(STUDENTS / "wrong" / "first_not_last.py", display="first_not_last.py", limits=QUICK) as student:
-        verdict = properties.run(student, properties.PROPERTY_CASES[2])
-    assert not verdict.passed and verdict.hint == "hint.first_not_last"
-    [output] = verdict.case.examples[0].args
+        p3 = checks.verdict(student, LAB.check("p3"))
+    assert not p3.passed and p3.hint == "hint.first_not_last"
+    [output] = p3.case.examples[0].args
     assert not any(piece.strip().startswith((">", "|>")) for piece in output.split(ASSISTANT_TAG)[1:])
 
 
@@ -418,17 +416,35 @@ def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
 def test_an_exception_is_named_by_the_rule_of_the_input_it_broke_on(raised, given, rule, monkeypatch):
     """A crash is the slip of the input's shape: E1 for an output without <|assistant|>, E3 for a reply that
     is empty or has no boundary after it, F2 for a role missing from a table, F3 for an empty history."""
+    from lab09.mistakes import DETECTORS
     from labkit import i18n, judge as judging
     function = "extract_response" if isinstance(given, str) else "format_prompt"
-    key = judging.exception_hint(raised, function, given)
+    key = judging.exception_hint(raised, function, given, DETECTORS)
     for language in ("zh", "en"):
         assert rule in cited(i18n.text(key, language)), (key, language)
 
 
 def test_none_is_named_by_the_branch_of_the_input_that_returned_it():
-    from labkit import judge as judging
+    from lab09 import mistakes as judging
     assert judging._none_hint("extract_response", "plain", "plain") == "hint.none_no_tag"
     assert judging._none_hint("extract_response", "<|assistant|>\nhi", "hi") == "hint.none_no_boundary"
     assert judging._none_hint("extract_response", "<|assistant|><|end|>", "") == "hint.none_empty_reply"
     assert judging._none_hint("format_prompt", [], "<|assistant|>\n") == "hint.none_empty_history"
     assert judging._none_hint("format_prompt", [{"role": "user", "content": "x"}], "") == "hint.none_returned"
+
+
+def test_the_exceptions_every_lab_names_alike_come_before_the_labs_detectors():
+    """The judge names an exit, a recursion, input() or an import of the given module by itself, before the
+    lab's detectors read the input's shape (a RecursionError in extract_response is a recursion, not E1); what
+    the lab's detectors name, a lab without them leaves to the judge's general hint."""
+    from lab09.mistakes import DETECTORS
+    from labkit.judge import NO_DETECTORS, exception_hint
+    for detectors in (DETECTORS, NO_DETECTORS):
+        assert exception_hint({"type": "RecursionError", "message": "maximum recursion depth exceeded"},
+                              "extract_response", "plain text", detectors) == "hint.recursion"
+        assert exception_hint({"type": "ModuleNotFoundError", "message": "No module named 'tags'"},
+                              "format_prompt", [], detectors) == "hint.import_tags"
+    by_key = {"type": "AttributeError", "message": "'dict' object has no attribute 'role'"}
+    assert exception_hint(by_key, "format_prompt", [{"role": "user", "content": "x"}], DETECTORS) == "hint.dict_access"
+    assert exception_hint(by_key, "", None, DETECTORS) == "hint.dict_access"  # at load too
+    assert exception_hint(by_key, "format_prompt", [{"role": "user", "content": "x"}], NO_DETECTORS) == "hint.raised"

@@ -162,9 +162,9 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
 def _passes(source: bytes) -> int:
     """How many of the six cases the handout's student.py passes (a committed solution passes some)."""
     from labkit.run.engine import StudentRun
-    from labkit.judge import check
+    from labkit.checks import verdict
     with StudentRun(display="student.py", source=source) as student:
-        return sum(check(student, case).passed for case in active().selected("test"))
+        return sum(verdict(student, case).passed for case in active().selected("test"))
 
 
 def _stub_commit() -> str:

@@ -24,14 +24,14 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from lab09 import properties
-from labkit import render
+from labkit import checks, render
+from labkit.checks import Draws
 from labkit.i18n import text
 from labkit.judge import Verdict
 from labkit.run import engine, probe, sandbox
 from labkit.run.engine import Limits, LoadOutcome, StudentRun
+from labkit.spec import active
 from labkit.untrusted import safe_text
-from lab09 import generated
 from labkit.instructor import config, workers
 from labkit.instructor.outputs import atomic, gradescope as gradescope_results, regrade, registry, roster, terminal
 from labkit.instructor.outputs.feedback import feedback_text, why_text
@@ -74,7 +74,7 @@ class Grade:
     cause: str = ""  # what went wrong, for grader_error
     max_score: int = 0  # of the grading scheme it was graded with
     worth: dict = field(default_factory=dict)  # check id -> the points the scheme gives it (Scheme.worth)
-    inputs: str = ""  # names the inputs drawn for this student's generated checks (generated.fingerprint)
+    inputs: str = ""  # names the inputs drawn for this student's drawn checks (Draws.fingerprint)
     team: str = ""  # a group's submission: the group's name (its other members get the grade in the LMS)
 
     @property
@@ -132,18 +132,18 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     the table cases and property checks as `make test-full` runs them, then the checks on inputs drawn for
     this student.  Points come from the grading scheme."""
     started = time.monotonic()
-    drawn = (submission.student, scheme.secret, scheme.generated_count)  # property and generated checks
+    draws = Draws(student=submission.student, secret=scheme.secret, count=scheme.generated_count)
     base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
                  layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
                  notes=submission.notes, found=submission.found, max_score=scheme.max_score, worth=scheme.worth,
-                 inputs=generated.fingerprint(*drawn), team=submission.team)
+                 inputs=draws.fingerprint(scheme.checks), team=submission.team)
     if not submission.gradable:
         return replace(base, feedback=_not_run(base, scheme))
     chosen = list(enumerate(submission.attempts, 1))
     chosen = chosen[-MAX_BEST:] if attempt == "best" else chosen[-1:]
     best = None
     for number, candidate in chosen:
-        graded = _run(candidate, limits, scheme, drawn)
+        graded = _run(candidate, limits, scheme, draws)
         score = points(graded[0], scheme.worth)
         if best is None or score >= best[0]:
             best = (score, number, candidate, graded)
@@ -161,15 +161,12 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
                    files=candidate.files, notes=notes)
 
 
-def _run(candidate, limits: Limits, scheme: Scheme, drawn: tuple) -> tuple[list, LoadOutcome]:
+def _run(candidate, limits: Limits, scheme: Scheme, draws: Draws) -> tuple[list, LoadOutcome]:
     verdicts = []
-    student_id, secret, _ = drawn
     with StudentRun(display=FILE, source=candidate.source, limits=limits, modules=candidate.modules) as student:
-        for case in scheme.checks:
-            if case.suite != "generated":  # after engine.stop_all() a case raises engine.Stopped
-                verdicts.append(properties.run(student, case, drawn_for=(secret, student_id)))
-        if scheme.weights["generated"]:
-            verdicts += generated.run(student, *drawn, cases=scheme.checks)
+        for case in scheme.checks:  # after engine.stop_all() a case raises engine.Stopped
+            if case.suite != "generated" or scheme.weights["generated"]:
+                verdicts.append(checks.verdict(student, case, draws))
         load = student.load
     return verdicts, load
 
@@ -351,7 +348,8 @@ def refuse_unsafe(level, unsafe: bool, private=()) -> str | None:
 
 def private_files(scheme_path: Path | None) -> tuple:
     """What no student's child may read: the answer key of the generated checks and the course files (their secret)."""
-    return tuple(dict.fromkeys((generated.REFERENCE, config.PATH, *([scheme_path] if scheme_path else []))))
+    solution = active().root / active().solution
+    return tuple(dict.fromkeys((solution, config.PATH, *([scheme_path] if scheme_path else []))))
 
 
 # --- the command -------------------------------------------------------------------------------

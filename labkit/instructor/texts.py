@@ -225,7 +225,7 @@ register({
     "gradescope.attempt": ("这是第 {attempt} 次提交。", "This is attempt {attempt}."),
     "gradescope.late": ("这次提交晚于截止时间。", "This submission came after the due date."),
     "gradescope.kept_best": ("保留之前的最高分 {score} (这次 {now})。", "Your earlier best, {score}, is kept (this one: {now})."),
-    # --- the property checks as graded (lab09/properties.GRADED_SECTION) -----------------
+    # --- the property checks as graded (labkit/checks.py: "graded_" + section) ------------
     "section.graded_properties": ("=== 性质检查 (评分时为你随机生成的输入，按规则判断；和 make test-full 的输入不同) ===",
                                   "=== Property checks (inputs drawn for you at grading, judged by the rules; not "
                                   "those of make test-full) ==="),

@@ -1,24 +1,33 @@
-"""Seeded inputs for the checks that draw their own: histories, replies and raw outputs, and how each one shrinks.
+"""What Lab09's drawn checks draw and demand: histories, replies and raw outputs, their validity, and the checks.
 
-A drawn input (a "specimen") is plain data: lists (items that may be dropped), tuples (fixed records) and
-strings.  `smaller` lists the candidates strictly smaller than a specimen, biggest cuts first, so that a
-failing input can be shrunk to one with the fewest messages and the shortest strings.  Everything here is
-deterministic: the same seed gives the same specimens on every run and every machine.
+A drawn input (a "specimen") is plain data (labkit/drawn.py shrinks it).  The property checks p1–p4 state
+what the protocol demands of any input of a shape, so the expected value comes from the input itself: the
+layout of a history (F1–F4), the ValueError for an unknown role (F2), the reply put between a prompt and a
+boundary (E2–E4), the whole text when there is no <|assistant|> (E1).  `make test-full` draws their inputs
+with one fixed seed, so students run the same checks on every machine; the grade draws each student's from
+the course secret and the student id (labkit/checks.py: the handout holds the fixed seed and these
+demands, so inputs drawn from it alone could be answered from a table).  The generated checks g1–g3 (grading
+only) draw per student too, and take their expected values from the reference solution in solutions/, run
+here in the grader's own trusted process; the student's child only ever receives inputs.  Everything here
+is deterministic: the same seed gives the same specimens on every run and every machine.
 """
 
 from __future__ import annotations
 
-import hashlib
+import functools
+import importlib.util
 import random
+from pathlib import Path
 
 from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 from lab09.examples import GENERATION_LINE
+from lab09.mistakes import ROLE_TAG, extract_mistakes, format_mistakes, plain_mistakes, reply_mistakes
+from labkit.drawn import Inputs
+from labkit.spec import Example
 
 ROLES = ("system", "user", "assistant")
-ROLE_TAG = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
 TAGS = tuple(ALL_TAGS.values())
 CUTS = (USER_TAG, SYSTEM_TAG, END_TAG)  # what can end a reply (an <|assistant|> would start a new one, E2)
-MAX_SIZE = 12  # the largest size asked of a draw: up to 24 messages, contents up to 12 pieces
 
 WORDS = ("hi", "ok", "a", "Hello, world.", "token", "2+2=4", "你好", "天气", "中文也一样吗？", "“引号”", "😀",
          "👍🏽", "👨‍👩‍👧", "🇨🇳", "é", "Zürich", "ｆｕｌｌ", "…", "#", "{}", "\\n", "ok.")
@@ -28,11 +37,6 @@ LOOKALIKES = ("<|user", "<|USER|>", "user|>", "<|assistant", "<|Assistant|>", "a
 UNKNOWN_ROLES = ("tool", "User", "USER", "Assistant", "system ", " user", "function", "retrieval", "model",
                  "human", "bot", "机器人", "assistant_", "users", "developer")
 ATOMIC = frozenset(ROLES + TAGS + UNKNOWN_ROLES)  # strings that shrink only by being dropped whole
-
-
-def seed_of(*parts: str) -> int:
-    """A 64-bit seed from text (the same on every machine, unlike hash())."""
-    return int.from_bytes(hashlib.sha256("\0".join(parts).encode("utf-8")).digest()[:8], "big")
 
 
 def has_tag(text: str) -> bool:
@@ -163,54 +167,71 @@ def plain_valid(pieces) -> bool:
     return ASSISTANT_TAG not in "".join(pieces)
 
 
-# --- size and shrinking ------------------------------------------------------------------------------
-
-def measure(value) -> tuple:
-    """(items, characters): fewer messages or pieces first, then shorter strings."""
-    if isinstance(value, str):
-        return (0, len(value))
-    items, chars = (len(value), 0) if isinstance(value, list) else (0, 0)
-    for item in value:
-        more_items, more_chars = measure(item)
-        items, chars = items + more_items, chars + more_chars
-    return (items, chars)
-
-
-def _cuts(sequence):
-    """`sequence` with one run of items removed: all of it, then halves, quarters, … single items."""
-    length = len(sequence)
-    run = length
-    while run >= 1:
-        for start in range(0, length - run + 1, run):
-            yield sequence[:start] + sequence[start + run:]
-        run //= 2
-
-
 _TAG_ENDS = tuple({tag[cut:] for tag in TAGS for cut in range(1, len(tag))})  # ">", "|>", "r|>", …
 _TAG_STARTS = tuple({tag[:cut] for tag in TAGS for cut in range(1, len(tag))})  # "<", "<|", "<|u", …
+EDGES = (_TAG_ENDS, _TAG_STARTS)  # a string is never shrunk into the characters of a tag at either edge
 
 
-def _tag_edges(text: str) -> tuple:
-    """Whether `text` begins with the end of a tag and whether it ends with the start of one."""
-    return text.startswith(_TAG_ENDS), text.endswith(_TAG_STARTS)
+# --- what the protocol demands (the known mistakes of each input: lab09/mistakes.py) --------------------
+
+REFERENCE = Path(__file__).resolve().parent.parent / "solutions" / "student.py"
 
 
-def smaller(value):
-    """Every candidate strictly smaller than `value` (an item or characters fewer), biggest cuts first.  A
-    string is never cut into the characters of a tag at either edge (">" or "|>" after a tag, "<|" before
-    one): next to a real tag such a piece reads as part of it, and a slip that misplaces a slice by a
-    character or two would explain the shrunk input as well as the mistake that was found."""
-    if isinstance(value, str):
-        if value not in ATOMIC:
-            edges = _tag_edges(value)
-            yield from (cut for cut in _cuts(value)
-                        if cut == "" or all(new <= old for new, old in zip(_tag_edges(cut), edges)))
-    elif isinstance(value, list):
-        yield from _cuts(value)
-        for index, item in enumerate(value):
-            for candidate in smaller(item):
-                yield value[:index] + [candidate] + value[index + 1:]
-    elif isinstance(value, tuple):
-        for index, item in enumerate(value):
-            for candidate in smaller(item):
-                yield value[:index] + (candidate,) + value[index + 1:]
+@functools.lru_cache(maxsize=None)
+def solution():
+    """The reference solution, loaded once into this process (it is the instructors' own code)."""
+    spec = importlib.util.spec_from_file_location("lab09_reference", REFERENCE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _layout_demand(history, reference) -> Example:
+    return Example((messages(history),), layout(history), unchanged=True)
+
+
+def _unknown_role_demand(history, reference) -> Example:
+    return Example((messages(history),), raises="ValueError", mentions=unknown_role(history))
+
+
+def _reply_demand(specimen, reference) -> Example:
+    return Example((reply_output(specimen),), specimen[2].strip())
+
+
+def _plain_demand(pieces, reference) -> Example:
+    return Example(("".join(pieces),), "".join(pieces).strip())
+
+
+def _solution_format_demand(history, reference) -> Example:
+    return Example((messages(history),), (reference or solution()).format_prompt(messages(history)), unchanged=True)
+
+
+def _solution_unknown_role_demand(history, reference) -> Example:
+    try:
+        value = (reference or solution()).format_prompt(messages(history))  # its own copy of the messages
+    except ValueError:
+        return Example((messages(history),), raises="ValueError", mentions=unknown_role(history))
+    return Example((messages(history),), value, unchanged=True)
+
+
+def _solution_extract_demand(pieces, reference) -> Example:
+    output = "".join(pieces)
+    return Example((output,), (reference or solution()).extract_response(output))
+
+
+_inputs = functools.partial(Inputs, atomic=ATOMIC, edges=EDGES)  # (draw, demand, valid, mistakes)
+
+
+# --- the drawn checks' inputs, by check id (lab09/spec.py declares the checks, drawn_by this module) ----------
+
+INPUTS = {
+    # property checks (make test-full, and per student in the grade): `count` inputs tried
+    "p1": _inputs(draw_history, _layout_demand, known_tag_free, format_mistakes, count=20),
+    "p2": _inputs(draw_unknown_role, _unknown_role_demand, one_unknown, count=8),
+    "p3": _inputs(draw_reply, _reply_demand, reply_valid, reply_mistakes, count=32),
+    "p4": _inputs(draw_plain, _plain_demand, plain_valid, plain_mistakes, count=20),
+    # generated checks (grading only, expected values from solutions/): shares of the course's count of inputs
+    "g1": _inputs(draw_history, _solution_format_demand, known_tag_free, format_mistakes, share=25),
+    "g2": _inputs(draw_unknown_role, _solution_unknown_role_demand, one_unknown, share=10),
+    "g3": _inputs(draw_raw, _solution_extract_demand, mistakes=extract_mistakes, share=65),
+}

@@ -1,0 +1,105 @@
+"""The one verdict entry point for every kind of check, and where a run's drawn checks get their inputs.
+
+A table case is judged on its examples; a drawn check (`labkit.spec.Drawn`: property and generated checks) is
+explored on the inputs `Draws` gives it, each judged by the same judge as a one-example case
+(labkit/drawn.py), with the hints of the lab's detectors.  `make test`, `make test-full`, `make challenge`,
+the grader and `make dist`'s stub check all ask `verdict`.  What a drawn check draws is the lab's: the module
+its entry names (`drawn_by`) holds its `labkit.drawn.Inputs` in `INPUTS`, imported when it first runs, and
+labkit/drawn.py is imported only then too, so a run that never draws (`make test`) pays for neither.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import json
+from dataclasses import dataclass, replace
+
+from labkit.judge import NO_DETECTORS, Detectors, Verdict, judge
+from labkit.run.engine import StudentRun
+from labkit.spec import Case, Drawn, active
+
+GRADED = "graded_"  # a check drawn per student that also runs on fixed inputs is shown under "graded_<section>"
+
+
+@dataclass(frozen=True)
+class Draws:
+    """Where the drawn checks of one run get their inputs: one fixed seed for everyone (`make test-full`), or
+    seeds of one student from the course secret (grading), so two students get different inputs and a rerun
+    the same ones."""
+
+    student: str | None = None  # None: the fixed inputs of the handout; else this student's id
+    secret: str = ""  # the course secret (solutions/grading.ini), when drawing per student
+    count: int = 0  # the course's number of generated inputs per student, shared by `Inputs.share`
+    reference: object = None  # the solution module for demands that need it (None: the lab's own)
+
+    def seed(self, check: Drawn) -> int:
+        from labkit.drawn import seed_of
+        if self.student is None:
+            return seed_of(active().id, check.suite, check.id)
+        return seed_of(self.secret, self.student, check.id)
+
+    def number(self, check: Drawn) -> int:
+        """How many inputs `check` draws (distinct valid ones among them are tried)."""
+        inputs = inputs_of(check)
+        if not inputs.share:
+            return inputs.count
+        if self.student is None:
+            raise ValueError(f"{check.id} draws its inputs per student: it runs only in grading")
+        return self.count * inputs.share // 100
+
+    def inputs(self, check: Drawn):
+        """The inputs `check` is tried on, in order: the fixed ones drawn once per process, a student's as
+        they are tried (a check that fails early draws little)."""
+        from labkit.drawn import specimens
+        if self.student is None:
+            return _fixed(check.drawn_by, check.id, self.seed(check), self.number(check))
+        return specimens(inputs_of(check), self.seed(check), self.number(check))
+
+    def fingerprint(self, checks) -> str:
+        """A short digest naming the inputs of the drawn checks among `checks` (their seeds and numbers, and
+        the draws' largest size): equal across reruns, different between students; it does not reveal the
+        secret."""
+        from labkit.drawn import MAX_SIZE
+        drawn = {check.id: (self.seed(check), self.number(check)) for check in checks if isinstance(check, Drawn)}
+        named = json.dumps([drawn, MAX_SIZE], sort_keys=True)
+        return hashlib.sha256(named.encode("utf-8")).hexdigest()[:16]
+
+
+FIXED = Draws()
+
+
+def verdict(student: StudentRun, check: Case, draws: Draws = FIXED, detectors: Detectors | None = None) -> Verdict:
+    """The verdict of any check on one student file: a table case judged on its examples, a drawn check
+    explored on the inputs `draws` gives it, each with the hints of `detectors` (by default the active lab's)."""
+    detectors = detectors or lab_detectors()
+    if not isinstance(check, Drawn):
+        return judge(check, student.run_case(check), student.load, (), detectors)
+    from labkit.drawn import explore
+    shown = check
+    if draws.student is not None and not inputs_of(check).share:
+        shown = replace(check, section=GRADED + check.section)  # a header that says whose inputs they are
+    return explore(student, shown, inputs_of(check), draws.inputs(check), draws.reference, detectors)
+
+
+def lab_detectors() -> Detectors:
+    """The active lab's mistake detectors ("module:NAME" in its spec), or none."""
+    return _resolve(active().mistakes) if active().mistakes else NO_DETECTORS
+
+
+def inputs_of(check: Drawn):
+    """The labkit.drawn.Inputs of the drawn check `check`: its `drawn_by` module's INPUTS[check.id]."""
+    return _resolve(f"{check.drawn_by}:INPUTS")[check.id]
+
+
+@functools.lru_cache(maxsize=None)
+def _resolve(name: str):
+    module, _, attribute = name.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@functools.lru_cache(maxsize=None)
+def _fixed(drawn_by: str, check_id: str, seed: int, count: int) -> tuple:
+    from labkit.drawn import specimens
+    return tuple(specimens(_resolve(f"{drawn_by}:INPUTS")[check_id], seed, count))
