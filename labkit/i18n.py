@@ -793,8 +793,9 @@ def current_language() -> str:
 
 
 def register(entries: dict) -> None:
-    """Add another part's sentences (the grader's live in labkit/instructor/texts.py); a key is defined once."""
-    clash = set(entries) & set(CATALOGUE)
+    """Add another part's sentences (the grader's live in labkit/instructor/texts.py, a spec's inline labels come
+    from labkit/spec.py); a key is defined once (the same sentence again, as a spec built twice gives, is no clash)."""
+    clash = {key for key in entries if key in CATALOGUE and tuple(CATALOGUE[key]) != tuple(entries[key])}
     if clash:
         raise KeyError(f"defined twice: {sorted(clash)}")
     CATALOGUE.update(entries)
