@@ -15,7 +15,7 @@ from lab09.examples import (LONG_LINE, MULTI_TURN, MULTI_TURN_PROMPT, SINGLE_TUR
                             msg, request, turns)
 from labkit.spec import Case, Drawn, Example, Group, Lab, Section, Text
 
-SIX = Group(id="six", points=30, runs="test", name=Text("六个测试", "the six"))
+SIX = Group(id="six", points=30, runs="test", name=Text("{count}个测试", "the {count}"))
 EXTENDED = Group(id="extended", points=20, runs="full", name=Text("扩展检查", "extended checks"))
 PROPERTIES = Group(id="properties", points=20, runs="full", name=Text("性质检查", "property checks"))
 GENERATED = Group(id="generated", points=30, runs="grade", count=120, name=Text("生成检查", "generated checks"),

@@ -62,7 +62,7 @@ class Group:
     """where its checks run: "test" (make test), "full" (make test-full), "grade" (grading only) or "challenge"
     (make challenge, never graded)"""
     name: Text
-    """its name in the scheme table"""
+    """its name in the scheme table; "{count}" stands for how many checks it has, as a word (Lab.group_name)"""
     checks: Text | None = None
     """the scheme table's checks column; None: "TEST first–last" """
     count: int = 0
@@ -197,6 +197,13 @@ class Lab:
             if check.id == check_id:
                 return check
         raise KeyError(f"{self.id} has no check {check_id!r}")
+
+    def group_name(self, group: Group, language: str | None = None) -> str:
+        """`group`'s name in `language` (default: the current one), its "{count}" the number of its checks as a
+        word: "六个测试", "the six"."""
+        language = language or i18n.current_language()
+        count = i18n.number_word(len(self.in_group(group.id)), language)
+        return getattr(group.name, "en" if language == "en" else "zh").format(count=count)
 
     def in_group(self, group_id: str) -> tuple[Case, ...]:
         """The checks of one group, in order."""
