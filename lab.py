@@ -263,12 +263,25 @@ INSTRUCTOR_HELP = (  # Makefile targets, listed where labkit/instructor/ exists
 )
 
 
+def _six_by_language():
+    """The name of the checks `make test` runs, in each language, as the lab spec counts them ("六个测试", "the six")."""
+    try:
+        from labkit.spec import active
+    except ImportError:  # a Python older than 3.10 cannot load the spec; `help` still answers (`test` says why)
+        return {"zh": "基本测试", "en": "the core"}
+    lab = active()
+    first = next(group for group in lab.groups if group.runs == "test")
+    return {language: lab.group_name(first, language) for language in ("zh", "en")}
+
+
 def help_text(cmd):
     """What `make help` and `python lab.py help` print: each target in both languages."""
     from labkit.i18n import text
+    six = _six_by_language()
 
     def row(usage, key):
-        return "{0:<{1}} {2} / {3}".format(usage, width, text(key, language="zh"), text(key, language="en"))
+        return "{0:<{1}} {2} / {3}".format(usage, width, *(text(key, language=language, six=six[language])
+                                                            for language in ("zh", "en")))
 
     usages = [(usage.format(cmd=cmd), key) for usage, key, lab_only in HELP if cmd != "make" or not lab_only]
     width = max(len(usage) for usage, _ in usages)

@@ -1,9 +1,10 @@
 """Lab09 · 多轮对话: the lab spec — its files, functions, groups and their points, sections, and every check.
 
 Each check is one entry: its id, function, group, section, hint and examples (labels and hint texts are in
-labkit/i18n.py under today's keys: case.<id>.label, hint.<key>).  The drawn checks' draws and demands are in
-lab09/draws.py (p1–p4, g1–g3), the mistake detectors in lab09/mistakes.py.  `make tables` renders the scheme
-tables of the sheets and README from GROUPS; change a weight here and nowhere else.
+labkit/i18n.py under today's keys, case.<id>.label and hint.<key>; a new case may give its label inline, as a
+Text).  The drawn checks' draws and demands are in lab09/draws.py (p1–p4, g1–g3), the mistake detectors in
+lab09/mistakes.py.  `make tables` renders the scheme tables of the sheets and README from GROUPS; change a weight
+here and nowhere else.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from lab09.examples import (LONG_LINE, MULTI_TURN, MULTI_TURN_PROMPT, SINGLE_TUR
                             msg, request, turns)
 from labkit.spec import Case, Drawn, Example, Group, Lab, Section, Text
 
-SIX = Group(id="six", points=30, runs="test", name=Text("六个测试", "the six"))
+SIX = Group(id="six", points=30, runs="test", name=Text("{count}个测试", "the {count}"))
 EXTENDED = Group(id="extended", points=20, runs="full", name=Text("扩展检查", "extended checks"))
 PROPERTIES = Group(id="properties", points=20, runs="full", name=Text("性质检查", "property checks"))
 GENERATED = Group(id="generated", points=30, runs="grade", count=120, name=Text("生成检查", "generated checks"),

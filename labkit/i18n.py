@@ -742,12 +742,12 @@ CATALOGUE = {
     "chat.not_str": ("{function} 返回的不是 str 而是 {type}。运行 make test 看详情。",
                      "{function} returned {type}, not a str. Run make test for details."),
     # --- make help / python lab.py help ------------------------------------------------------
-    "help.test": ("运行六个测试 (framework/student.py)", "run the six cases"),
+    "help.test": ("运行{six} (framework/student.py)", "run {six} cases"),
     "help.student": ("测试另一个文件", "test another file"),
-    "help.watch": ("保存 student.py 就自动重新测试", "re-run the six cases on every save"),
+    "help.watch": ("保存 student.py 就自动重新测试", "re-run the cases on every save"),
     "help.chat": ("和一个小语言模型聊天 (用你的函数); DEMO=1 演示三轮",
                   "chat with a tiny model through your functions; DEMO=1 replays three turns"),
-    "help.test_full": ("六个测试 + 扩展检查 + 性质检查 (都计入成绩)", "the six, extended and property checks (all graded)"),
+    "help.test_full": ("{six} + 扩展检查 + 性质检查 (都计入成绩)", "{six}, extended and property checks (all graded)"),
     "help.challenge": ("选做 trim_history 和问题改写的测试", "the optional cases (trim_history, the rewrite)"),
     "help.chat_options": ("chat: REWRITE=0 不改写, REWRITE_DELAY=ms 看降级, REWRITE_DEADLINE=ms (默认 500); 结束时写 "
                           "chat-session.html, 每一轮存进 chat-sessions.db (CHAT_DB=)",
@@ -787,14 +787,25 @@ CATALOGUE = {
 }
 
 
+_NUMBER_WORDS = {"zh": "零一二三四五六七八九十", "en": ("zero", "one", "two", "three", "four", "five", "six", "seven",
+                                                         "eight", "nine", "ten", "eleven", "twelve")}
+
+
+def number_word(count: int, language: str | None = None) -> str:
+    """`count` as a word of the current language (or `language`), digits past twelve ("七", "seven", "13")."""
+    words = _NUMBER_WORDS["en" if (language or current_language()) == "en" else "zh"]
+    return words[count] if 0 <= count < len(words) else str(count)
+
+
 def current_language() -> str:
     """`en` when LAB_LANG asks for English, otherwise Chinese (the course's language)."""
     return "en" if os.environ.get("LAB_LANG", "").lower().startswith("en") else "zh"
 
 
 def register(entries: dict) -> None:
-    """Add another part's sentences (the grader's live in labkit/instructor/texts.py); a key is defined once."""
-    clash = set(entries) & set(CATALOGUE)
+    """Add another part's sentences (the grader's live in labkit/instructor/texts.py, a spec's inline labels come
+    from labkit/spec.py); a key is defined once (the same sentence again, as a spec built twice gives, is no clash)."""
+    clash = {key for key in entries if key in CATALOGUE and tuple(CATALOGUE[key]) != tuple(entries[key])}
     if clash:
         raise KeyError(f"defined twice: {sorted(clash)}")
     CATALOGUE.update(entries)

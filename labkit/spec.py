@@ -14,6 +14,8 @@ from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from labkit import i18n
+
 RUNS = ("test", "full", "grade", "challenge")  # where a group runs: make test ⊂ make test-full ⊂ the grade; apart
 _INCLUDES = {"test": ("test",), "full": ("test", "full"), "grade": ("test", "full", "grade"),
              "challenge": ("challenge",)}
@@ -60,7 +62,7 @@ class Group:
     """where its checks run: "test" (make test), "full" (make test-full), "grade" (grading only) or "challenge"
     (make challenge, never graded)"""
     name: Text
-    """its name in the scheme table"""
+    """its name in the scheme table; "{count}" stands for how many checks it has, as a word (Lab.group_name)"""
     checks: Text | None = None
     """the scheme table's checks column; None: "TEST first–last" """
     count: int = 0
@@ -94,8 +96,9 @@ class Case:
     """the id of the Section it is printed under"""
     hint: str
     """the hint key shown when it fails and no more precise mistake is recognised"""
-    label: str = ""
-    """the text key of its [TEST id] line; empty: "case.<id>.label" """
+    label: str | Text = ""
+    """its [TEST id] line's text: a Text given inline (registered as "case.<id>.label"), or the key of one;
+    empty: "case.<id>.label" """
     examples: tuple = ()
     """its Examples (empty for a check whose inputs are drawn)"""
     points: int | None = None
@@ -103,7 +106,7 @@ class Case:
 
     @property
     def label_key(self) -> str:
-        return self.label or f"case.{self.id}.label"
+        return self.label if isinstance(self.label, str) and self.label else f"case.{self.id}.label"
 
     @property
     def suite(self) -> str:
@@ -167,6 +170,7 @@ class Lab:
                 raise ValueError(f"{where}: section {check.section} is not one of the lab's sections")
             if check.function not in self.functions:
                 raise ValueError(f"{where}: function {check.function} is not one of the lab's functions")
+        i18n.register({check.label_key: tuple(check.label) for check in self.checks if isinstance(check.label, Text)})
         for group in self.groups:
             given = [check.points for check in self.checks if check.group.id == group.id]
             if any(points is not None for points in given) and (None in given or sum(given) != group.points):
@@ -193,6 +197,13 @@ class Lab:
             if check.id == check_id:
                 return check
         raise KeyError(f"{self.id} has no check {check_id!r}")
+
+    def group_name(self, group: Group, language: str | None = None) -> str:
+        """`group`'s name in `language` (default: the current one), its "{count}" the number of its checks as a
+        word: "六个测试", "the six"."""
+        language = language or i18n.current_language()
+        count = i18n.number_word(len(self.in_group(group.id)), language)
+        return getattr(group.name, "en" if language == "en" else "zh").format(count=count)
 
     def in_group(self, group_id: str) -> tuple[Case, ...]:
         """The checks of one group, in order."""

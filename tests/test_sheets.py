@@ -45,17 +45,21 @@ def copied(tmp_path):
 
 def test_a_changed_weight_rewrites_every_table_and_nothing_else(tmp_path):
     root = copied(tmp_path)
+    six = LAB.in_group("six")  # as many as lab09/spec.py declares (tests/test_adding_a_case.py adds one)
+    last, each = six[-1].id, sorted({40 // len(six), -(-40 // len(six))})
+    zh, en = (LAB.group_name(six[0].group, language) for language in ("zh", "en"))  # 六个测试, the six
     before = {name: (root / name).read_text(encoding="utf-8") for name in ("TASK.md", "TASK.en.md", "README.md")}
     changed = reweighted(LAB, six=40, extended=10)
     [(block, there, wanted)] = [entry for entry in sheets.stale(changed, root) if entry[0].file == "TASK.md"]
     message = complaint(block, there, wanted)
     assert message.startswith("TASK.md <!-- scheme -->: stale, run make tables\n")
-    assert "\n-| 六个测试 | TEST 1–6 | `make test` | 30 |\n" in message and "\n+| 六个测试 | TEST 1–6 | `make test` | 40 |\n" in message
+    assert f"\n-| {zh} | TEST 1–{last} | `make test` | 30 |\n" in message
+    assert f"\n+| {zh} | TEST 1–{last} | `make test` | 40 |\n" in message
     assert sorted(sheets.write(changed, root)) == sorted(f"{b.file} {b.marker}" for b in sheets.blocks(LAB))
     assert sheets.stale(changed, root) == [] and sheets.write(changed, root) == []
     after = {name: (root / name).read_text(encoding="utf-8") for name in before}
-    assert "| `six` | `t1`…`t6` | 40 | 6–7 | `make test` |" in after["README.md"]
-    assert "| the six | TEST 1–6 | `make test` | 40 |\n| extended checks | TEST x1–x10 | `make test-full` | 10 |" in after["TASK.en.md"]
+    assert f"| `six` | `t1`…`{six[-1].column}` | 40 | {'–'.join(map(str, each))} | `make test` |" in after["README.md"]
+    assert f"| {en} | TEST 1–{last} | `make test` | 40 |\n| extended checks | TEST x1–x10 | `make test-full` | 10 |" in after["TASK.en.md"]
     assert "| `[weights] six` | 40 |" in after["README.md"]
     for name, text in before.items():  # only the lines of the tables changed
         removed = [line for line in difflib.ndiff(text.splitlines(), after[name].splitlines()) if line[:1] in "-+"]

@@ -46,7 +46,7 @@ def scheme_table(lab: Lab, language: str) -> str:
     for group in lab.graded_groups:
         ids = [check.id for check in lab.in_group(group.id)]
         shown = getattr(group.checks, language) if group.checks else "TEST {first}–{last}"
-        rows.append((getattr(group.name, language), shown.format(first=ids[0], last=ids[-1]),
+        rows.append((lab.group_name(group, language), shown.format(first=ids[0], last=ids[-1]),
                      _WHERE[language][group.runs], group.points))
     rows.append((f"**{total}**", "", "", f"**{_total(lab)}**"))
     return markdown(tuple(head), rows)
