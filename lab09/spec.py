@@ -191,5 +191,6 @@ LAB = Lab(
     given="framework.tags", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
     functions=("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite"),
     groups=(SIX, EXTENDED, PROPERTIES, GENERATED, CHALLENGE), sections=SECTIONS, checks=CHECKS,
-    mistakes="lab09.mistakes:DETECTORS",
+    mistakes="lab09.mistakes:DETECTORS", verify="framework/verify.py", handout="lab09-step8",
+    trees=("framework", "lab09"),
 )

@@ -239,8 +239,8 @@ def cuts(sequence):
 def smaller(value, atomic=frozenset(), edges=((), ())):
     """Every candidate strictly smaller than `value` (an item or characters fewer), biggest cuts first.  A
     string in `atomic` is only ever dropped whole.  A string is never cut to begin with one of `edges`' heads
-    or end with one of its tails unless it did already (for a lab with tags: ">" or "|>" after a tag, "<|"
-    before one): next to the real thing such a piece reads as part of it, and a slip that misplaces a slice
+    or end with one of its tails unless it did already (for a lab with tags such as "<|x|>": ">" or "|>"
+    after a tag, "<" or "<|" before one): next to the real thing such a piece reads as part of it, and a slip that misplaces a slice
     by a character or two would explain the shrunk input as well as the mistake that was found."""
     if isinstance(value, str):
         if value not in atomic:

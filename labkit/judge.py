@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from labkit.run.engine import GIVEN, MODULE, CallRecord, CaseRun, LoadOutcome
+from labkit.run.engine import CallRecord, CaseRun, LoadOutcome, runtime
 from labkit.spec import Case, Example
 
 
@@ -90,7 +90,7 @@ def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answ
     returned = call.returned or {}
     facts["returned"] = returned
     got = "str" if returned.get("kind") == "str" else returned.get("type", "?")
-    wanted = type(example.expected).__name__  # str, list for trim_history, NoneType when None is the answer
+    wanted = type(example.expected).__name__  # str, list, NoneType when None is the answer
     if got == wanted == "NoneType":
         return None
     if got != wanted or returned.get("kind") == "other":  # "other": not plain data, e.g. a str subclass inside
@@ -178,8 +178,13 @@ _EXCEPTION_HINTS = {
     "MemoryError": "hint.memory",
     "NameError": "hint.name_error",
 }
-# an import of the lab's given module, or of the student's own file, by its bare name: it ran beside them
-_BESIDE = tuple(f"No module named '{name}'" for name in (GIVEN["module"].rpartition(".")[2], MODULE))
+
+
+def _beside() -> tuple[str, ...]:
+    """What an import of the lab's given module, or of the student's own file, by its bare name says: it ran
+    beside them."""
+    lab = runtime()
+    return tuple(f"No module named '{name}'" for name in (lab.given["module"].rpartition(".")[2], lab.module))
 
 
 def exception_hint(raised: dict, function: str = "", given=None, detectors: Detectors = NO_DETECTORS) -> str:
@@ -189,7 +194,7 @@ def exception_hint(raised: dict, function: str = "", given=None, detectors: Dete
     kind, message = raised.get("type", ""), raised.get("message", "")
     if kind in _EXCEPTION_HINTS:
         return _EXCEPTION_HINTS[kind]
-    if kind == "ModuleNotFoundError" and message in _BESIDE:
+    if kind == "ModuleNotFoundError" and message in _beside():
         return "hint.import_tags"  # from tags import ...: runs beside the given module, not in the tests
     return detectors.raised(raised, function, given) or "hint.raised"
 

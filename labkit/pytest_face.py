@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from framework import LAB, STUB, display_name
 from labkit import checks, render
 from labkit.i18n import text
 from labkit.run.engine import StudentRun
@@ -18,12 +17,13 @@ _LAB = pytest.StashKey["Lab"]()
 
 
 def pytest_addoption(parser):
-    group = parser.getgroup("lab09")
-    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(STUB),
-                    help="the student.py to test (default: framework/student.py of this lab)")
+    lab = active()
+    group = parser.getgroup("labkit")
+    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(lab.root / lab.target),
+                    help=f"the {lab.target_name} to test (default: {lab.target} of this lab)")
     group.addoption("--full", action="store_true",
                     help="also run the extended and property checks (make test-full)")
-    group.addoption("--challenge", action="store_true", help="run the optional cases instead (trim_history, query rewriting)")
+    group.addoption("--challenge", action="store_true", help="run the optional cases instead")
     group.addoption("--lab-report", action="store_true",
                     help="print the course's layout: [TEST N] ... [PASS]/[FAIL] and the summary line")
 
@@ -34,7 +34,7 @@ def pytest_configure(config):
     config.stash[_LAB] = Lab(config.getoption("student"))
     config.stash[_LAB].student.begin()  # the child starts while pytest collects
     if config.getoption("lab_report"):
-        config.pluginmanager.register(CourseReport(config), "lab09-course-report")
+        config.pluginmanager.register(CourseReport(config), "labkit-course-report")
 
 
 def pytest_unconfigure(config):
@@ -53,7 +53,7 @@ class Lab:
 
     def __init__(self, option: str):
         self.path = Path(option)
-        self.file = display_name(option)
+        self.file = active().display_name(option)
         self.student = StudentRun(self.path, display=self.file)
         self.text = render.CourseText(self.file)
         self.verdicts: dict = {}
@@ -64,23 +64,28 @@ class Lab:
         return len(six) == len(active().selected("test")) and all(verdict.facts.get("actual") == "" for verdict in six)
 
     def other_files(self) -> list:
-        """Student files near this one that differ from it: student.py (or a copy such as "student (1).py") in
-        the lab, in framework/ and in the folder the command was started from."""
+        """Student files near this one that differ from it: the target file (or a copy such as "<stem> (1).py")
+        in the lab, in the target's folder and in the folder the command was started from, that define a
+        function of the six."""
         try:
             mine = self.path.read_bytes()
         except OSError:
             return []
-        found = []
-        for folder in dict.fromkeys((LAB, LAB / "framework", Path(os.environ.get("LAB_CWD") or os.getcwd()))):
-            for path in sorted(folder.glob("[Ss]tudent*.py")):
+        lab, found = active(), []
+        stem = lab.module
+        pattern = f"[{stem[:1].upper()}{stem[:1].lower()}]{stem[1:]}*.py"  # "[Ss]tudent*.py"
+        definitions = {f"def {check.function}".encode() for check in lab.selected("test")}
+        here = Path(os.environ.get("LAB_CWD") or os.getcwd())
+        for folder in dict.fromkeys((lab.root, (lab.root / lab.target).parent, here)):
+            for path in sorted(folder.glob(pattern)):
                 try:
                     source = path.read_bytes() if path.is_file() and path.stat().st_size <= 1 << 20 else b""
                     same = path.resolve() == self.path.resolve() or source == mine
                 except OSError:
                     continue
-                defines = b"def format_prompt" in source or b"def extract_response" in source
-                if not same and defines and display_name(str(path)) not in found:
-                    found.append(display_name(str(path)))
+                defines = any(definition in source for definition in definitions)
+                if not same and defines and lab.display_name(path) not in found:
+                    found.append(lab.display_name(path))
         return found
 
 

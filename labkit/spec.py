@@ -1,6 +1,6 @@
 """The lab spec's format: what a lab declares (checks, groups, sections, files), and the lab this checkout runs.
 
-A lab is one module (Lab09's is `lab09/spec.py`) whose `LAB` is a `Lab` built from the dataclasses below; the
+A lab is one module (named by LAB_SPEC) whose `LAB` is a `Lab` built from the dataclasses below; the
 core reads it through `active()` and never imports a lab by name.  Every entry is frozen, so what the spec
 says is what every face (pytest, the grader, the reports, the handout) sees.
 """
@@ -135,7 +135,7 @@ class Lab:
     id: str
     """stable, lower case: part of every fixed seed of its drawn checks"""
     name: str
-    """how the course names it ("Lab09"): grades.json's "lab", the default course title"""
+    """how the course names it: grades.json's "lab", the default course title"""
     root: Path
     """the lab's top folder, the top of its handout: every path below is relative to it"""
     target: str
@@ -156,6 +156,12 @@ class Lab:
     """every check, in the order they run and are printed"""
     mistakes: str = ""
     """"module:NAME" of the lab's mistake detectors (a labkit.judge.Detectors); empty: the judge's own hints"""
+    verify: str = ""
+    """the lab's pytest file of the checks, from the lab's root (the handout's pytest.ini finds it)"""
+    handout: str = ""
+    """the handout's folder and archive name under dist/ (dist/<handout>.zip …); empty: the lab's id"""
+    trees: tuple[str, ...] = ()
+    """the lab's own folders that ship in the handout, from the lab's root (the core's package ships with them)"""
 
     def __post_init__(self):
         ids = [check.id for check in self.checks]
@@ -176,6 +182,30 @@ class Lab:
             if any(points is not None for points in given) and (None in given or sum(given) != group.points):
                 raise ValueError(f"{self.id} group {group.id}: explicit points must cover every check and add up "
                                  f"to {group.points}")
+
+    @property
+    def target_name(self) -> str:
+        """The student's file name without its folder: how submissions and feedback name it."""
+        return Path(self.target).name
+
+    @property
+    def module(self) -> str:
+        """The name the student's file is imported under in the child: its file name without ".py"."""
+        return Path(self.target).stem
+
+    @functools.cached_property
+    def graded_functions(self) -> tuple[str, ...]:
+        """The functions the graded checks call, in the order of `functions` (what a misnamed upload of the
+        student's file is recognised by)."""
+        called = {check.function for check in self.graded}
+        return tuple(function for function in self.functions if function in called)
+
+    def display_name(self, path) -> str:
+        """How a file is named in messages: relative to the lab's root when it lies inside it."""
+        try:
+            return Path(path).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
 
     def selected(self, runs: str) -> tuple[Case, ...]:
         """The checks a run of `runs` executes, in order: "test" the six, "full" also the extended and property
@@ -222,7 +252,7 @@ class Lab:
 
 
 def load(module: str) -> Lab:
-    """The Lab that `module` (e.g. "lab09.spec") declares as LAB."""
+    """The Lab that `module` (a dotted module name) declares as LAB."""
     lab = getattr(importlib.import_module(module), "LAB", None)
     if not isinstance(lab, Lab):
         raise ValueError(f"{module}: LAB is not a labkit.spec.Lab")

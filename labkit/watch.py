@@ -1,4 +1,4 @@
-"""`make watch`: re-runs the six cases every time student.py is saved (polling, no extra dependency).
+"""`make watch`: re-runs the six cases every time the student's file is saved (polling, no extra dependency).
 
     python -m labkit.watch --student FILE -- COMMAND...
 

@@ -435,7 +435,7 @@ def test_a_student_file_gets_every_public_name_of_the_labs_tags_file(write_stude
         assert student.start().ok, student.load
         returned = student.call("format_prompt", [[]])[0].returned["value"]
     assert returned == "".join(tags.ALL_TAGS.values()) + tags.USER_TAG
-    assert engine.GIVEN == {"module": "framework.tags",
+    assert engine.runtime().given == {"module": "framework.tags",
                             "names": {name: getattr(tags, name) for name in vars(tags) if not name.startswith("_")}}
 
 

@@ -1,10 +1,10 @@
 """Builds what leaves this repository: the student handout (`make dist`) and the Gradescope bundle.
 
-handout:     dist/lab09-step8/, dist/lab09-step8.tar.gz and dist/lab09-step8.zip (for students with only
-             Python: Windows unpacks it without tools) — the stub, the harness, the sheets, the Makefile;
-             nothing of solutions/, tests/ or labkit/instructor/.  Built from the committed tree (`git archive HEAD`),
-             so a solution an instructor tried in framework/student.py never ships; and refused unless the
-             built handout's own `make test` gives exactly 0 passed, 6 failed.
+handout:     dist/<handout>/, dist/<handout>.tar.gz and dist/<handout>.zip (for students with only Python:
+             Windows unpacks it without tools; <handout> is the spec's Lab.handout) — the stub, the harness,
+             the sheets, the Makefile; nothing of solutions/, tests/ or labkit/instructor/.  Built from the
+             committed tree (`git archive HEAD`), so a solution an instructor tried in the lab's target file
+             never ships; and refused unless the built handout's own `make test` fails every case of it.
 gradescope:  dist/gradescope-autograder.zip — setup.sh and run_autograder at the root, the harness with its
              grader but without the stub, and solutions/: the course file (solutions/grading.ini, with the
              secret) and the reference solution, the generated checks' answer key, read only by the grader
@@ -25,25 +25,27 @@ import sys
 import tarfile
 import time
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from labkit.i18n import text
 from labkit.instructor.outputs import atomic
-from labkit.instructor.config import ATTEMPTS, LANGUAGES, VISIBILITIES
+from labkit.instructor.config import ATTEMPTS, LANGUAGES, PATH as COURSE_FILE, VISIBILITIES
 from labkit.spec import active
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
-NAME = "lab09-step8"
-HANDOUT_TOP = ("Makefile", "lab.py", "TASK.md", "TASK.en.md", "requirements.txt", ".gitignore")
-HANDOUT_TREES = ("framework", "lab09", "labkit")
+LAB = active()
+NAME = LAB.handout or LAB.id
+HANDOUT_TOP = ("Makefile", "lab.py", *LAB.sheets.values(), "requirements.txt", ".gitignore")
+HANDOUT_TREES = (*LAB.trees, "labkit")
 INSTRUCTOR_ONLY = "labkit/instructor"  # the one part of the trees that never ships in the handout
 FALLBACK_TIME = 1704067200  # 2024-01-01 UTC, when the lab is not a git checkout
-HANDOUT_PYTEST_INI = """[pytest]
-# `python -m pytest` and IDE test discovery (VS Code, PyCharm) find the six cases of framework/verify.py,
+_VERIFY = PurePosixPath(LAB.verify)
+HANDOUT_PYTEST_INI = f"""[pytest]
+# `python -m pytest` and IDE test discovery (VS Code, PyCharm) find the six cases of {_VERIFY},
 # the same ones `make test` runs.
-testpaths = framework
-python_files = verify.py
+testpaths = {_VERIFY.parent}
+python_files = {_VERIFY.name}
 pythonpath = .
 """
 
@@ -109,7 +111,7 @@ def uncommitted_changes() -> list[str]:
 def gradescope_files() -> dict[str, Path]:
     """Name in the bundle -> file of the lab."""
     files = {p.as_posix(): ROOT / p for tree in HANDOUT_TREES for p in _tree(tree)
-             if p.as_posix() != "framework/student.py" and "gradescope" not in p.parts}
+             if p.as_posix() != LAB.target and "gradescope" not in p.parts}
     files.update({name: ROOT / INSTRUCTOR_ONLY / "gradescope" / name for name in ("setup.sh", "run_autograder")})
     files.update({name: ROOT / name for name in GRADESCOPE_PRIVATE})
     return files
@@ -118,7 +120,7 @@ def gradescope_files() -> dict[str, Path]:
 # --- the handout ---------------------------------------------------------------------------------
 
 def handout(python: str = sys.executable) -> Path:
-    """Build dist/lab09-step8/ and its archives, or raise Refused (and leave no half-built handout)."""
+    """Build dist/<NAME>/ and its archives, or raise Refused (and leave no half-built handout)."""
     files, stamp = handout_sources()
     folder = DIST / NAME
     shutil.rmtree(folder, ignore_errors=True)
@@ -151,7 +153,7 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
     baseline = text("summary", passed=0, failed=len(active().selected("test")))
     if result.returncode != 0 and baseline in result.stdout.splitlines():
         return
-    passed = _passes(files["framework/student.py"][0])
+    passed = _passes(files[LAB.target][0])
     if passed:
         commit = _stub_commit()
         raise Refused(text("dist.not_stub", passed=passed, stub_commit=commit))
@@ -160,18 +162,18 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
 
 
 def _passes(source: bytes) -> int:
-    """How many of the six cases the handout's student.py passes (a committed solution passes some)."""
+    """How many of the six cases the handout's target file passes (a committed solution passes some)."""
     from labkit.run.engine import StudentRun
     from labkit.checks import verdict
-    with StudentRun(display="student.py", source=source) as student:
+    with StudentRun(display=LAB.target_name, source=source) as student:
         return sum(verdict(student, case).passed for case in active().selected("test"))
 
 
 def _stub_commit() -> str:
-    """The last commit whose framework/student.py passes nothing, to show where the stub can be found."""
-    log = _git("log", "--format=%h", "-n", "50", "--", "framework/student.py").stdout.decode().split()
+    """The last commit whose target file passes nothing, to show where the stub can be found."""
+    log = _git("log", "--format=%h", "-n", "50", "--", LAB.target).stdout.decode().split()
     for commit in log:
-        content = _git("show", f"{commit}:framework/student.py")
+        content = _git("show", f"{commit}:{LAB.target}")
         if content.returncode == 0 and _passes(content.stdout) == 0:
             return commit
     return "<commit>"
@@ -226,7 +228,7 @@ def gradescope_settings(environ=os.environ) -> str:
     return "\n".join(lines) or "# (defaults: Chinese, visible, the latest attempt)"
 
 
-GRADESCOPE_PRIVATE = ("solutions/student.py", "solutions/grading.ini")  # the answer key, the scheme and its secret
+GRADESCOPE_PRIVATE = (LAB.solution, COURSE_FILE.relative_to(ROOT).as_posix())  # the answer key, the scheme, its secret
 
 
 def gradescope() -> Path:

@@ -1,7 +1,7 @@
 """Grades a class: every submission in its own sandboxed child, judged by the lab's case table.
 
     python -m labkit.instructor.grade SUBMISSIONS [--out grades] [--jobs N] [--roster CSV] [--attempt latest|best]
-                          [--merge] [--title Lab09] [--unsafe] [--config INI]           (make grade)
+                          [--merge] [--title TITLE] [--unsafe] [--config INI]           (make grade)
     python -m labkit.instructor.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
 A verdict comes only from the values a student's functions returned (see labkit/run/engine.py);
@@ -36,7 +36,7 @@ from labkit.instructor import config, workers
 from labkit.instructor.outputs import atomic, gradescope as gradescope_results, regrade, registry, roster, terminal
 from labkit.instructor.outputs.feedback import feedback_text, why_text
 from labkit.instructor.outputs.spool import Spool
-from labkit.instructor.results import FILE, StudentResult
+from labkit.instructor.results import StudentResult
 from labkit.instructor.config import ATTEMPTS, VISIBILITIES, Scheme
 from labkit.instructor.lms.downloads import describe as describe_download, readable as readable_download
 from labkit.instructor.outputs.figures import Figures
@@ -46,7 +46,7 @@ MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
     ("OUT", "grades", "--out"), ("JOBS", "n", "--jobs"), ("ROSTER", "gradebook.csv", "--roster"),
-    ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", "Lab09", "--title"),
+    ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", active().name, "--title"),
     ("UNSAFE", "1", "--unsafe"), ("CONFIG", "solutions/grading.ini", "--config"),
 )
 MAKE_USAGE = "make grade SUBMISSIONS=dir|zip " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
@@ -155,7 +155,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     if candidate.modules:
         notes += (("note.helpers", {"files": ", ".join(candidate.modules)}),)
     return replace(base, status=overall_status(load, verdicts), verdicts=verdicts,
-                   feedback=render.course_report(verdicts, FILE), sandbox=load.sandbox,
+                   feedback=render.course_report(verdicts, active().target_name), sandbox=load.sandbox,
                    seconds=time.monotonic() - started, attempt=number,
                    late=submission.lms_late if candidate.late is None else candidate.late,
                    files=candidate.files, notes=notes)
@@ -163,7 +163,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
 
 def _run(candidate, limits: Limits, scheme: Scheme, draws: Draws) -> tuple[list, LoadOutcome]:
     verdicts = []
-    with StudentRun(display=FILE, source=candidate.source, limits=limits, modules=candidate.modules) as student:
+    with StudentRun(display=active().target_name, source=candidate.source, limits=limits, modules=candidate.modules) as student:
         for case in scheme.checks:  # after engine.stop_all() a case raises engine.Stopped
             if case.suite != "generated" or scheme.weights["generated"]:
                 verdicts.append(checks.verdict(student, case, draws))
@@ -371,7 +371,7 @@ def main(argv=None) -> int:
     parser.add_argument("--attempt", choices=ATTEMPTS, default=None, help="which attempt counts (latest)")
     parser.add_argument("--roster", type=Path, default=None, help="Canvas gradebook export or Moodle worksheet")
     parser.add_argument("--merge", action="store_true", help="replace only these students' rows in OUT")
-    parser.add_argument("--title", default=None, help="the assignment's title (Lab09)")
+    parser.add_argument("--title", default=None, help="the assignment's title (default: the course file's, else the lab's name)")
     parser.add_argument("--unsafe", action="store_true", default=os.environ.get("LAB_UNSAFE") == "1",
                         help="grade as root even with no sandbox at all (also LAB_UNSAFE=1)")
     parser.add_argument("--config", type=Path, default=None, help="a course file read over solutions/grading.ini")

@@ -17,7 +17,6 @@ from labkit.instructor.outputs import caps
 from labkit.instructor.outputs.feedback import note_text, why_text
 from labkit.spec import active
 
-FILE = "student.py"  # how every student's file is named in feedback and explanations
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,7 +54,7 @@ class CheckResult:
         failed = not verdict.passed
         return cls(passed=verdict.passed, score=0 if failed else worth, problem=verdict.problem,
                    hint=verdict.hint, hint_text=render.hint_text(verdict) if verdict.hint and failed else "",
-                   message=render.explanation(verdict, FILE) if failed else "",
+                   message=render.explanation(verdict, active().target_name) if failed else "",
                    timing=Timing(limit_seconds=limits.case_seconds, timed_out=verdict.problem == "timeout"))
 
     @classmethod

@@ -119,7 +119,7 @@ class Pool:
     def _start(self) -> None:
         tasks, theirs = self.context.Pipe()
         watched, lifeline = self.context.Pipe(duplex=False)
-        process = self.context.Process(target=serve, name="lab09-worker", daemon=True, args=(
+        process = self.context.Process(target=serve, name="labkit-worker", daemon=True, args=(
             theirs, watched, os.getpid(), self.work, self.common, self.stop_children))
         process.start()
         theirs.close()
@@ -241,7 +241,7 @@ def bind_to_grader(grader: int, watched, stop) -> None:
     os.set_blocking(wake_write, False)
     signal.signal(signal.SIGTERM, lambda _signum, _frame: None)  # the wakeup fd does the work
     signal.set_wakeup_fd(wake_write)
-    threading.Thread(target=_watch, args=(watched, wake_read, stop), name="lab09-lifeline", daemon=True).start()
+    threading.Thread(target=_watch, args=(watched, wake_read, stop), name="labkit-lifeline", daemon=True).start()
     if sys.platform.startswith("linux"):
         try:
             import ctypes

@@ -4,7 +4,7 @@ The parent starts it as ``python -S -c <this source> <settings as JSON>`` in an 
 with three pipes: requests arrive on stdin, replies leave on stdout, and the student's printed output goes
 to stderr (the child moves its own stdin/stdout out of the student's reach first: fd 0 becomes the null
 device and fd 1 joins fd 2).  It imports nothing from the harness and never sees an expected value: even
-the lab's given module (``framework.tags`` for Lab09) arrives as plain data in the load request, and the
+the lab's given module (its spec's `given`) arrives as plain data in the load request, and the
 child builds it.
 
 Before any student code runs it takes a user namespace of its own where the parent asks (so that the

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import errno
+import functools
+import importlib.util
 import io
 import os
 import time
@@ -10,13 +12,11 @@ import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from framework import tags
 from labkit.run import replies, sandbox
 from labkit.run.channel import Child, Stopped, stop_all  # noqa: F401  (stop_all: Ctrl-C in the grader)
+from labkit.spec import active
 
 CHILD_SOURCE = (Path(__file__).with_name("child.py")).read_text(encoding="utf-8")
-FUNCTIONS = ("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite")
-MODULE = "student"  # the name the student's file is imported under in the child
 
 
 def given_module(module) -> dict:
@@ -31,7 +31,32 @@ def given_module(module) -> dict:
     return {"module": module.__name__, "names": names}
 
 
-GIVEN = given_module(tags)
+@dataclass(frozen=True)
+class Runtime:
+    """What the engine tells a child about one lab, taken from its spec."""
+
+    functions: tuple[str, ...]
+    """every function the child reports on (Lab.functions)"""
+    given: dict
+    """the lab's given module as data (`given_module`): its name and its plain-data public names"""
+    module: str
+    """the name the student's file is imported under in the child"""
+
+    @classmethod
+    def of(cls, lab) -> Runtime:
+        """The runtime of `lab`: its given module is read from the lab's own file (trusted: the lab's, never
+        a student's), imported here in the parent and never registered in sys.modules."""
+        path = lab.root / (lab.given.replace(".", "/") + ".py")
+        spec = importlib.util.spec_from_file_location(lab.given, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return cls(functions=tuple(lab.functions), given=given_module(module), module=lab.module)
+
+
+@functools.lru_cache(maxsize=None)
+def runtime() -> Runtime:
+    """The runtime of the lab this checkout runs (labkit.spec.active())."""
+    return Runtime.of(active())
 
 
 @dataclass(frozen=True)
@@ -138,16 +163,19 @@ class StudentRun:
     """A student file under test: loads it in a child, runs cases one by one, restarts after a kill."""
 
     def __init__(self, path=None, display: str | None = None, limits: Limits | None = None,
-                 functions=FUNCTIONS, source: bytes | None = None, modules: dict | None = None,
-                 given: dict = GIVEN, module: str = MODULE):
+                 functions=None, source: bytes | None = None, modules: dict | None = None,
+                 given: dict | None = None, module: str | None = None):
         """Test the file at `path`, or the given `source` bytes (e.g. from a zip); `modules` maps helper
-        file names ("helper.py") to their bytes, put beside it where its imports find them; `given` is the
-        lab's given module (`given_module`), `module` the name the file is imported under."""
+        file names ("helper.py") to their bytes, put beside it where its imports find them; `functions`,
+        `given` (`given_module`) and `module` (the name the file is imported under) default to the active
+        lab's `runtime()`."""
         self.display = display or str(path)
         self.modules = dict(modules or {})
         self.limits = limits or Limits.from_env()
-        self.functions = tuple(functions)
-        self.given, self.module = given, module
+        lab = runtime() if None in (functions, given, module) else None
+        self.functions = tuple(lab.functions if functions is None else functions)
+        self.given = lab.given if given is None else given
+        self.module = lab.module if module is None else module
         self.level: sandbox.Level | None = None  # the weakest confinement any of its children had (parent's view)
         self._child: Child | None = None
         self._plan: sandbox.Plan | None = None

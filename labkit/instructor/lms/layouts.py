@@ -149,7 +149,7 @@ VERSION = re.compile(r"^(?P<stem>.+?)(?:-(?P<dash>\d+)| ?\((?P<paren>\d+)\))?"
 
 
 def version(file: str) -> tuple[str, int]:
-    """("student.py", 2) for "student-2.py" (Canvas, C6) or "student (2).py" (Moodle M5, browsers);
+    """("main.py", 2) for "main-2.py" (Canvas, C6) or "main (2).py" (Moodle M5, browsers);
     ("x.py", 0) for "x.py"; multi-dot suffixes stay whole ("lab-1.tar.gz" is "lab.tar.gz", 1)."""
     match = VERSION.match(file)
     if not match:

@@ -1,19 +1,21 @@
-"""Turns a submissions folder into one Submission per student: which student.py, which helpers, which attempt.
+"""Turns a submissions folder into one Submission per student: which target file, which helpers, which attempt.
 
 A folder may be a plain class folder (a sub-folder, a .py, a .zip or a .tar.gz per student) or an LMS
 download (see labkit/instructor/lms/layouts.py), where a student's work is spread over several entries; the download may
 also be the LMS's zip itself, read in place (labkit/instructor/lms/downloads.py).  All of one
 student's files form one submission, read with one budget (labkit/instructor/lms/archives.py).  One upload is one attempt:
-Blackboard's attempts are attempts, while copies of one file inside an upload (`student (1).py` from Moodle or
-a browser, `student-1.py` from Canvas) are versions of it, and the highest number, the newest copy, is graded.
-Ambiguity is resolved the way a person would (a top-level student.py beats one in backup/, a whole lab copy
-uses its framework/student.py) and every such decision is stated in the feedback; what cannot be resolved
-says what was found.  Inspecting files before grading (which one defines the lab's functions, which helpers
-student.py imports) is a bounded scan of bytes, never a parse: nothing of a student's is compiled here.
+Blackboard's attempts are attempts, while copies of one file inside an upload (`<stem> (1).py` from Moodle or
+a browser, `<stem>-1.py` from Canvas) are versions of it, and the highest number, the newest copy, is graded.
+Ambiguity is resolved the way a person would (a top-level target file beats one in backup/, a whole lab copy
+uses the one at the lab's target path) and every such decision is stated in the feedback; what cannot be
+resolved says what was found.  Inspecting files before grading (which one defines the lab's graded functions,
+which helpers the target imports) is a bounded scan of bytes, never a parse: nothing of a student's is compiled
+here.  The target's name and the functions come from the lab's spec (labkit.spec.active()).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field, replace
@@ -24,8 +26,8 @@ from labkit.untrusted import safe_text
 from labkit.instructor.lms import downloads
 from labkit.instructor.lms.archives import ArchiveError, Member, _Budget, archive_suffix, read_folder, searched
 from labkit.instructor.lms.layouts import Owner, blackboard_users, recognise, version
+from labkit.spec import active
 
-TARGET = "student.py"
 MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\.py$")
 BACKUP = re.compile(r"(?i)backup|\bbak\b|^old\b|^old[-_ ]|copy|archive|previous|备份|旧|副本")
 MAX_HELPERS = 20
@@ -38,7 +40,7 @@ NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine 
 
 @dataclass(frozen=True)
 class Attempt:
-    """One runnable version of a student's work: student.py, the helper modules it imports, and where from."""
+    """One runnable version of a student's work: the target file, the helper modules it imports, and where from."""
 
     source: bytes
     modules: dict = field(default_factory=dict)  # helper file name ("helper.py") -> its bytes
@@ -52,7 +54,7 @@ class Submission:
 
     student: str
     entry: str
-    source: bytes | None = None  # shorthand for a single attempt of just this student.py
+    source: bytes | None = None  # shorthand for a single attempt of just this target file
     status: str | None = None  # one of UNGRADABLE, or None
     found: tuple = ()  # what the submission holds, when that explains its status
     layout: str = "plain"
@@ -65,7 +67,7 @@ class Submission:
 
     def __post_init__(self):
         if self.source is not None and not self.attempts:
-            object.__setattr__(self, "attempts", (Attempt(self.source, files=(TARGET,)),))
+            object.__setattr__(self, "attempts", (Attempt(self.source, files=(active().target_name,)),))
 
     @property
     def gradable(self) -> bool:
@@ -198,11 +200,17 @@ def _code(owner: Owner | None) -> bool:
 
 
 def _is_target(name: str) -> bool:
-    return version(name.lower())[0] == TARGET
+    return version(name.lower())[0] == active().target_name
+
+
+def _at_target_path(member) -> bool:
+    """Whether a file lies in the target's folder of a whole lab copy (for a target in a folder of the lab)."""
+    folder = PurePosixPath(active().target).parent.as_posix()
+    return folder != "." and member.path.endswith(f"{folder}/{member.name}")
 
 
 def _choose(upload: list) -> tuple:
-    """The one student.py of an upload and the decisions taken, stated in the feedback; (None, …) when a
+    """The one target file of an upload and the decisions taken, stated in the feedback; (None, …) when a
     person could not say.  Copies of one file in one folder are versions (the LMS or a browser renamed them):
     the highest number, the newest, counts; then the rules for files in different places."""
     notes = []
@@ -219,9 +227,9 @@ def _choose(upload: list) -> tuple:
             notes.append(("lms.note.versions", {"chosen": newest.path,
                                                 "files": ", ".join(member.path for _, member in versions)}))
     rules = ((lambda m: not _in_backup(m.path), "backup"),
-             (lambda m: m.path.endswith("framework/" + m.name), "lab_copy"),
+             (lambda m: _at_target_path(m), "lab_copy"),
              (lambda m: m.path.count("/") == min(x.path.count("/") for x in pool), "top_level"),
-             (lambda m: m.name == TARGET, "exact_name"))
+             (lambda m: m.name == active().target_name, "exact_name"))
     reasons, dropped = [], []
     for keep, reason in rules:
         if len(pool) == 1:
@@ -240,7 +248,6 @@ def _choose(upload: list) -> tuple:
 
 # --- bounded inspection: a scan of bytes, never a parse (nothing of a student's is compiled here) -----------
 
-_DEFINITION = re.compile(rb"def[ \t]+(?:format_prompt|extract_response)[ \t]*\(")
 _LINE_START = re.compile(rb"(?:\xef\xbb\xbf)?(?:async[ \t]+)?")
 _IMPORT = re.compile(rb"\bimport\b")
 _IMPORT_LINE = re.compile(rb"[ \t]*(?:from[ \t]+(?P<dots>\.*)[ \t]*(?P<module>[A-Za-z_][\w.]*)?[ \t]*import[ \t]*"
@@ -248,8 +255,15 @@ _IMPORT_LINE = re.compile(rb"[ \t]*(?:from[ \t]+(?P<dots>\.*)[ \t]*(?P<module>[A
 _NAME = re.compile(rb"[A-Za-z_]\w*")
 
 
+@functools.lru_cache(maxsize=None)
+def _definition(functions: tuple) -> re.Pattern:
+    """`def <one of functions>(`, with any spaces or tabs between."""
+    names = b"|".join(re.escape(name.encode()) for name in functions)
+    return re.compile(rb"def[ \t]+(?:" + names + rb")[ \t]*\(")
+
+
 def _defining(code: list) -> list:
-    """The files that define format_prompt or extract_response at their top level (a misnamed student.py),
+    """The files that define one of the lab's graded functions at their top level (a misnamed target file),
     searched in path order until MAX_INSPECTED bytes of this student's files have been looked at."""
     found, inspected = [], 0
     for member, entry in sorted(code, key=lambda pair: pair[0].path):
@@ -262,8 +276,8 @@ def _defining(code: list) -> list:
 
 
 def _defines_lab_functions(source: bytes) -> bool:
-    """Whether a file has `def format_prompt(` or `def extract_response(` at the start of a line (top level)."""
-    for match in _DEFINITION.finditer(source):
+    """Whether a file has `def <one of the lab's graded functions>(` at the start of a line (top level)."""
+    for match in _definition(active().graded_functions).finditer(source):
         start = source.rfind(b"\n", max(0, match.start() - 16), match.start()) + 1
         if start == 0 and match.start() > 16:
             continue  # the line began further back: something else comes before `def`
@@ -275,7 +289,7 @@ def _defines_lab_functions(source: bytes) -> bool:
 def _imports(source: bytes) -> set[str]:
     """Top-level names of the modules a source imports, from its `import` and `from … import` lines (anywhere,
     indented too); a line continued with brackets is read to its closing bracket.  Over-reading costs nothing:
-    a name only matters if a module of that name sits beside student.py."""
+    a name only matters if a module of that name sits beside the target file."""
     names, position = set(), 0
     while True:
         found = _IMPORT.search(source, position)
@@ -316,7 +330,7 @@ def _attempt(chosen: tuple, pool: _Pool) -> Attempt:
 
 
 def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Member]:
-    """The modules beside student.py that it imports (and they import), the newest copy of each name, from
+    """The modules beside the target file that it imports (and they import), the newest copy of each name, from
     the same upload."""
     upload = owner.attempt if owner else ""
     beside: dict[str, tuple] = {}
@@ -332,7 +346,7 @@ def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Memb
         if name not in beside or rank > beside[name][0]:
             beside[name] = (rank, member)
     if not beside:
-        return {}  # nothing to import: no need to read student.py's imports
+        return {}  # nothing to import: no need to read the target's imports
     wanted, queue, chosen = set(), [target.data], {}
     while queue and len(chosen) < MAX_HELPERS:
         for module in _imports(queue.pop()) - wanted:

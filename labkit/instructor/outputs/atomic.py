@@ -17,7 +17,7 @@ import os
 import shutil
 from pathlib import Path
 
-STAGING = ".lab09-staging-"
+STAGING = ".labkit-staging-"
 
 
 class Staging:

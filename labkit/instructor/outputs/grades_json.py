@@ -7,6 +7,7 @@ import json
 
 from labkit.i18n import text
 from labkit.instructor.outputs.figures import at_other_levels
+from labkit.spec import active
 
 NAME = "grades.json"
 
@@ -17,7 +18,7 @@ def write_grades_json(stream, results, limits, course, level) -> None:
     scheme = course.scheme
     cases = [{"column": c.column, "label": text(c.label_key), "weight": scheme.points(c), "suite": c.suite,
               "group": c.group.id} for c in scheme.checks]
-    document = {"lab": "Lab09", "title": course.title, "max_score": scheme.max_score, "cases": cases,
+    document = {"lab": active().name, "title": course.title, "max_score": scheme.max_score, "cases": cases,
                 "scheme": {"weights": scheme.weights, "generated_count": scheme.generated_count},  # not the secret
                 "sandbox": sandbox_json(level, results),
                 "limits": {"case_seconds": limits.case_seconds, "submission_seconds": limits.submission_seconds,

@@ -1,0 +1,116 @@
+"""The core against a lab it was not written for: the toy calculator of tests/toylab/, chosen through LAB_SPEC
+and run by the same `make test` and `make grade` as Lab09 (design §6)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT, STUDENTS, clean_env, make
+from labkit.i18n import text
+from labkit.spec import load
+
+TOY = ROOT / "tests" / "toylab"
+SPEC = "toylab.spec"  # tests/ is on the path of the suite and of every child below
+LAB = load(SPEC)
+SIX = LAB.selected("test")  # the toy's `make test` checks
+
+
+def toy_env(**overrides) -> dict:
+    """A student's shell with the toy lab chosen (LAB_SPEC) and found (PYTHONPATH), in English."""
+    return clean_env(LAB_SPEC=SPEC, PYTHONPATH=str(ROOT / "tests"), LAB_LANG="en", **overrides)
+
+
+def toy_test(student: str, target: str = "test") -> subprocess.CompletedProcess:
+    """`make test` (or `make test-full`) of the toy lab on `student`, a file of tests/toylab/."""
+    return make(target, f"STUDENT=tests/toylab/{student}", env=toy_env())
+
+
+def verdicts(output: str) -> dict:
+    """[TEST id] -> PASS or FAIL, as printed."""
+    found = {}
+    for line in output.splitlines():
+        if line.startswith("[TEST "):
+            found[line[6:line.index("]")]] = line.rsplit("[", 1)[1].rstrip("]")
+    return found
+
+
+def test_the_toy_spec_is_another_lab_with_functions_of_other_types():
+    assert LAB.functions == ("split_tokens", "to_rpn") and LAB.graded_functions == LAB.functions
+    wanted = {type(example.expected).__name__ for check in LAB.checks for example in check.examples}
+    assert wanted == {"list", "str"}
+    assert LAB.target_name == "calc.py" and LAB.module == "calc"
+
+
+@pytest.mark.parametrize("student, passed", [("calc.py", 0), ("solution.py", len(SIX))])
+def test_the_toy_make_test_gives_the_stub_nothing_and_the_solution_every_case(student, passed):
+    result = toy_test(student)
+    assert verdicts(result.stdout) == {c.id: "PASS" if passed else "FAIL" for c in SIX}, result.stdout + result.stderr
+    assert text("summary", "en", passed=passed, failed=len(SIX) - passed) in result.stdout.splitlines()
+    assert (result.returncode == 0) == (passed == len(SIX))
+
+
+def test_the_toy_wrong_solution_fails_the_case_its_detector_names_with_the_toy_hint():
+    result = toy_test("wrong.py", "test-full")
+    shown = verdicts(result.stdout)
+    assert {case for case, verdict in shown.items() if verdict == "FAIL"} == {"4", "x2"}, result.stdout
+    precedence = text("toy.hint.precedence", "en")
+    block = result.stdout.split("[TEST 4]", 1)[1].split("[TEST", 1)[0]
+    assert precedence in block and result.returncode != 0
+
+
+@pytest.fixture(scope="module")
+def toy_class(tmp_path_factory):
+    """A toy class graded by the grader: the solution, the wrong file, the stub, three hostile files adapted to
+    the toy's functions (or none), the solution under another name, and Lab09's solution under that name."""
+    folder = tmp_path_factory.mktemp("toy-class")
+    out = folder.parent / f"{folder.name}-out"
+    hostile = [*sorted((TOY / "students").glob("*.py")), STUDENTS / "hostile" / "exit_at_import.py"]  # that one names no function
+    for name, source in (("alice.py", TOY / "solution.py"), ("bob.py", TOY / "wrong.py"), ("carol.py", TOY / "calc.py"),
+                         *((f"hostile_{path.stem}.py", path) for path in hostile)):
+        shutil.copy(source, folder / name)
+    for student, source in (("dave", TOY / "solution.py"), ("erin", ROOT / "solutions" / "student.py")):
+        (folder / student).mkdir()
+        shutil.copy(source, folder / student / "answer.py")  # misnamed: found by the functions it defines
+    result = make("grade", f"SUBMISSIONS={folder}", f"OUT={out}", f"CONFIG={TOY / 'grading.ini'}", "JOBS=2",
+                  env=toy_env(), timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    with open(out / "grades.csv", encoding="utf-8-sig", newline="") as stream:
+        rows = list(csv.DictReader(stream))
+    return rows, json.loads((out / "grades.json").read_text(encoding="utf-8"))
+
+
+def test_the_toy_grades_csv_has_the_toy_specs_columns(toy_class):
+    rows, document = toy_class
+    header = list(rows[0])
+    columns = [check.column for check in LAB.graded]
+    assert header[4:4 + len(columns)] == columns == ["t1", "t2", "t3", "t4", "x1", "x2"]
+    assert header[-len(LAB.graded_groups):] == [f"{group.id}_points" for group in LAB.graded_groups]
+    assert document["lab"] == LAB.name and [case["column"] for case in document["cases"]] == columns
+
+
+def test_the_toy_class_gets_honest_scores_and_one_status_per_hostile_file(toy_class):
+    rows, document = toy_class
+    by_student = {row["student"]: row for row in rows}
+    full = str(sum(group.points for group in LAB.graded_groups))
+    assert (by_student["alice"]["status"], by_student["alice"]["score"]) == ("ok", full)
+    assert (by_student["carol"]["status"], by_student["carol"]["score"]) == ("ok", "0")
+    assert [column for column in ("t4", "x2") if by_student["bob"][column] == "0"] == ["t4", "x2"]
+    bob = next(student for student in document["students"] if student["student"] == "bob")
+    assert {column: case["hint"] for column, case in bob["cases"].items() if not case["passed"]} == {
+        "t4": "toy.hint.precedence", "x2": "toy.hint.precedence"}
+    hostile = {student: row["status"] for student, row in by_student.items() if student.startswith("hostile_")}
+    assert hostile == {"hostile_exit_at_import": "import_error", "hostile_loop_in_call": "timeout",
+                       "hostile_os_exit_in_call": "crashed"}
+    assert all(by_student[student]["score"] == "0" for student in hostile)
+
+
+def test_a_misnamed_file_counts_when_it_defines_the_toy_functions_not_lab09s(toy_class):
+    rows, _ = toy_class
+    by_student = {row["student"]: row for row in rows}
+    assert (by_student["dave"]["status"], by_student["dave"]["score"]) == ("ok", "100")
+    assert by_student["erin"]["status"] == "no_student_py"
