@@ -225,10 +225,6 @@ register({
     "gradescope.attempt": ("这是第 {attempt} 次提交。", "This is attempt {attempt}."),
     "gradescope.late": ("这次提交晚于截止时间。", "This submission came after the due date."),
     "gradescope.kept_best": ("保留之前的最高分 {score} (这次 {now})。", "Your earlier best, {score}, is kept (this one: {now})."),
-    # --- the property checks as graded (labkit/checks.py: "graded_" + section) ------------
-    "section.graded_properties": ("=== 性质检查 (评分时为你随机生成的输入，按规则判断；和 make test-full 的输入不同) ===",
-                                  "=== Property checks (inputs drawn for you at grading, judged by the rules; not "
-                                  "those of make test-full) ==="),
     # --- caps on one student's outputs (labkit/instructor/outputs/caps.py) -------------------------------------------
     "bounds.feedback_cut": ("… 这里省略了 {kb} KB (每个学生的反馈最多 {cap} KB)",
                             "… {kb} KB left out here (one student's feedback is kept within {cap} KB)"),
@@ -236,13 +232,13 @@ register({
                           "… {kb} KB left out here (grades.json keeps at most {cap} KB per student)"),
     "bounds.more_items": ("… 还有 {count} 项", "… {count} more"),
     # --- make dist ----------------------------------------------------------------------------
-    "dist.not_stub": ("拒绝打包: 提交过的 framework/student.py 通过了 {passed}/6 个测试，里面是答案，不是初始代码。"
+    "dist.not_stub": ("拒绝打包: 提交过的 framework/student.py 通过了 {passed}/{total} 个测试，里面是答案，不是初始代码。"
                       "请提交初始代码 (git show {stub_commit}:framework/student.py) 后再 make dist",
-                      "refusing to build the handout: the committed framework/student.py passes {passed} of 6 cases; it "
+                      "refusing to build the handout: the committed framework/student.py passes {passed} of {total} cases; it "
                       "holds a solution, not the stub. Commit the stub (git show {stub_commit}:framework/student.py) "
                       "and run make dist again"),
-    "dist.baseline": ("拒绝打包: 打好的发放包里 make test 不是正好 0 通过 6 失败 ({why})",
-                      "refusing to build the handout: its make test is not exactly 0 passed, 6 failed ({why})"),
+    "dist.baseline": ("拒绝打包: 打好的发放包里 make test 不是正好 0 通过 {total} 失败 ({why})",
+                      "refusing to build the handout: its make test is not exactly 0 passed, {total} failed ({why})"),
     "dist.uncommitted": ("注意: 工作区里 {files} 有未提交的修改，发放包用的是已提交的版本",
                          "note: {files} has uncommitted changes; the handout uses the committed version"),
 })
