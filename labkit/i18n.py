@@ -135,8 +135,8 @@ CORE = {
     "hint.internal": ("测试框架内部出错，请把上面的信息发给老师或助教",
                       "internal error in the harness; please send the text above to your instructor"),
     "internal.error": ("测试框架内部错误: {message}", "internal harness error: {message}"),
-    "bounds.stale_folder": ("lab09: 有 {count} 个之前留下的临时文件夹删不掉，例如 {folder}；请手动删除 (测试照常进行)",
-                            "lab09: {count} folder(s) left by an earlier run could not be removed, e.g. {folder}; "
+    "bounds.stale_folder": ("{lab}: 有 {count} 个之前留下的临时文件夹删不掉，例如 {folder}；请手动删除 (测试照常进行)",
+                            "{lab}: {count} folder(s) left by an earlier run could not be removed, e.g. {folder}; "
                             "remove them by hand (this run goes on)"),
     # --- property checks (make test-full) and generated checks (the grade): drawn inputs ------------
     "drawn.minimal": ("(第 {tried} 个随机输入出错；上面是化简后仍然出错的最小输入)",

@@ -95,3 +95,24 @@ def test_the_core_sentences_need_no_lab():
                                        (12, "12", "twelve"), (13, "13", "13"), (0, "零", "zero")])
 def test_number_word_says_small_counts_in_words(n, zh, en):
     assert i18n.number_word(n, "zh") == zh and i18n.number_word(n, "en") == en
+
+
+def test_the_core_and_the_graders_sentences_name_no_lab():
+    """Lab09's name and subject come from its spec (Lab.id, Lab.name, Lab.title).  Left: help.grade and help.dist,
+    whose zh names TITLE=Lab09 and the handout's file while their en does not (a field must be in both)."""
+    import labkit.instructor.texts  # noqa: F401  (registers the grader's sentences)
+    for key, (zh, en) in {**i18n.CORE, **i18n._PARTS}.items():
+        if key not in ("help.grade", "help.dist"):
+            assert not re.search(r"lab ?09|多轮对话|multi-turn", zh + en, re.I), key
+
+
+def test_the_stale_folder_line_names_the_active_lab(monkeypatch, capsys):
+    import dataclasses
+    from labkit import spec
+    from labkit.run import removal, sandbox
+    monkeypatch.setattr(spec, "active", lambda: dataclasses.replace(LAB, id="lab10"))
+    monkeypatch.setattr(sandbox, "_stale_cleared", False)
+    monkeypatch.setattr(sandbox, "_stale_workdirs", lambda: ["/nowhere/labkit-1-a"])
+    monkeypatch.setattr(removal, "remove_tree", lambda path, deadline=None: "EPERM")
+    sandbox._clear_stale_workdirs()
+    assert capsys.readouterr().err.startswith("lab10: ")

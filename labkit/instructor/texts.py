@@ -171,10 +171,10 @@ register({
     "lms.note.by_name": ("下载里没有你的编号，按姓名对应到成绩册里的 {name}", "the download carries no id: matched to "
                          "{name} in the gradebook by name"),
     # --- the terminal summary -----------------------------------------------------------------
-    "report.done": ("Lab09: {count} 份提交评分完成，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
-                    "Lab09: graded {count} submissions in {seconds:.1f} s ({jobs} at a time)"),
-    "report.done_merged": ("Lab09: 评分 {graded} 份 (合并后共 {count} 份)，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
-                           "Lab09: graded {graded} (merged: {count} in all) in {seconds:.1f} s ({jobs} at a time)"),
+    "report.done": ("{lab}: {count} 份提交评分完成，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
+                    "{lab}: graded {count} submissions in {seconds:.1f} s ({jobs} at a time)"),
+    "report.done_merged": ("{lab}: 评分 {graded} 份 (合并后共 {count} 份)，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
+                           "{lab}: graded {graded} (merged: {count} in all) in {seconds:.1f} s ({jobs} at a time)"),
     "report.statuses": ("状态:", "status:"),
     "report.scores": ("分数 (已评分的 {count} 份提交{rest}): 平均 {mean:.1f}，中位数 {median:g} (满分 {top})",
                       "score ({count} graded submissions{rest}): mean {mean:.1f}, median {median:g} (out of {top})"),
@@ -183,7 +183,7 @@ register({
     "report.where": ("结果: {out}/grades.csv、grades.json、report.html、feedback/",
                      "written: {out}/grades.csv, grades.json, report.html, feedback/"),
     # --- report.html --------------------------------------------------------------------------
-    "report.title": ("{title} · 多轮对话 — 评分报告", "{title} · multi-turn chat — grading report"),
+    "report.title": ("{title} · {subject} — 评分报告", "{title} · {subject} — grading report"),
     "report.overview": ("{count} 份提交，其中 {graded} 份已评分；满分 {top}。", "{count} submissions, {graded} of them graded; out of {top}."),
     "report.mistakes": ("常见错误", "Common mistakes"),
     "report.mistakes_about": ("评分程序给出的每条提示，按学生人数排序: 下节课先讲最上面的几条。",
