@@ -212,10 +212,21 @@ def register(entries: dict) -> None:
     _VIEW.update(entries)
 
 
+def wanted(lab) -> set:
+    """The keys the core looks up in a lab's layer: each check's label and hints, each section's header, each
+    group's summary line (the six's and the optional ones' are the core's "summary"), and the lines under the
+    summary (what else the grade checks; a stub tested while an edited file sits nearby)."""
+    keys = {"summary.pointer", "summary.stub_elsewhere"}
+    keys |= {check.label_key for check in lab.checks} | {check.hint for check in lab.checks}
+    keys |= {hint for check in lab.checks for example in check.examples for hint in example.mistakes.values()}
+    keys |= {f"section.{section.id}" for section in lab.sections}
+    return keys | {f"summary.{group.id}" for group in lab.groups if group.runs not in ("test", "challenge")}
+
+
 def use(lab) -> None:
     """Install `lab`'s layer: the TEXTS of every module its spec names in `texts`, replacing another lab's.
     A key defined twice (in two of them, or by the core or a registered part) fails here, unless it is a
-    default hint the core lets a lab restate."""
+    default hint the core lets a lab restate; so does a key the core will look up (`wanted`) and nobody defines."""
     texts: dict = {}
     for name in lab.texts:
         entries = importlib.import_module(name).TEXTS
@@ -223,6 +234,9 @@ def use(lab) -> None:
         if clash:
             raise KeyError(f"{name}: defined twice: {sorted(clash)}")
         texts.update(entries)
+    missing = wanted(lab) - set(texts) - set(CORE) - set(_PARTS)
+    if missing:
+        raise KeyError(f"{lab.id}: no text for {sorted(missing)} in {', '.join(lab.texts) or 'no module'}")
     _LAB.update(lab=lab, texts=texts)
     _VIEW.clear()
     _VIEW.update(CORE)

@@ -55,33 +55,53 @@ def fake_lab(monkeypatch):
             module.TEXTS = entries
             monkeypatch.setitem(sys.modules, module.__name__, module)
             names.append(module.__name__)
-        lab = types.SimpleNamespace(texts=tuple(names))
+        lab = types.SimpleNamespace(id="fake", texts=tuple(names), checks=(), sections=(), groups=())
         monkeypatch.setattr(spec, "active", lambda: lab)
         return lab
     return make
 
 
+SUMMARY = {"summary.pointer": ("更多", "more"), "summary.stub_elsewhere": ("别处", "elsewhere")}
+
+
 def test_a_key_defined_twice_fails_at_load_unless_it_is_a_restatable_default_hint(fake_lab):
     import labkit.instructor.texts  # noqa: F401  (a registered part: the grader's sentences)
-    for layers, key in ((({"field.call": ("叫", "call it")},), "field.call"),
-                        (({"case.9.label": ("九", "nine")}, {"case.9.label": ("九", "nine")}), "case.9.label"),
-                        (({"status.no_student_py": ("无", "none")},), "status.no_student_py")):
+    for layers, key in ((({"field.call": ("叫", "call it"), **SUMMARY},), "field.call"),
+                        (({"case.9.label": ("九", "nine"), **SUMMARY}, {"case.9.label": ("九", "nine")}), "case.9.label"),
+                        (({"status.no_student_py": ("无", "none"), **SUMMARY},), "status.no_student_py")):
         fake_lab(*layers)
         with pytest.raises(KeyError, match=re.escape(key)):
             i18n.text("case.1.label")
-    fake_lab({"hint.timeout": ("死循环？见 SHEET 3", "endless loop? see SHEET 3"), "case.9.label": ("九", "nine")})
+    fake_lab({"hint.timeout": ("死循环？见 SHEET 3", "endless loop? see SHEET 3"), "case.9.label": ("九", "nine")}, SUMMARY)
     assert i18n.text("hint.timeout", "en") == "endless loop? see SHEET 3" and i18n.text("case.9.label", "zh") == "九"
     assert i18n.text("field.call", "en") == "call"
 
 
 def test_a_lab_layer_is_replaced_not_merged_when_the_lab_changes(fake_lab, monkeypatch):
     from labkit import spec
-    fake_lab({"case.9.label": ("九", "nine")})
+    fake_lab({"case.9.label": ("九", "nine")}, SUMMARY)
     assert "case.9.label" in i18n.CATALOGUE and "case.1.label" not in i18n.CATALOGUE
     assert i18n.text("hint.timeout", "zh") == i18n.CORE["hint.timeout"][0]  # this lab restates nothing
     monkeypatch.setattr(spec, "active", lambda: LAB)
     assert "case.9.label" not in i18n.CATALOGUE and i18n.text("case.1.label", "en").startswith("single turn")
     assert i18n.text("hint.timeout", "zh") != i18n.CORE["hint.timeout"][0]  # Lab09's, citing TASK.md
+
+
+def lab09_texts():
+    from lab09 import hints
+    from lab09.chat import texts
+    return {**hints.TEXTS, **texts.TEXTS}
+
+
+def test_a_text_the_core_will_ask_for_and_nobody_defines_fails_at_load(fake_lab):
+    """A label, section header, group summary or hint the spec implies but no texts module defines is named
+    when the lab's layer is installed, not when a student's run first reaches it."""
+    import dataclasses
+    fake_lab({key: value for key, value in lab09_texts().items() if key != "case.x3.label"})
+    lab = dataclasses.replace(LAB, texts=("fake_texts_0",))
+    with pytest.raises(KeyError, match=r"lab09: no text for \['case.x3.label'\] in fake_texts_0"):
+        i18n.use(lab)
+    assert i18n.wanted(LAB) <= set(lab09_texts()) | set(i18n.CORE)
 
 
 def test_the_core_sentences_need_no_lab():
