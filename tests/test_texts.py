@@ -118,12 +118,27 @@ def test_number_word_says_small_counts_in_words(n, zh, en):
 
 
 def test_the_core_and_the_graders_sentences_name_no_lab():
-    """Lab09's name and subject come from its spec (Lab.id, Lab.name, Lab.title).  Left: help.grade and help.dist,
-    whose zh names TITLE=Lab09 and the handout's file while their en does not (a field must be in both)."""
+    """Lab09's name, subject and file come from its spec (Lab.id, Lab.name, Lab.title, Lab.target).  Left: the
+    help of test, watch, clean, grade and dist, whose zh names the file, TITLE=Lab09 or the handout's file while
+    their en does not (a field must be in both languages)."""
     import labkit.instructor.texts  # noqa: F401  (registers the grader's sentences)
     for key, (zh, en) in {**i18n.CORE, **i18n._PARTS}.items():
-        if key not in ("help.grade", "help.dist"):
-            assert not re.search(r"lab ?09|多轮对话|multi-turn", zh + en, re.I), key
+        if key not in ("help.test", "help.watch", "help.clean", "help.grade", "help.dist"):
+            assert not re.search(r"lab ?09|多轮对话|multi-turn|student\.py", zh + en, re.I), key
+
+
+def test_the_graders_words_for_a_submission_name_the_labs_file(monkeypatch):
+    import dataclasses
+    from labkit import spec
+    from labkit.instructor.outputs import feedback, figures
+    assert figures.status_label("no_student_py") == "没有 student.py"
+    calc = dataclasses.replace(LAB, target="calc/calc.py")
+    monkeypatch.setattr(spec, "active", lambda: calc)
+    monkeypatch.setattr(figures, "active", lambda: calc)
+    assert figures.status_label("several_student_py") == "多个 calc.py"
+    assert feedback.note_text("note.helpers", {"files": "ops.py"}) == "你的辅助模块也放在了 calc.py 旁边: ops.py"
+    grade = types.SimpleNamespace(status="no_student_py", found=(), entry="", cause="")
+    assert feedback.why_text(grade) == "没有找到 calc.py。提交里有: —"
 
 
 def test_the_stale_folder_line_names_the_active_lab(monkeypatch, capsys):

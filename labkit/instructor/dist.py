@@ -157,7 +157,7 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
     passed = _passes(files[LAB.target][0])
     if passed:
         commit = _stub_commit()
-        raise Refused(text("dist.not_stub", passed=passed, total=total, stub_commit=commit))
+        raise Refused(text("dist.not_stub", target=active().target, passed=passed, total=total, stub_commit=commit))
     why = (result.stdout.strip().splitlines() or result.stderr.strip().splitlines() or ["?"])[-1]
     raise Refused(text("dist.baseline", total=total, why=why))
 

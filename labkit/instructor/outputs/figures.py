@@ -7,6 +7,8 @@ output module may import this one, and this one imports none of them.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from labkit.i18n import CATALOGUE, text
 from labkit.spec import active
 
@@ -140,10 +142,15 @@ def common_mistakes(results) -> list[dict]:
     return Figures.of(results).common_mistakes()
 
 
+def target_file() -> str:
+    """The student's file name, as the statuses and notes about submissions name it (student.py)."""
+    return Path(active().target).name
+
+
 def status_label(status: str) -> str:
     """A status in the reader's language (the code itself for a status this version has no words for)."""
     key = f"label.{status}"
-    return text(key) if key in CATALOGUE else status
+    return text(key, target=target_file()) if key in CATALOGUE else status
 
 
 def at_other_levels(records, level) -> list[tuple[str, str]]:
