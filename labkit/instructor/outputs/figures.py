@@ -7,8 +7,6 @@ output module may import this one, and this one imports none of them.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from labkit.i18n import CATALOGUE, text
 from labkit.spec import active
 
@@ -143,8 +141,8 @@ def common_mistakes(results) -> list[dict]:
 
 
 def target_file() -> str:
-    """The student's file name, as the statuses and notes about submissions name it (student.py)."""
-    return Path(active().target).name
+    """The student's file name, as the statuses and notes about submissions name it."""
+    return active().target_name
 
 
 def status_label(status: str) -> str:
