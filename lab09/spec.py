@@ -1,9 +1,9 @@
 """Lab09 · 多轮对话: the lab spec — its files, functions, groups and their points, sections, and every check.
 
 Each check is one entry: its id, function, group, section, hint and examples (labels and hint texts are in
-labkit/i18n.py under today's keys, case.<id>.label and hint.<key>; a new case may give its label inline, as a
-Text).  The drawn checks' draws and demands are in lab09/draws.py (p1–p4, g1–g3), the mistake detectors in
-lab09/mistakes.py.  `make tables` renders the scheme tables of the sheets and README from GROUPS; change a weight
+lab09/hints.py under the keys case.<id>.label and hint.<key>, make chat's in lab09/chat/texts.py; a new case may
+give its label inline, as a Text).  The drawn checks' draws and demands are in lab09/draws.py (p1–p4, g1–g3), the
+mistake detectors in lab09/mistakes.py.  `make tables` renders the scheme tables of the sheets and README from GROUPS; change a weight
 here and nowhere else.
 """
 
@@ -188,7 +188,8 @@ CHECKS = (
 
 LAB = Lab(
     id="lab09", name="Lab09", root=Path(__file__).resolve().parent.parent, target="framework/student.py", solution="solutions/student.py",
-    given="framework.tags", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
+    given="framework.tags", sheets={"zh": "TASK.md", "en": "TASK.en.md"}, title=Text("多轮对话", "multi-turn chat"),
+    texts=("lab09.hints", "lab09.chat.texts"),
     functions=("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite"),
     groups=(SIX, EXTENDED, PROPERTIES, GENERATED, CHALLENGE), sections=SECTIONS, checks=CHECKS,
     mistakes="lab09.mistakes:DETECTORS", verify="framework/verify.py", handout="lab09-step8",

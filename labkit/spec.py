@@ -148,6 +148,11 @@ class Lab:
     """every function of the student's file the checks call"""
     sheets: dict
     """language -> the task sheet in that language, from the lab's root"""
+    title: Text = Text("", "")
+    """what it is about ("多轮对话", "multi-turn chat"): the grading report's title, after the course's"""
+    texts: tuple[str, ...] = ()
+    """the modules whose TEXTS (key -> (中文, English)) are the lab's sentences: labels, sections, its hints and
+    its restated default hints, its own faces'; labkit.i18n installs them over the core's"""
     groups: tuple[Group, ...]
     """in the order of the scheme table and of grades.csv's points columns"""
     sections: tuple[Section, ...]
@@ -264,3 +269,6 @@ def active() -> Lab:
     """The lab this checkout runs: the module named by LAB_SPEC in the environment, else by framework.LAB_SPEC."""
     module = os.environ.get("LAB_SPEC") or importlib.import_module("framework").LAB_SPEC
     return load(module)
+
+
+i18n.find_lab_with(lambda: active())  # the lab's texts come from the active lab (a lambda: a test may patch active)

@@ -4,6 +4,7 @@ and run by the same `make test` and `make grade` as Lab09 (design §6)."""
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import shutil
 import subprocess
@@ -58,7 +59,7 @@ def test_the_toy_wrong_solution_fails_the_case_its_detector_names_with_the_toy_h
     result = toy_test("wrong.py", "test-full")
     shown = verdicts(result.stdout)
     assert {case for case, verdict in shown.items() if verdict == "FAIL"} == {"4", "x2"}, result.stdout
-    precedence = text("toy.hint.precedence", "en")
+    precedence = importlib.import_module(SPEC).TEXTS["toy.hint.precedence"].en  # the toy lab's own words
     block = result.stdout.split("[TEST 4]", 1)[1].split("[TEST", 1)[0]
     assert precedence in block and result.returncode != 0
 

@@ -150,15 +150,16 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
     python = os.path.abspath(python) if os.sep in python else python
     result = subprocess.run(["make", "--no-print-directory", "test", f"PYTHON={python}"], cwd=folder, env=env,
                             capture_output=True, text=True, timeout=300, check=False)
-    baseline = text("summary", passed=0, failed=len(active().selected("test")))
+    total = len(active().selected("test"))
+    baseline = text("summary", passed=0, failed=total)
     if result.returncode != 0 and baseline in result.stdout.splitlines():
         return
     passed = _passes(files[LAB.target][0])
     if passed:
         commit = _stub_commit()
-        raise Refused(text("dist.not_stub", passed=passed, stub_commit=commit))
+        raise Refused(text("dist.not_stub", target=active().target, passed=passed, total=total, stub_commit=commit))
     why = (result.stdout.strip().splitlines() or result.stderr.strip().splitlines() or ["?"])[-1]
-    raise Refused(text("dist.baseline", why=why))
+    raise Refused(text("dist.baseline", total=total, why=why))
 
 
 def _passes(source: bytes) -> int:

@@ -4,9 +4,9 @@ from labkit.i18n import register
 
 register({
     # --- why a submission could not run (feedback, report) ------------------------------------
-    "status.no_student_py": ("没有找到 student.py。提交里有: {found}", "no student.py found. The submission holds: {found}"),
-    "status.several_student_py": ("提交里有不止一个 student.py ({found})，无法判断该测哪一个",
-                                  "several student.py files in the submission ({found}); no way to tell which to test"),
+    "status.no_student_py": ("没有找到 {target}。提交里有: {found}", "no {target} found. The submission holds: {found}"),
+    "status.several_student_py": ("提交里有不止一个 {target} ({found})，无法判断该测哪一个",
+                                  "several {target} files in the submission ({found}); no way to tell which to test"),
     "status.bad_archive": ("压缩包打不开 (损坏、加密、太大或不是 zip/tar.gz)",
                            "the archive cannot be opened (damaged, encrypted, too large, or not a zip/tar.gz)"),
     "status.unsupported": ("不是文件夹、.py、.zip 或 .tar.gz，没有评分", "not a folder, .py, .zip or .tar.gz; not graded"),
@@ -29,8 +29,8 @@ register({
     "label.crashed": ("进程崩溃", "crashed"),
     "label.memory": ("内存超限", "out of memory"),
     "label.missing_file": ("找不到文件", "file missing"),
-    "label.no_student_py": ("没有 student.py", "no student.py"),
-    "label.several_student_py": ("多个 student.py", "several student.py"),
+    "label.no_student_py": ("没有 {target}", "no {target}"),
+    "label.several_student_py": ("多个 {target}", "several {target}"),
     "label.bad_archive": ("压缩包损坏", "bad archive"),
     "label.unsupported": ("不支持的文件", "unsupported file"),
     "label.unreadable": ("无法读取", "unreadable"),
@@ -45,18 +45,18 @@ register({
                             "the whole lab folder was handed in: tested its {chosen}; not {others}"),
     "note.chose_top_level": ("测试的是最外层的 {chosen}；没有测试更深处的 {others}",
                              "tested the top-level {chosen}; not the deeper {others}"),
-    "note.chose_exact_name": ("测试的是名字正好是 student.py 的 {chosen}；没有测试 {others}",
-                              "tested {chosen}, the one named exactly student.py; not {others}"),
+    "note.chose_exact_name": ("测试的是名字正好是 {target} 的 {chosen}；没有测试 {others}",
+                              "tested {chosen}, the one named exactly {target}; not {others}"),
     "note.attempt": ("一共提交了 {total} 次，计分的是第 {number} 次 ({rule})",
                      "{total} attempts handed in; attempt {number} counts ({rule})"),
     "note.rule_latest": ("按最后一次", "the latest"),
     "note.rule_best": ("按分数最高的一次", "the best"),
-    "note.helpers": ("你的辅助模块也放在了 student.py 旁边: {files}", "your helper modules were put beside student.py: {files}"),
+    "note.helpers": ("你的辅助模块也放在了 {target} 旁边: {files}", "your helper modules were put beside {target}: {files}"),
     "note.online_text": ("在线文本不是代码，没有评分", "the online text is not code and was not graded"),
     "note.skipped": ("这些没有打开 (链接、特殊文件或不安全的路径): {files}",
                      "not opened (links, special files or unsafe paths): {files}"),
-    "note.renamed": ("没有 student.py；测试的是定义了这些函数的 {file}。下次请命名为 student.py",
-                     "no student.py; tested {file}, which defines the functions. Name it student.py next time"),
+    "note.renamed": ("没有 {target}；测试的是定义了这些函数的 {file}。下次请命名为 {target}",
+                     "no {target}; tested {file}, which defines the functions. Name it {target} next time"),
     # --- what SUBMISSIONS holds, said in the terminal's summary (labkit/instructor/lms/downloads.py) -------------------
     "download.layout": ("{layout} ({count} 个条目)", "{layout} ({count} entries)"),
     "download.plain": ("普通条目 (每个一名学生)", "plain (one student each)"),
@@ -171,10 +171,10 @@ register({
     "lms.note.by_name": ("下载里没有你的编号，按姓名对应到成绩册里的 {name}", "the download carries no id: matched to "
                          "{name} in the gradebook by name"),
     # --- the terminal summary -----------------------------------------------------------------
-    "report.done": ("Lab09: {count} 份提交评分完成，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
-                    "Lab09: graded {count} submissions in {seconds:.1f} s ({jobs} at a time)"),
-    "report.done_merged": ("Lab09: 评分 {graded} 份 (合并后共 {count} 份)，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
-                           "Lab09: graded {graded} (merged: {count} in all) in {seconds:.1f} s ({jobs} at a time)"),
+    "report.done": ("{lab}: {count} 份提交评分完成，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
+                    "{lab}: graded {count} submissions in {seconds:.1f} s ({jobs} at a time)"),
+    "report.done_merged": ("{lab}: 评分 {graded} 份 (合并后共 {count} 份)，用时 {seconds:.1f} 秒 ({jobs} 个并行)",
+                           "{lab}: graded {graded} (merged: {count} in all) in {seconds:.1f} s ({jobs} at a time)"),
     "report.statuses": ("状态:", "status:"),
     "report.scores": ("分数 (已评分的 {count} 份提交{rest}): 平均 {mean:.1f}，中位数 {median:g} (满分 {top})",
                       "score ({count} graded submissions{rest}): mean {mean:.1f}, median {median:g} (out of {top})"),
@@ -183,7 +183,7 @@ register({
     "report.where": ("结果: {out}/grades.csv、grades.json、report.html、feedback/",
                      "written: {out}/grades.csv, grades.json, report.html, feedback/"),
     # --- report.html --------------------------------------------------------------------------
-    "report.title": ("{title} · 多轮对话 — 评分报告", "{title} · multi-turn chat — grading report"),
+    "report.title": ("{title} · {subject} — 评分报告", "{title} · {subject} — grading report"),
     "report.overview": ("{count} 份提交，其中 {graded} 份已评分；满分 {top}。", "{count} submissions, {graded} of them graded; out of {top}."),
     "report.mistakes": ("常见错误", "Common mistakes"),
     "report.mistakes_about": ("评分程序给出的每条提示，按学生人数排序: 下节课先讲最上面的几条。",
@@ -225,10 +225,6 @@ register({
     "gradescope.attempt": ("这是第 {attempt} 次提交。", "This is attempt {attempt}."),
     "gradescope.late": ("这次提交晚于截止时间。", "This submission came after the due date."),
     "gradescope.kept_best": ("保留之前的最高分 {score} (这次 {now})。", "Your earlier best, {score}, is kept (this one: {now})."),
-    # --- the property checks as graded (labkit/checks.py: "graded_" + section) ------------
-    "section.graded_properties": ("=== 性质检查 (评分时为你随机生成的输入，按规则判断；和 make test-full 的输入不同) ===",
-                                  "=== Property checks (inputs drawn for you at grading, judged by the rules; not "
-                                  "those of make test-full) ==="),
     # --- caps on one student's outputs (labkit/instructor/outputs/caps.py) -------------------------------------------
     "bounds.feedback_cut": ("… 这里省略了 {kb} KB (每个学生的反馈最多 {cap} KB)",
                             "… {kb} KB left out here (one student's feedback is kept within {cap} KB)"),
@@ -236,13 +232,13 @@ register({
                           "… {kb} KB left out here (grades.json keeps at most {cap} KB per student)"),
     "bounds.more_items": ("… 还有 {count} 项", "… {count} more"),
     # --- make dist ----------------------------------------------------------------------------
-    "dist.not_stub": ("拒绝打包: 提交过的 framework/student.py 通过了 {passed}/6 个测试，里面是答案，不是初始代码。"
-                      "请提交初始代码 (git show {stub_commit}:framework/student.py) 后再 make dist",
-                      "refusing to build the handout: the committed framework/student.py passes {passed} of 6 cases; it "
-                      "holds a solution, not the stub. Commit the stub (git show {stub_commit}:framework/student.py) "
+    "dist.not_stub": ("拒绝打包: 提交过的 {target} 通过了 {passed}/{total} 个测试，里面是答案，不是初始代码。"
+                      "请提交初始代码 (git show {stub_commit}:{target}) 后再 make dist",
+                      "refusing to build the handout: the committed {target} passes {passed} of {total} cases; it "
+                      "holds a solution, not the stub. Commit the stub (git show {stub_commit}:{target}) "
                       "and run make dist again"),
-    "dist.baseline": ("拒绝打包: 打好的发放包里 make test 不是正好 0 通过 6 失败 ({why})",
-                      "refusing to build the handout: its make test is not exactly 0 passed, 6 failed ({why})"),
+    "dist.baseline": ("拒绝打包: 打好的发放包里 make test 不是正好 0 通过 {total} 失败 ({why})",
+                      "refusing to build the handout: its make test is not exactly 0 passed, {total} failed ({why})"),
     "dist.uncommitted": ("注意: 工作区里 {files} 有未提交的修改，发放包用的是已提交的版本",
                          "note: {files} has uncommitted changes; the handout uses the committed version"),
 })

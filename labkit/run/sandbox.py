@@ -607,7 +607,9 @@ def _clear_stale_workdirs() -> None:
         stuck.append(f"{tempfile.gettempdir()} ({type(exc).__name__})")
     if stuck:
         from labkit.i18n import text
-        print(text("bounds.stale_folder", count=len(stuck), folder=stuck[0]), file=sys.stderr, flush=True)
+        from labkit.spec import active
+        print(text("bounds.stale_folder", lab=active().id, count=len(stuck), folder=stuck[0]), file=sys.stderr,
+              flush=True)
 
 
 def _stale_workdirs() -> list[str]:

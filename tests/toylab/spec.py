@@ -3,7 +3,7 @@
 `split_tokens(expr)` returns the numbers and operators of an expression as a list of str, `to_rpn(expr)` the
 expression in reverse Polish notation as a str.  The given module is ops.py (plain data), the student's file
 calc.py (the stub), solution.py the reference, wrong.py a solution without precedence that the one detector
-(mistakes.py) names.  Its texts are its own (registered below, every key under "toy." but the section and
+(mistakes.py) names.  Its texts are its own (TEXTS below, named by LAB.texts, every key under "toy." but the section and
 summary lines the core asks for by group and section).  The lab's `make test` is Lab09's, with LAB_SPEC naming
 this module: framework/verify.py and the pytest face read whichever spec is active.
 """
@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from labkit.i18n import register
 from labkit.spec import Case, Example, Group, Lab, Section, Text
 
-register({
+TEXTS = {  # the lab's layer of sentences (LAB.texts names this module)
     "section.toy_tokens": Text("词法", "tokens"),
     "section.toy_rpn": Text("逆波兰式", "reverse Polish"),
     "section.toy_more": Text("更多", "more"),
     "summary.more": Text("更多检查: {passed} 通过, {failed} 失败", "More checks: {passed} passed, {failed} failed"),
+    "summary.pointer": Text("评分还会检查更多: 运行 make test-full", "The grade checks more: run make test-full"),
+    "summary.stub_elsewhere": Text("注意: {file} 还和初始代码一样，而旁边的 {other} 不一样: 测试它: {command} test STUDENT={other}",
+                                   "NOTE: {file} still behaves like the stub, but {other} nearby differs: test it: "
+                                   "{command} test STUDENT={other}"),
     "toy.label.digits": Text("split_tokens: 数和运算符", "split_tokens: numbers and operators"),
     "toy.label.spaces": Text("split_tokens: 空格不算", "split_tokens: spaces are left out"),
     "toy.label.simple": Text("to_rpn: 一个运算符", "to_rpn: one operator"),
@@ -30,7 +33,7 @@ register({
     "toy.hint.rpn": Text("操作数按顺序写, 运算符写在它的两个操作数之后", "operands in order, an operator after its two operands"),
     "toy.hint.precedence": Text("运算符是从左到右用的: * 和 / 要先于 + 和 -",
                                 "the operators were applied left to right: * and / come before + and -"),
-})
+}
 
 BASIC = Group(id="basic", points=60, runs="test", name=Text("基本", "basic"))
 MORE = Group(id="more", points=40, runs="full", name=Text("更多", "more"))
@@ -57,5 +60,5 @@ LAB = Lab(
     id="toycalc", name="Calc", root=Path(__file__).resolve().parent, target="calc.py", solution="solution.py",
     given="ops", functions=("split_tokens", "to_rpn"), sheets={}, groups=(BASIC, MORE),
     sections=tuple(Section(id=name) for name in ("toy_tokens", "toy_rpn", "toy_more")), checks=CHECKS,
-    mistakes="toylab.mistakes:DETECTORS", handout="toycalc",
+    mistakes="toylab.mistakes:DETECTORS", handout="toycalc", texts=("toylab.spec",),
 )

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from labkit.i18n import text
 from labkit.instructor.outputs import caps
-from labkit.instructor.outputs.figures import feedback_name
+from labkit.instructor.outputs.figures import feedback_name, target_file
 
 FOLDER = "feedback"
 
 
 def note_text(key: str, fields: dict) -> str:
-    return text(key, **fields)
+    return text(key, target=target_file(), **fields)
 
 
 def feedback_text(grade) -> str:
@@ -29,7 +29,8 @@ def feedback_text(grade) -> str:
 def why_text(grade) -> str:
     """Why a submission could not run, in the reader's words: what it holds ("—" when nothing), or the entry
     and the cause the grader failed on."""
-    return text(f"status.{grade.status}", found=", ".join(grade.found) or "—", entry=grade.entry, cause=grade.cause)
+    return text(f"status.{grade.status}", target=target_file(), found=", ".join(grade.found) or "—", entry=grade.entry,
+                cause=grade.cause)
 
 
 def piece(_result, feedback: str) -> bytes:

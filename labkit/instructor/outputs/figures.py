@@ -140,10 +140,15 @@ def common_mistakes(results) -> list[dict]:
     return Figures.of(results).common_mistakes()
 
 
+def target_file() -> str:
+    """The student's file name, as the statuses and notes about submissions name it."""
+    return active().target_name
+
+
 def status_label(status: str) -> str:
     """A status in the reader's language (the code itself for a status this version has no words for)."""
     key = f"label.{status}"
-    return text(key) if key in CATALOGUE else status
+    return text(key, target=target_file()) if key in CATALOGUE else status
 
 
 def at_other_levels(records, level) -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ sandbox, a bar per check and the most common mistakes, from the class's Figures.
 from __future__ import annotations
 
 from labkit.i18n import text
+from labkit.spec import active
 from labkit.instructor.outputs.figures import Figures, sandbox_line, status_label
 
 BAR = 30
@@ -18,7 +19,7 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
     graded, count = figures.graded, figures.count
     total = graded or 1
     graded_now = count if merged is None else merged
-    timing = {"count": count, "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
+    timing = {"lab": active().name, "count": count, "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
     rest = text("report.scores_rest", count=count - graded) if graded < count else ""
     lines = [text("report.done", **timing) if merged is None else text("report.done_merged", graded=merged, **timing),
              text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in figures.status_counts()),
