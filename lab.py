@@ -263,24 +263,27 @@ INSTRUCTOR_HELP = (  # Makefile targets, listed where labkit/instructor/ exists
 )
 
 
-def _six_by_language():
-    """The name of the checks `make test` runs, in each language, as the lab spec counts them ("六个测试", "the six")."""
+def _help_fields():
+    """What the help lines say of the lab, in each language, from its spec: the checks `make test` runs, as the spec
+    counts them ("六个测试", "the six"), the student's file, the lab's name and its handout's."""
     try:
         from labkit.spec import active
     except ImportError:  # a Python older than 3.10 cannot load the spec; `help` still answers (`test` says why)
-        return {"zh": "基本测试", "en": "the core"}
+        plain = {"target": "framework/", "target_name": "the student file", "lab": "the lab", "handout": "*"}
+        return {"zh": dict(plain, six="基本测试"), "en": dict(plain, six="the core")}
     lab = active()
     first = next(group for group in lab.groups if group.runs == "test")
-    return {language: lab.group_name(first, language) for language in ("zh", "en")}
+    plain = {"target": lab.target, "target_name": lab.target_name, "lab": lab.name, "handout": lab.handout or lab.id}
+    return {language: dict(plain, six=lab.group_name(first, language)) for language in ("zh", "en")}
 
 
 def help_text(cmd):
     """What `make help` and `python lab.py help` print: each target in both languages."""
     from labkit.i18n import text
-    six = _six_by_language()
+    fields = _help_fields()
 
     def row(usage, key):
-        return "{0:<{1}} {2} / {3}".format(usage, width, *(text(key, language=language, six=six[language])
+        return "{0:<{1}} {2} / {3}".format(usage, width, *(text(key, language=language, **fields[language])
                                                             for language in ("zh", "en")))
 
     usages = [(usage.format(cmd=cmd), key) for usage, key, lab_only in HELP if cmd != "make" or not lab_only]

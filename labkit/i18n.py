@@ -147,17 +147,17 @@ CORE = {
                       "(random input {tried} failed; with no answer, or the process gone, it is not shrunk: each "
                       "try could take the whole time limit)"),
     # --- make help / python lab.py help ------------------------------------------------------
-    "help.test": ("运行{six} (framework/student.py)", "run {six} cases"),
+    "help.test": ("运行{six} ({target})", "run {six} cases ({target})"),
     "help.student": ("测试另一个文件", "test another file"),
-    "help.watch": ("保存 student.py 就自动重新测试", "re-run the cases on every save"),
+    "help.watch": ("保存 {target_name} 就自动重新测试", "re-run the cases on every save of {target_name}"),
     "help.test_full": ("{six} + 扩展检查 + 性质检查 (都计入成绩)", "{six}, extended and property checks (all graded)"),
-    "help.clean": ("删除运行产物 (不删 student.py 和 .venv)", "remove run artefacts"),
+    "help.clean": ("删除运行产物 (不删 {target_name} 和 .venv)", "remove run artefacts (never {target_name} or .venv)"),
     "help.run": ("用实验的 Python (.venv) 运行", "run the lab's Python (.venv) with ARGS"),
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),
-    "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] "
-                   "[UNSAFE=1] [CONFIG=solutions/grading.ini]", "grade a class"),
-    "help.dist": ("学生发放包 dist/lab09-step8.tar.gz/.zip (已提交的版本)", "the student handout (the committed tree)"),
+    "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE={lab}] "
+                   "[UNSAFE=1] [CONFIG=solutions/grading.ini]", "grade a class (titled {lab} unless TITLE= says otherwise)"),
+    "help.dist": ("学生发放包 dist/{handout}.tar.gz/.zip (已提交的版本)", "the student handout, dist/{handout}.tar.gz/.zip (the committed tree)"),
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
     "help.tables": ("按实验规格重写两份任务说明和 README 里过时的生成表格",
                     "rewrite the stale generated tables of the sheets and README from the lab spec"),
