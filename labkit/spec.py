@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from labkit import i18n
 
+NETWORKS = ("none",)  # the network policies the engine can give a child (Lab.network)
 RUNS = ("test", "full", "grade", "challenge")  # where a group runs: make test ⊂ make test-full ⊂ the grade; apart
 _INCLUDES = {"test": ("test",), "full": ("test", "full"), "grade": ("test", "full", "grade"),
              "challenge": ("challenge",)}
@@ -167,8 +168,14 @@ class Lab:
     """the handout's folder and archive name under dist/ (dist/<handout>.zip …); empty: the lab's id"""
     trees: tuple[str, ...] = ()
     """the lab's own folders that ship in the handout, from the lab's root (the core's package ships with them)"""
+    network: str = "none"
+    """what the student's code may reach: "none", the only policy the engine has (no network wherever the sandbox
+    level can stop it: README's threat table); a lab that needs another (the next chapter's chat over HTTP would
+    need loopback) is refused until the engine has one"""
 
     def __post_init__(self):
+        if self.network not in NETWORKS:
+            raise ValueError(f"{self.id}: network {self.network!r}: the engine has only {', '.join(NETWORKS)}")
         ids = [check.id for check in self.checks]
         sections = {section.id for section in self.sections}
         for check in self.checks:

@@ -58,6 +58,7 @@ def test_points_are_shared_or_stated_for_every_check_of_a_group():
     ({"sections": (Section(id="other"),)}, "section main is not one of the lab's sections"),
     ({"functions": ("tokens",)}, "function evaluate is not one of the lab's functions"),
     ({"groups": ()}, "group basic is not one of the lab's groups"),
+    ({"network": "loopback"}, "network 'loopback': the engine has only none"),
 ])
 def test_a_spec_that_contradicts_itself_is_refused_naming_the_field(change, complaint):
     with pytest.raises(ValueError, match=complaint):
