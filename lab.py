@@ -273,7 +273,7 @@ def _help_fields():
         return {"zh": dict(plain, six="基本测试"), "en": dict(plain, six="the core")}
     lab = active()
     first = next(group for group in lab.groups if group.runs == "test")
-    plain = {"target": lab.target, "target_name": lab.target_name, "lab": lab.name, "handout": lab.handout or lab.id}
+    plain = {"target": lab.target, "target_name": lab.target_name, "lab": lab.name, "handout": lab.handout_name}
     return {language: dict(plain, six=lab.group_name(first, language)) for language in ("zh", "en")}
 
 

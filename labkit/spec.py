@@ -196,6 +196,11 @@ class Lab:
                                  f"to {group.points}")
 
     @property
+    def handout_name(self) -> str:
+        """The handout's folder and archive name under dist/: `handout`, or the lab's id."""
+        return self.handout or self.id
+
+    @property
     def target_name(self) -> str:
         """The student's file name without its folder: how submissions and feedback name it."""
         return Path(self.target).name

@@ -35,10 +35,11 @@ from labkit.spec import active
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
 LAB = active()
-NAME = LAB.handout or LAB.id
+NAME = LAB.handout_name
 HANDOUT_TOP = ("Makefile", "lab.py", *LAB.sheets.values(), "requirements.txt", ".gitignore")
 HANDOUT_TREES = (*LAB.trees, "labkit")
 INSTRUCTOR_ONLY = "labkit/instructor"  # the one part of the trees that never ships in the handout
+HANDOUT_PATHS = (*HANDOUT_TOP, *HANDOUT_TREES, f":(exclude){INSTRUCTOR_ONLY}")  # as git pathspecs
 FALLBACK_TIME = 1704067200  # 2024-01-01 UTC, when the lab is not a git checkout
 _VERIFY = PurePosixPath(LAB.verify)
 HANDOUT_PYTEST_INI = f"""[pytest]
@@ -72,7 +73,7 @@ def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
     """(path -> (content, mode), time) of every handout file: from HEAD in a git checkout, else the tree."""
     files: dict[str, tuple[bytes, int]] = {}
     if committed():
-        archive = _git("archive", "--format=tar", "HEAD", "--", *HANDOUT_TOP, *HANDOUT_TREES, f":(exclude){INSTRUCTOR_ONLY}")
+        archive = _git("archive", "--format=tar", "HEAD", "--", *HANDOUT_PATHS)
         if archive.returncode != 0:
             raise Refused(archive.stderr.decode("utf-8", "replace").strip())
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
@@ -104,7 +105,7 @@ def _instructor_only(path: Path) -> bool:
 def uncommitted_changes() -> list[str]:
     if not committed():
         return []
-    status = _git("status", "--porcelain", "--", *HANDOUT_TOP, *HANDOUT_TREES, f":(exclude){INSTRUCTOR_ONLY}").stdout.decode("utf-8", "replace")
+    status = _git("status", "--porcelain", "--", *HANDOUT_PATHS).stdout.decode("utf-8", "replace")
     return [line[3:] for line in status.splitlines() if line[3:]]
 
 

@@ -2,9 +2,9 @@
 
 Canvas (C7), Moodle and Blackboard each hand the instructor one zip.  It is read where it lies, never extracted:
 its top-level folders and files are the class's entries, each student's read with that student's one budget
-(labkit/instructor/lms/archives.py), exactly as the same download unzipped would be.  A zip is the LMS's download when most of
-its top-level entries are named the way an LMS names them (labkit/instructor/lms/layouts.py); any other zip is one student's
-work, a plain entry.  A folder holding nothing but one zip in an LMS layout is that download too.
+(archives.py), exactly as the same download unzipped would be.  A zip is the LMS's download when most of its
+top-level entries are named the way an LMS names them (layouts.py); any other zip is one student's work, a
+plain entry.  A folder holding nothing but one zip in an LMS layout is that download too.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from pathlib import Path
 
 from labkit.i18n import text
 from labkit.untrusted import safe_text
-from labkit.instructor.lms.archives import (MAX_DEPTH, READ_ERRORS, ArchiveError, Member, _Budget, archive_suffix, clean_path,
-                            read_entry_file, read_folder, read_zip_entry_file, searched, zip_is_folder, zip_name)
+from labkit.instructor.lms.archives import (MAX_DEPTH, READ_ERRORS, ArchiveError, Member, _Budget, archive_suffix,
+                                            clean_path, read_entry_file, read_folder, read_zip_entry_file, searched,
+                                            zip_is_folder, zip_name)
 from labkit.instructor.lms.layouts import recognise
 
 LAYOUT_NAMES = {"canvas": "Canvas", "moodle": "Moodle", "blackboard": "Blackboard"}

@@ -1,10 +1,9 @@
 """Turns a submissions folder into one Submission per student: which target file, which helpers, which attempt.
 
 A folder may be a plain class folder (a sub-folder, a .py, a .zip or a .tar.gz per student) or an LMS
-download (see labkit/instructor/lms/layouts.py), where a student's work is spread over several entries; the download may
-also be the LMS's zip itself, read in place (labkit/instructor/lms/downloads.py).  All of one
-student's files form one submission, read with one budget (labkit/instructor/lms/archives.py).  One upload is one attempt:
-Blackboard's attempts are attempts, while copies of one file inside an upload (`<stem> (1).py` from Moodle or
+download (see layouts.py), where a student's work is spread over several entries; the download may also be
+the LMS's zip itself, read in place (downloads.py).  All of one student's files form one submission, read with
+one budget (archives.py).  One upload is one attempt: Blackboard's attempts are attempts, while copies of one file inside an upload (`<stem> (1).py` from Moodle or
 a browser, `<stem>-1.py` from Canvas) are versions of it, and the highest number, the newest copy, is graded.
 Ambiguity is resolved the way a person would (a top-level target file beats one in backup/, a whole lab copy
 uses the one at the lab's target path) and every such decision is stated in the feedback; what cannot be
@@ -96,8 +95,8 @@ class _Pool:
 
 def discover(source: Path, skip: tuple = ()) -> list[Submission]:
     """One Submission per student in `source` (a folder, the LMS's zip or a folder holding only it: see
-    labkit/instructor/lms/downloads.py), sorted by id; ids are unique and safe as file names.  `skip` lists paths never graded
-    (the output folder); earlier grading outputs are skipped too.  Students are read one at a time, so memory
+    downloads.py), sorted by id; ids are unique and safe as file names.  `skip` lists paths never graded (the
+    output folder); earlier grading outputs are skipped too.  Students are read one at a time, so memory
     holds one student's files, not the class's."""
     with downloads.opened(source, skip) as download:
         submissions = [_resolved(pool) for pool in _pools(download.entries)]
