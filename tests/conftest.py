@@ -93,10 +93,41 @@ def make(*args: str, env: dict | None = None, timeout: float = 120,
                           timeout=timeout)
 
 
-def judged(path: Path, cases=LAB.selected("test"), limits: Limits = QUICK) -> dict:
-    """case id -> Verdict for one student file, through the same engine and judge as `make test`."""
+def judged(path: Path, cases=None, limits: Limits = QUICK) -> dict:
+    """case id -> Verdict for one student file, through the same engine and judge as `make test` (by default
+    the active lab's `make test` checks: the `lab` fixture chooses which lab is active)."""
+    cases = active().selected("test") if cases is None else cases
     with StudentRun(path, display=path.name, limits=limits) as student:
         return {case.id: checks.verdict(student, case) for case in cases}
+
+
+LABS = {"lab09": "lab09.spec", "toy": "toylab.spec"}  # the labs the core's own tests run against (tests/toylab/)
+
+
+@pytest.fixture(params=tuple(LABS))
+def lab(request, monkeypatch):
+    """Run the test against each lab of LABS: the spec is active in this process (labkit.spec.active(), and so
+    the engine's functions, the texts and the grader's columns) and, through LAB_SPEC and PYTHONPATH, in every
+    process the test starts (make, the grader's workers)."""
+    monkeypatch.setenv("LAB_SPEC", LABS[request.param])
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(ROOT / "tests"), os.environ.get("PYTHONPATH")))))
+    active.cache_clear()
+    try:
+        yield active()
+    finally:
+        active.cache_clear()  # the next active() reads the environment monkeypatch gives back
+
+
+def for_lab(path: Path, lab, folder: Path) -> Path:
+    """`path` (a file written for Lab09) as a file of `lab`: for Lab09 the file itself, for another lab a copy in
+    `folder` that also defines each of that lab's functions as Lab09's function in the same place (the first as
+    the first, ...), so one hostile file attacks every lab the same way."""
+    if lab.id == LAB.id:
+        return path
+    aliases = "".join(f"\n{mine} = {ours}" for mine, ours in zip(lab.functions, LAB.functions))
+    copy = folder / lab.target_name
+    copy.write_text(path.read_text(encoding="utf-8") + "\n" + aliases + "\n", encoding="utf-8")
+    return copy
 
 
 def failing(verdicts: dict) -> set:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import functools
 import importlib.util
 import io
 import os
@@ -53,10 +52,16 @@ class Runtime:
         return cls(functions=tuple(lab.functions), given=given_module(module), module=lab.module)
 
 
-@functools.lru_cache(maxsize=None)
+_RUNTIMES: dict = {}  # id(lab) -> (lab, its Runtime): read once per lab, and another lab (a test switched) has its own
+
+
 def runtime() -> Runtime:
     """The runtime of the lab this checkout runs (labkit.spec.active())."""
-    return Runtime.of(active())
+    lab = active()
+    known = _RUNTIMES.get(id(lab))
+    if known is None or known[0] is not lab:
+        known = _RUNTIMES[id(lab)] = (lab, Runtime.of(lab))
+    return known[1]
 
 
 @dataclass(frozen=True)
