@@ -6,22 +6,20 @@ layout of a history (F1–F4), the ValueError for an unknown role (F2), the repl
 boundary (E2–E4), the whole text when there is no <|assistant|> (E1).  `make test-full` draws their inputs
 with one fixed seed, so students run the same checks on every machine; the grade draws each student's from
 the course secret and the student id (labkit/checks.py: the handout holds the fixed seed and these
-demands, so inputs drawn from it alone could be answered from a table).  The generated checks g1–g3 (grading
-only) draw per student too, and take their expected values from the reference solution in solutions/, run
-here in the grader's own trusted process; the student's child only ever receives inputs.  Everything here
-is deterministic: the same seed gives the same specimens on every run and every machine.
+demands, so inputs drawn from it alone could be answered from a table).  The generated checks g1–g3 draw
+with these functions too, but are declared in lab09/generated.py, which only the grade has: their answers
+come from solutions/.  Everything here is deterministic: the same seed gives the same specimens on every
+run and every machine.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.util
 import random
-from pathlib import Path
 
 from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 from lab09.examples import GENERATION_LINE
-from lab09.mistakes import ROLE_TAG, extract_mistakes, format_mistakes, plain_mistakes, reply_mistakes
+from lab09.mistakes import ROLE_TAG, format_mistakes, plain_mistakes, reply_mistakes
 from labkit.drawn import Inputs
 from labkit.spec import Example
 
@@ -174,18 +172,6 @@ EDGES = (_TAG_ENDS, _TAG_STARTS)  # a string is never shrunk into the characters
 
 # --- what the protocol demands (the known mistakes of each input: lab09/mistakes.py) --------------------
 
-REFERENCE = Path(__file__).resolve().parent.parent / "solutions" / "student.py"
-
-
-@functools.lru_cache(maxsize=None)
-def solution():
-    """The reference solution, loaded once into this process (it is the instructors' own code)."""
-    spec = importlib.util.spec_from_file_location("lab09_reference", REFERENCE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _layout_demand(history, reference) -> Example:
     return Example((messages(history),), layout(history), unchanged=True)
 
@@ -202,36 +188,15 @@ def _plain_demand(pieces, reference) -> Example:
     return Example(("".join(pieces),), "".join(pieces).strip())
 
 
-def _solution_format_demand(history, reference) -> Example:
-    return Example((messages(history),), (reference or solution()).format_prompt(messages(history)), unchanged=True)
-
-
-def _solution_unknown_role_demand(history, reference) -> Example:
-    try:
-        value = (reference or solution()).format_prompt(messages(history))  # its own copy of the messages
-    except ValueError:
-        return Example((messages(history),), raises="ValueError", mentions=unknown_role(history))
-    return Example((messages(history),), value, unchanged=True)
-
-
-def _solution_extract_demand(pieces, reference) -> Example:
-    output = "".join(pieces)
-    return Example((output,), (reference or solution()).extract_response(output))
-
-
-_inputs = functools.partial(Inputs, atomic=ATOMIC, edges=EDGES)  # (draw, demand, valid, mistakes)
+inputs = functools.partial(Inputs, atomic=ATOMIC, edges=EDGES)  # (draw, demand, valid, mistakes)
 
 
 # --- the drawn checks' inputs, by check id (lab09/spec.py declares the checks, drawn_by this module) ----------
 
 INPUTS = {
     # property checks (make test-full, and per student in the grade): `count` inputs tried
-    "p1": _inputs(draw_history, _layout_demand, known_tag_free, format_mistakes, count=20),
-    "p2": _inputs(draw_unknown_role, _unknown_role_demand, one_unknown, count=8),
-    "p3": _inputs(draw_reply, _reply_demand, reply_valid, reply_mistakes, count=32),
-    "p4": _inputs(draw_plain, _plain_demand, plain_valid, plain_mistakes, count=20),
-    # generated checks (grading only, expected values from solutions/): shares of the course's count of inputs
-    "g1": _inputs(draw_history, _solution_format_demand, known_tag_free, format_mistakes, share=25),
-    "g2": _inputs(draw_unknown_role, _solution_unknown_role_demand, one_unknown, share=10),
-    "g3": _inputs(draw_raw, _solution_extract_demand, mistakes=extract_mistakes, share=65),
+    "p1": inputs(draw_history, _layout_demand, known_tag_free, format_mistakes, count=20),
+    "p2": inputs(draw_unknown_role, _unknown_role_demand, one_unknown, count=8),
+    "p3": inputs(draw_reply, _reply_demand, reply_valid, reply_mistakes, count=32),
+    "p4": inputs(draw_plain, _plain_demand, plain_valid, plain_mistakes, count=20),
 }

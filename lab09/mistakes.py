@@ -5,7 +5,8 @@ message's tag line, its content line, the generation line), which end of the rep
 <|assistant|>, its cut at a boundary, its trim), for a trimmed history or a rewrite request the rule its
 shape breaks, and, for an exception or a missing value, the shape of the input that broke it.  None of them
 decides what is right: that is the case table's expected value (or the reference solution's).  The drawn
-checks' known mistakes (outputs a slip would give for a drawn input) are here too.
+checks' known mistakes (outputs a slip would give for a drawn input) are here too, but for the generated
+checks' reply cutters, which only the grade uses (lab09/generated.py).
 """
 
 from __future__ import annotations
@@ -564,43 +565,5 @@ def reply_mistakes(specimen, example: Example) -> dict:
 
 def plain_mistakes(pieces, example: Example) -> dict:
     known = {"".join(pieces).strip(ASCII_SPACE): "hint.x7", "": "hint.empty_when_no_tag"}
-    known.pop(example.expected, None)
-    return known
-
-
-def _slip(output: str, last=True, cuts=BOUNDARIES, earliest=True, trim=str.strip, empty_without_tag=False,
-          fallback=False, any_tag=False) -> str:
-    """extract_response as a known mistake would write it (each keyword is one slip)."""
-    start = (output.rfind if last else output.find)(ASSISTANT_TAG)
-    if start < 0:
-        return "" if empty_without_tag else trim(output)
-    reply = output[start:][len(ASSISTANT_TAG):]  # (the handout holds no statement of solutions/: test_handout)
-    if any_tag:
-        reply = TAG_LIKE.split(reply)[0]
-    elif earliest:
-        reply = reply[:min([reply.find(tag) for tag in cuts if tag in reply], default=len(reply))]
-    else:
-        reply = reply[:next((reply.find(tag) for tag in cuts if tag in reply), len(reply))]
-    return trim(reply) or (trim(output) if fallback else "")
-
-
-_EXTRACT_SLIPS = (
-    ("hint.first_not_last", {"last": False}),
-    ("hint.no_cut_user", {"cuts": (ASSISTANT_TAG, SYSTEM_TAG, END_TAG)}),
-    ("hint.no_cut_system", {"cuts": (USER_TAG, ASSISTANT_TAG, END_TAG)}),
-    ("hint.no_cut_end", {"cuts": (USER_TAG, ASSISTANT_TAG, SYSTEM_TAG)}),
-    ("hint.cut_at_earliest", {"earliest": False, "cuts": (USER_TAG, END_TAG, SYSTEM_TAG, ASSISTANT_TAG)}),
-    ("hint.cut_at_earliest", {"earliest": False, "cuts": (END_TAG, USER_TAG, SYSTEM_TAG, ASSISTANT_TAG)}),
-    ("hint.x7", {"trim": lambda text: text.strip(ASCII_SPACE)}),
-    ("hint.empty_when_no_tag", {"empty_without_tag": True}),
-    ("hint.x9", {"fallback": True}),
-    ("hint.x10", {"any_tag": True}),
-)
-
-
-def extract_mistakes(pieces, example: Example) -> dict:
-    output, known = "".join(pieces), {}
-    for hint, slip in _EXTRACT_SLIPS:
-        known.setdefault(_slip(output, **slip), hint)
     known.pop(example.expected, None)
     return known

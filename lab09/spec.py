@@ -118,9 +118,9 @@ CHECKS = (
     _drawn("p3", "extract_response", PROPERTIES, "hint.p3", "lab09.draws"),
     _drawn("p4", "extract_response", PROPERTIES, "hint.case4", "lab09.draws"),
     # --- generated checks (grading only: inputs drawn for each student, answers from the reference) -----------
-    _drawn("g1", "format_prompt", GENERATED, "hint.g1", "lab09.draws"),
-    _drawn("g2", "format_prompt", GENERATED, "hint.unknown_role", "lab09.draws"),
-    _drawn("g3", "extract_response", GENERATED, "hint.g3", "lab09.draws"),
+    _drawn("g1", "format_prompt", GENERATED, "hint.g1", "lab09.generated"),
+    _drawn("g2", "format_prompt", GENERATED, "hint.unknown_role", "lab09.generated"),
+    _drawn("g3", "extract_response", GENERATED, "hint.g3", "lab09.generated"),
     # --- 选做 (optional): trim_history, TASK.md 1.5.7; make challenge, never part of make test or the grade -----
     _challenge("c1", "trim_history", "challenge", "hint.c1",
                Example(([SYSTEM, msg("user", "问题 1")], 6), [SYSTEM, msg("user", "问题 1")], fresh=True)),
@@ -193,5 +193,5 @@ LAB = Lab(
     functions=("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite"),
     groups=(SIX, EXTENDED, PROPERTIES, GENERATED, CHALLENGE), sections=SECTIONS, checks=CHECKS,
     mistakes="lab09.mistakes:DETECTORS", verify="framework/verify.py", handout="lab09-step8",
-    trees=("framework", "lab09"), network="none",
+    trees=("framework", "lab09"), grading_only=("lab09/generated.py",), network="none",
 )

@@ -1,6 +1,7 @@
 """`make dist`: the handout holds what a student needs, works on its own, and holds no solution."""
 
 import ast
+import json
 import shutil
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import pytest
 
 from conftest import LAB, ROOT, SOLUTION, STUB, clean_env
 from test_course_output import transcript
-from labkit.instructor import config
+from labkit.instructor import config, dist
 
 SCHEME = config.load()
 
@@ -146,3 +147,50 @@ def test_dist_outputs_follow_the_umask():
     assert modes["lab09-step8.tar.gz"] == modes["lab09-step8.zip"] == 0o640
     assert (ROOT / "dist" / "lab09-step8" / "TASK.md").stat().st_mode & 0o777 == 0o640
     build()  # leave the default build behind for the other tests
+
+
+PROBE = r"""
+import importlib, inspect, json, signal, sys
+cases = json.loads(sys.argv[1])
+found = []
+signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError()))
+for name in sys.argv[2:]:
+    module = importlib.import_module(name)
+    for attribute, function in vars(module).items():
+        if not inspect.isfunction(function) or function.__module__ != name:
+            continue
+        try:
+            signal.alarm(2)
+            if all(function(*args) == expected for args, expected in cases):
+                found.append(f"{name}.{attribute}")
+        except BaseException:
+            pass
+        finally:
+            signal.alarm(0)
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the probe bounds each call with SIGALRM")
+def test_no_function_the_handout_ships_passes_a_function_s_cases_in_the_student_s_place(tmp_path):
+    """The handout's own modules hold no working `format_prompt` or `extract_response` under another name: each
+    function of framework/ and lab09/ (the chat aside: it only calls the student's functions, and starts a
+    server and a browser) is called with every example of the six's checks of each function, and none may
+    give every expected value.  The reply cutters of the generated checks' known slips (a slip's cutter with
+    the slip left out is the answer) stay in lab09/generated.py, which the spec keeps out of the handout."""
+    files, _ = dist.handout_sources()
+    assert set(LAB.grading_only) and not any(name.startswith(kept) for kept in LAB.grading_only for name in files)
+    for name, (content, _) in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(content)
+    modules = sorted(name[:-3].replace("/", ".") for name in files if name.endswith(".py") and name != LAB.target
+                     and name.split("/")[0] in ("framework", "lab09") and name.count("/") == 1)
+    assert "lab09.mistakes" in modules and "lab09.draws" in modules
+    for function in LAB.functions[:2]:
+        cases = [[list(example.args), example.expected] for check in LAB.selected("test")
+                 if check.function == function for example in check.examples]
+        probed = subprocess.run([sys.executable, "-c", PROBE, json.dumps(cases), *modules], cwd=tmp_path,
+                                env=clean_env(PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1"),
+                                capture_output=True, text=True, timeout=120)
+        assert probed.returncode == 0, probed.stderr
+        assert json.loads(probed.stdout) == [], f"{function}: {probed.stdout}"

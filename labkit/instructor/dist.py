@@ -38,8 +38,9 @@ LAB = active()
 NAME = LAB.handout_name
 HANDOUT_TOP = ("Makefile", "lab.py", *LAB.sheets.values(), "requirements.txt", ".gitignore")
 HANDOUT_TREES = (*LAB.trees, "labkit")
-INSTRUCTOR_ONLY = "labkit/instructor"  # the one part of the trees that never ships in the handout
-HANDOUT_PATHS = (*HANDOUT_TOP, *HANDOUT_TREES, f":(exclude){INSTRUCTOR_ONLY}")  # as git pathspecs
+INSTRUCTOR_ONLY = "labkit/instructor"  # the core's part of the trees that never ships in the handout
+NEVER_SHIPPED = (INSTRUCTOR_ONLY, *LAB.grading_only)  # and the lab's (its spec's grading_only)
+HANDOUT_PATHS = (*HANDOUT_TOP, *HANDOUT_TREES, *(f":(exclude){path}" for path in NEVER_SHIPPED))  # as git pathspecs
 FALLBACK_TIME = 1704067200  # 2024-01-01 UTC, when the lab is not a git checkout
 _VERIFY = PurePosixPath(LAB.verify)
 HANDOUT_PYTEST_INI = f"""[pytest]
@@ -83,7 +84,7 @@ def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
         stamp = int(_git("log", "-1", "--format=%ct", "HEAD").stdout.strip() or FALLBACK_TIME)
     else:
         top = [Path(name) for name in HANDOUT_TOP if (ROOT / name).is_file()]
-        trees = [path for tree in HANDOUT_TREES for path in _tree(tree) if not _instructor_only(path)]
+        trees = [path for tree in HANDOUT_TREES for path in _tree(tree) if not _never_shipped(path)]
         for relative in top + trees:
             path = ROOT / relative
             files[relative.as_posix()] = (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
@@ -98,8 +99,8 @@ def _tree(folder: str) -> list[Path]:
     return [path for path in found if (ROOT / path).is_file() and "__pycache__" not in path.parts]
 
 
-def _instructor_only(path: Path) -> bool:
-    return path.as_posix().startswith(INSTRUCTOR_ONLY + "/")
+def _never_shipped(path: Path) -> bool:
+    return any(path.as_posix() == kept or path.as_posix().startswith(kept + "/") for kept in NEVER_SHIPPED)
 
 
 def uncommitted_changes() -> list[str]:
