@@ -170,7 +170,7 @@ class Lab:
     """the lab's own folders that ship in the handout, from the lab's root (the core's package ships with them)"""
     grading_only: tuple[str, ...] = ()
     """the lab's own files or folders inside `trees` that only the grade uses and the handout never ships, from
-    the lab's root: what would give an answer away (Lab09's generated checks and their reply cutters)"""
+    the lab's root: what would give an answer away (checks whose answers come from the solution, their helpers)"""
     network: str = "none"
     """what the student's code may reach: "none", the only policy the engine has (no network wherever the sandbox
     level can stop it: README's threat table); a lab that needs another (the next chapter's chat over HTTP would
