@@ -76,12 +76,12 @@ def test_catalogue_has_both_languages_with_the_same_placeholders():
 
 
 def test_every_hint_and_label_the_code_can_use_exists():
-    from lab09 import draws, mistakes
+    from lab09 import draws, generated, mistakes
     from labkit import judge as judge_module
     cases = TABLE + LAB.in_group("properties") + LAB.in_group("generated")
     used = {case.hint for case in cases} | {case.label_key for case in cases}
     used |= {hint for case in TABLE for example in case.examples for hint in example.mistakes.values()}
-    for source in (judge_module.__file__, render.__file__, draws.__file__, mistakes.__file__):
+    for source in (judge_module.__file__, render.__file__, draws.__file__, generated.__file__, mistakes.__file__):
         used |= set(re.findall(r'"((?:hint|problem|load|field|diff|value|printed|drawn|summary)\.[a-z_0-9]+)"',
                                open(source, encoding="utf-8").read()))
     used |= {f"hint.{status}" for status in ("missing_file", "not_utf8", "syntax_error", "import_error", "memory",
