@@ -50,6 +50,19 @@ def test_a_reply_of_the_wrong_shape_is_refused_whole(reply):
         replies.call(reply, QUICK)
 
 
+def test_a_load_reply_about_other_functions_than_the_request_asked_is_refused_as_forged():
+    """The child answers about exactly the functions the load request names; a reply about others was forged
+    by the student's file (forges_replies_with_nonce.py claims Lab09's two in the toy lab, whose functions then
+    read as missing: the verdict said "define it" to a file that does)."""
+    asked = ("split_tokens", "to_rpn")
+    real = {"ok": True, "functions": {"split_tokens": "ok", "to_rpn": "not_callable"}, "defined": ["to_rpn"]}
+    assert replies.load(real, asked)["functions"] == {"split_tokens": "ok", "to_rpn": "not_callable"}
+    for functions in ({"format_prompt": "ok", "extract_response": "ok"}, {"split_tokens": "ok"},
+                      {"split_tokens": "ok", "to_rpn": "ok", "evaluate": "ok"}):
+        with pytest.raises(replies.Invalid):
+            replies.load(dict(real, functions=functions), asked)
+
+
 def test_descriptions_are_made_safe_and_values_are_kept_exactly():
     checked = replies.call({"raised": {"type": "\x1b[2JEvil", "message": "bad \ud800 \x1b[H", "kinds": ["X"] * 50,
                                        "line": "7"}}, QUICK)
