@@ -1,4 +1,7 @@
-"""Checks on drawn inputs: per-student generated checks, property checks, shrinking, and the grade they give."""
+"""Checks on drawn inputs: per-student generated checks, property checks, shrinking, and the grade they give.
+
+Lab09 only: the toy lab (tests/toylab/) declares no drawn check, so there is nothing of it to draw, shrink or
+seed; the engine under these checks runs both labs in tests/test_engine_walls.py."""
 
 import json
 import shutil
@@ -93,7 +96,7 @@ def test_drawn_inputs_cover_the_protocol_and_stay_inside_it():
 def test_property_inputs_have_no_answer_key_but_the_rules():
     for prop in PROPERTY_CASES:
         inputs = inputs_of(prop)
-        drawn = list(specimens(inputs, seed_of("lab09", "properties", prop.id), inputs.count))
+        drawn = list(specimens(inputs, seed_of(LAB.id, "properties", prop.id), inputs.count))
         assert drawn == list(Draws().inputs(prop))  # make test-full's: the handout's fixed seed
         assert len(drawn) >= inputs.count * 3 // 4 and all(inputs.valid(specimen) for specimen in drawn)
     drawn = list(specimens(inputs_of(P3), seed_of("lab09", "properties", "p3"), inputs_of(P3).count))
@@ -167,11 +170,11 @@ def test_a_crash_or_a_missing_function_ends_the_check_at_once(name, problem):
 @pytest.mark.parametrize("path", HELD_OUT, ids=lambda p: p.stem)
 def test_a_held_out_mistake_fails_a_drawn_check_with_a_small_counterexample(path):
     with StudentRun(path, limits=QUICK) as student:
-        six = [checks.verdict(student, case) for case in TABLE[:6]]
+        six = [checks.verdict(student, case) for case in LAB.selected("test")]
         drawn = [checks.verdict(student, case) for case in PROPERTY_CASES]
         graded = Draws(student=path.stem, secret=SECRET, count=SCHEME.generated_count)
         drawn += [checks.verdict(student, case, graded) for case in GENERATED_CASES]
-    assert all(verdict.passed for verdict in six)  # `make test` says 6 passed: only the drawn checks tell
+    assert all(verdict.passed for verdict in six)  # `make test` says all passed: only the drawn checks tell
     failed = [verdict for verdict in drawn if not verdict.passed]
     assert {verdict.case.suite for verdict in failed} == {"properties", "generated"}
     for verdict in failed:
@@ -197,7 +200,7 @@ def replay_source(extract_fallback: str, drawn: bool = False) -> str:
     answers = [(case.function, example) for case in TABLE for example in case.examples]
     if drawn:
         answers += [(prop.function, inputs_of(prop).demand(specimen, None)) for prop in PROPERTY_CASES
-                    for specimen in specimens(inputs_of(prop), seed_of("lab09", "properties", prop.id),
+                    for specimen in specimens(inputs_of(prop), seed_of(LAB.id, "properties", prop.id),
                                               inputs_of(prop).count)]
     for function, example in answers:
         key = json.dumps([function, list(example.args)], ensure_ascii=False)
