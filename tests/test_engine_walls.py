@@ -106,13 +106,14 @@ def test_a_spent_budget_ends_every_case_still_to_run(tmp_path, lab):
 
 
 @pytest.mark.parametrize("error", [errno.EAGAIN, errno.ENOMEM])
-def test_a_machine_out_of_processes_is_the_submissions_status_not_a_crash(monkeypatch, error, lab):
+def test_a_machine_out_of_processes_is_the_submissions_status_not_a_crash(monkeypatch, error):
+    """Lab09 only: the retries take a second and reach no lab (the full disk below shows the status in both)."""
     def refuse(*args, **kwargs):
         raise OSError(error, os.strerror(error))
 
     monkeypatch.setattr(subprocess, "Popen", refuse)
-    with StudentRun(solution_of(lab), limits=QUICK) as student:
-        verdict = checks.verdict(student, lab.selected("test")[0])
+    with StudentRun(SOLUTION, limits=QUICK) as student:
+        verdict = checks.verdict(student, LAB.selected("test")[0])
         assert student.load.status == "system_error" and errno.errorcode[error] in student.load.detail["error"]
     assert verdict.problem == "load_failed" and verdict.hint == "hint.system_error"
 
