@@ -142,9 +142,9 @@ def for_lab(path: Path, lab, folder: Path) -> Path:
     `folder` that also defines each of that lab's functions as Lab09's function in the same place (the first as
     the first, ...), so one hostile file attacks every lab the same way.  What the file imports from Lab09's
     given module (`from framework.tags import A, B`) it gets as plain assignments of the same values, since
-    another lab's child is given that lab's module instead; a file that does not exist stays missing."""
-    if lab.id == LAB.id or not path.exists():
-        return path if lab.id == LAB.id else folder / lab.target_name
+    another lab's child is given that lab's module instead.  The copy is `folder`/<the lab's target name>."""
+    if lab.id == LAB.id:
+        return path
     given = Runtime.of(LAB).given
     source = re.sub(rf"^from {re.escape(given['module'])} import (.*?)(\s*#.*)?$",
                     lambda found: "".join(f"{name} = {given['names'][name]!r}; " for name in
