@@ -77,6 +77,8 @@ TOY = {
                     RETURNS_EMPTY),
 }
 
+STOLEN_ELSEWHERE = (ALL, "load_failed", "hint.import_error")  # Lab09's solution (the grader's) in another lab's child
+
 _HONEST = {}  # lab id -> case id -> (passed, problem) of Lab09's solution as a file of that lab
 
 
@@ -92,8 +94,8 @@ def honest(lab, folder) -> dict:
 def expected(lab, name) -> tuple:
     """The row of `name` for `lab`: the ids of the checks it breaks, their problems as a set, the first one's hint."""
     which, problem, hint = TOY.get(name, BEHAVIOUR[name]) if lab.id != LAB.id else BEHAVIOUR[name]
-    if name == "steals_solution" and "read" not in probe.level().blocks:
-        which, problem, hint = None, None, None  # no wall against reading at this level (README)
+    if name == "steals_solution" and "read" not in probe.level().blocks:  # no wall against reading here (README):
+        which, problem, hint = (None, None, None) if lab.id == LAB.id else STOLEN_ELSEWHERE  # it runs Lab09's solution
     ids = role(lab, which) if which is None or isinstance(which, str) else [i for i in role(lab, ALL) if i in which]
     return ids, problem if isinstance(problem, set) else {problem}, hint
 
