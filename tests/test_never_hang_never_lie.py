@@ -2,7 +2,9 @@
 
 The hostile files (tests/students/hostile/) are written for Lab09; against another lab (conftest.LABS) each runs
 as `for_lab` makes it, its functions aliased by position.  What a file breaks is named by role (FIRST, SECOND,
-ALL: the checks of the lab's first function, its second, both), so one table holds for every lab."""
+ALL: the checks of the lab's first function, its second, both), so one table holds for every lab.  Lab09 only:
+the portable process layer (it does not depend on the lab), what the child sees (tests/test_isolation.py attacks
+both labs) and `make test` (tests/test_toylab.py runs the toy's)."""
 
 import time
 from dataclasses import replace
