@@ -1,7 +1,7 @@
 """Checks on drawn inputs: per-student generated checks, property checks, shrinking, and the grade they give.
 
-Lab09 only: the toy lab (tests/toylab/) declares no drawn check, so there is nothing of it to draw, shrink or
-seed; the engine under these checks runs both labs in tests/test_engine_walls.py."""
+Lab09's drawn checks, but for one test: the toy lab (tests/toylab/) declares no drawn check of its own, so a check
+drawn for it here (TOY_TOKENS) shows that drawing, shrinking and the fixed seeds are the core's, not Lab09's."""
 
 import json
 import shutil
@@ -9,12 +9,13 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE
+from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, solution_of, use_lab
 from lab09 import draws as lab_draws
 from labkit import checks, render
 from labkit.checks import Draws, inputs_of
-from labkit.drawn import SHRINK_CALLS, explore, measure, seed_of, specimens
+from labkit.drawn import SHRINK_CALLS, Inputs, explore, measure, seed_of, specimens
 from labkit.run.engine import StudentRun
+from labkit.spec import Drawn, Example
 from labkit.instructor import config
 from labkit.instructor.grade import course_settings, grade_folder
 
@@ -157,6 +158,54 @@ def test_a_failure_that_does_not_depend_on_the_input_costs_two_calls_and_shows_t
     with CountingRun(STUB, limits=LIMITS) as student:  # format_prompt returns "": a wrong value at once
         verdict = explore(student, P1, inputs_of(P1), inputs)
         assert student.calls >= min(len(inputs), 32) and verdict.problem == "wrong_value"
+
+
+def _toy_tokens(rng, size):
+    """An expression of the toy lab as its tokens: numbers of 1-3 digits with operators between them."""
+    number = lambda: str(rng.randrange(10 ** rng.randint(1, 3)))  # noqa: E731
+    tokens = [number()]
+    for _ in range(size // 2):
+        tokens += [rng.choice("+-*/"), number()]
+    return tokens
+
+
+def _is_expression(tokens) -> bool:
+    return len(tokens) % 2 == 1 and all(
+        token.isdigit() if index % 2 == 0 else token in "+-*/" for index, token in enumerate(tokens))
+
+
+TOY_TOKENS = Inputs(draw=_toy_tokens, valid=_is_expression, atomic=frozenset("+-*/"),
+                    demand=lambda tokens, reference: Example((" ".join(tokens),), list(tokens)))  # the tokens back
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    yield from use_lab("toy", monkeypatch)
+
+
+@pytest.mark.parametrize("slip, problem, smallest", [
+    ("[c for c in expr if not c.isspace()]", "wrong_value", 2),  # a digit is a token: the smallest is 10-99
+    ("expr.split()", None, None),  # right on these inputs (spaced): the check passes
+    ("' '.join(expr.split())", "wrong_type", 1),  # not a list, whatever the input: its first token alone
+])
+def test_a_check_drawn_for_another_lab_shrinks_its_failure_with_the_same_machinery(toy, tmp_path, slip, problem,
+                                                                                     smallest):
+    check = Drawn(id="d1", function=toy.functions[0], group=toy.checks[0].group, section=toy.checks[0].section,
+                  hint=toy.checks[0].hint, drawn_by="(drawn in this test)")
+    calc = tmp_path / toy.target_name
+    calc.write_text(f"def {toy.functions[0]}(expr):\n    return {slip}\n", encoding="utf-8")
+    drawn = list(specimens(TOY_TOKENS, seed_of(toy.id, "properties", check.id), 40))
+    assert drawn != list(specimens(TOY_TOKENS, seed_of(LAB.id, "properties", check.id), 40))  # the lab's own seed
+    with StudentRun(calc, limits=QUICK) as student:
+        verdict = explore(student, check, TOY_TOKENS, drawn)
+    with StudentRun(solution_of(toy), limits=QUICK) as student:
+        assert explore(student, check, TOY_TOKENS, drawn).passed  # the reference gives each drawn input's tokens
+    assert (verdict.passed, verdict.problem) == (problem is None, problem)
+    if problem:
+        [expr] = verdict.case.examples[0].args
+        assert verdict.facts["drawn"]["shrunk"] == "minimal" and " " not in expr and len(expr) == smallest, expr
+        assert verdict.case.examples[0].expected == [expr]
+        assert "化简后仍然出错的最小输入" in "\n".join(render.failure_lines(verdict, calc.name))
 
 
 @pytest.mark.parametrize("name, problem", [("os_exit_in_call", "crashed"), ("misspelt_function", "missing_function")])
