@@ -13,7 +13,7 @@ import pytest
 from framework import LAB as ROOT
 from framework import STUB
 from labkit import checks
-from labkit.run.engine import Limits, StudentRun
+from labkit.run.engine import Limits, Runtime, StudentRun
 from labkit.spec import Drawn, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 
@@ -31,15 +31,20 @@ QUICK = Limits(case_seconds=0.5, load_seconds=5.0)  # hostile files time out soo
 CLASS_LIMITS = Limits(case_seconds=0.5, load_seconds=5.0, submission_seconds=60.0)  # a class graded in a test
 
 
-@pytest.fixture(params=("posix", "portable"))
-def engine(request, monkeypatch):
-    """Run the test with each process layer of the engine (portable: plain pipes and Popen.kill, as on
+def use_engine(layer: str, monkeypatch) -> str:
+    """Make `layer` the engine's process layer for this test (portable: plain pipes and Popen.kill, as on
     Windows; LAB_ENGINE=portable)."""
-    if request.param == "portable":
+    if layer == "portable":
         monkeypatch.setenv("LAB_ENGINE", "portable")
     else:
         monkeypatch.delenv("LAB_ENGINE", raising=False)
-    return request.param
+    return layer
+
+
+@pytest.fixture(params=("posix", "portable"))
+def engine(request, monkeypatch):
+    """Run the test with each process layer of the engine."""
+    return use_engine(request.param, monkeypatch)
 
 
 def process_table() -> dict:
@@ -104,12 +109,9 @@ def judged(path: Path, cases=None, limits: Limits = QUICK) -> dict:
 LABS = {"lab09": "lab09.spec", "toy": "toylab.spec"}  # the labs the core's own tests run against (tests/toylab/)
 
 
-@pytest.fixture(params=tuple(LABS))
-def lab(request, monkeypatch):
-    """Run the test against each lab of LABS: the spec is active in this process (labkit.spec.active(), and so
-    the engine's functions, the texts and the grader's columns) and, through LAB_SPEC and PYTHONPATH, in every
-    process the test starts (make, the grader's workers)."""
-    monkeypatch.setenv("LAB_SPEC", LABS[request.param])
+def use_lab(name: str, monkeypatch):
+    """Make the lab LABS[name] active for this test and yield it (a generator for a fixture to yield from)."""
+    monkeypatch.setenv("LAB_SPEC", LABS[name])
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(ROOT / "tests"), os.environ.get("PYTHONPATH")))))
     active.cache_clear()
     try:
@@ -118,16 +120,57 @@ def lab(request, monkeypatch):
         active.cache_clear()  # the next active() reads the environment monkeypatch gives back
 
 
+@pytest.fixture(params=tuple(LABS))
+def lab(request, monkeypatch):
+    """Run the test against each lab of LABS: the spec is active in this process (labkit.spec.active(), and so
+    the engine's functions, the texts and the grader's columns) and, through LAB_SPEC and PYTHONPATH, in every
+    process the test starts (make, the grader's workers)."""
+    yield from use_lab(request.param, monkeypatch)
+
+
+@pytest.fixture(params=(("lab09", "posix"), ("lab09", "portable"), ("toy", "posix")), ids="-".join)
+def lab_engine(request, monkeypatch):
+    """`lab` and `engine` together, the portable layer for Lab09 only: the process layer does not depend on
+    the lab, so the toy's runs prove what they prove (the core runs another lab) with the posix one."""
+    name, layer = request.param
+    use_engine(layer, monkeypatch)
+    yield from use_lab(name, monkeypatch)
+
+
 def for_lab(path: Path, lab, folder: Path) -> Path:
     """`path` (a file written for Lab09) as a file of `lab`: for Lab09 the file itself, for another lab a copy in
     `folder` that also defines each of that lab's functions as Lab09's function in the same place (the first as
-    the first, ...), so one hostile file attacks every lab the same way."""
+    the first, ...), so one hostile file attacks every lab the same way.  What the file imports from Lab09's
+    given module (`from framework.tags import A, B`) it gets as plain assignments of the same values, since
+    another lab's child is given that lab's module instead.  The copy is `folder`/<the lab's target name>."""
     if lab.id == LAB.id:
         return path
-    aliases = "".join(f"\n{mine} = {ours}" for mine, ours in zip(lab.functions, LAB.functions))
+    given = Runtime.of(LAB).given
+    source = re.sub(rf"^from {re.escape(given['module'])} import (.*?)(\s*#.*)?$",
+                    lambda found: "".join(f"{name} = {given['names'][name]!r}; " for name in
+                                          (name.strip() for name in found[1].split(","))),
+                    path.read_text(encoding="utf-8"), flags=re.M)
+    aliases = "".join(f"\ntry:\n    {mine} = {ours}\nexcept NameError:\n    pass"  # a missing function stays missing
+                      for mine, ours in zip(lab.functions, LAB.functions))
     copy = folder / lab.target_name
-    copy.write_text(path.read_text(encoding="utf-8") + "\n" + aliases + "\n", encoding="utf-8")
+    copy.write_text(source + "\n" + aliases + "\n", encoding="utf-8")
     return copy
+
+
+FIRST, SECOND, ALL = "first", "second", "all"  # roles: the checks of a lab's first function, of its second, of both
+
+
+def role(lab, which, runs: str = "test") -> list:
+    """The ids of `lab.selected(runs)` in one role (FIRST: the checks of lab.functions[0], SECOND: of [1], ALL:
+    every one, None: none), in run order: how a test names "the checks of the function a file breaks" in
+    every lab at once."""
+    functions = {None: (), FIRST: lab.functions[:1], SECOND: lab.functions[1:2], ALL: lab.functions}[which]
+    return [check.id for check in lab.selected(runs) if check.function in functions]
+
+
+def solution_of(lab) -> Path:
+    """The lab's reference solution."""
+    return lab.root / lab.solution
 
 
 def failing(verdicts: dict) -> set:

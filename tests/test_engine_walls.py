@@ -1,11 +1,16 @@
 """The engine's own walls: replies it refuses, limits where the system has none, a machine short of processes
 or disk, children folders of dead graders, stopping everything at once, and the child's own shape (plain
-functions before student code, closures after it; the given module sent as data)."""
+functions before student code, closures after it; the given module sent as data).
+
+Limits, memory, the budget, batches and the given module run against every lab of conftest.LABS (the `lab`
+fixture, posix layer).  What is the process layer's or the sandbox's alone (uids, cgroups, bubblewrap retries,
+zombies, stop_all, stale folders) and the child's shape run once, with Lab09: no lab reaches them."""
 
 import ast
 import dis
 import errno
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -18,9 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LAB, QUICK, ROOT, SOLUTION, STUDENTS, judged, process_table, wait_for
+from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, for_lab, judged, process_table, role, solution_of,
+                      wait_for)
 from framework import tags
-from labkit import checks
+from labkit import checks, render
+from labkit.i18n import text
 from labkit.run import channel, engine, replies, sandbox
 from labkit.run.engine import StudentRun
 
@@ -50,6 +57,19 @@ def test_a_reply_of_the_wrong_shape_is_refused_whole(reply):
         replies.call(reply, QUICK)
 
 
+def test_a_load_reply_about_other_functions_than_the_request_asked_is_refused_as_forged():
+    """The child answers about exactly the functions the load request names; a reply about others was forged
+    by the student's file (forges_replies_with_nonce.py claims Lab09's two in the toy lab, whose functions then
+    read as missing: the verdict said "define it" to a file that does)."""
+    asked = ("split_tokens", "to_rpn")
+    real = {"ok": True, "functions": {"split_tokens": "ok", "to_rpn": "not_callable"}, "defined": ["to_rpn"]}
+    assert replies.load(real, asked)["functions"] == {"split_tokens": "ok", "to_rpn": "not_callable"}
+    for functions in ({"format_prompt": "ok", "extract_response": "ok"}, {"split_tokens": "ok"},
+                      {"split_tokens": "ok", "to_rpn": "ok", "evaluate": "ok"}):
+        with pytest.raises(replies.Invalid):
+            replies.load(dict(real, functions=functions), asked)
+
+
 def test_descriptions_are_made_safe_and_values_are_kept_exactly():
     checked = replies.call({"raised": {"type": "\x1b[2JEvil", "message": "bad \ud800 \x1b[H", "kinds": ["X"] * 50,
                                        "line": "7"}}, QUICK)
@@ -60,19 +80,34 @@ def test_descriptions_are_made_safe_and_values_are_kept_exactly():
     assert value == "\x1b[2J\ud800"  # judged exactly as returned; render shows it escaped
 
 
-def test_where_no_memory_rlimit_holds_a_watchdog_stops_the_child(monkeypatch, tmp_path):
+def test_where_no_memory_rlimit_holds_a_watchdog_stops_the_child(monkeypatch, tmp_path, lab):
     """macOS refuses RLIMIT_AS; LAB_NO_RLIMIT_AS=1 makes the child skip it here, as there."""
     monkeypatch.setenv("LAB_NO_RLIMIT_AS", "1")
     grows = tmp_path / "student.py"
     grows.write_text("def format_prompt(messages):\n    return ''\n"
                      "def extract_response(output):\n    block = b'x' * (3 << 30)\n    return output.strip()\n")
-    verdicts = judged(grows, limits=replace(QUICK, memory_bytes=256 << 20, case_seconds=30.0))
-    assert [verdicts[i].problem for i in ("4", "5", "6")] == ["memory"] * 3
-    assert verdicts["4"].hint == "hint.memory"
+    verdicts = judged(for_lab(grows, lab, tmp_path), limits=replace(QUICK, memory_bytes=256 << 20, case_seconds=30.0))
+    second = role(lab, SECOND)
+    assert [verdicts[i].problem for i in second] == ["memory"] * len(second)
+    assert verdicts[second[0]].hint == "hint.memory"
+
+
+def test_a_spent_budget_ends_every_case_still_to_run(tmp_path, lab):
+    """The submission's whole budget (Limits.submission_seconds) bounds its cases together: two hung cases of
+    1 s each overrun a budget of 2 s (that also paid for the child's start), so the case running when it ends, and
+    every later one, says so."""
+    hangs = for_lab(STUDENTS / "hostile" / "loop_sigalrm_ignored.py", lab, tmp_path)
+    verdicts = judged(hangs, limits=replace(QUICK, case_seconds=1.0, submission_seconds=2.0))
+    second = role(lab, SECOND)
+    assert [verdicts[i].problem for i in second] == ["timeout"] * len(second)
+    last = verdicts[second[-1]]
+    assert last.facts["budget_seconds"] == 2.0
+    assert any(text("problem.budget", seconds=2.0) in line for line in render.failure_lines(last, hangs.name))
 
 
 @pytest.mark.parametrize("error", [errno.EAGAIN, errno.ENOMEM])
 def test_a_machine_out_of_processes_is_the_submissions_status_not_a_crash(monkeypatch, error):
+    """Lab09 only: the retries take a second and reach no lab (the full disk below shows the status in both)."""
     def refuse(*args, **kwargs):
         raise OSError(error, os.strerror(error))
 
@@ -83,13 +118,13 @@ def test_a_machine_out_of_processes_is_the_submissions_status_not_a_crash(monkey
     assert verdict.problem == "load_failed" and verdict.hint == "hint.system_error"
 
 
-def test_a_full_disk_is_the_submissions_status_not_a_crash(monkeypatch):
+def test_a_full_disk_is_the_submissions_status_not_a_crash(monkeypatch, lab):
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(tempfile, "mkdtemp", full)
-    with StudentRun(SOLUTION, limits=QUICK) as student:
-        assert checks.verdict(student, LAB.selected("test")[0]).hint == "hint.system_error"
+    with StudentRun(solution_of(lab), limits=QUICK) as student:
+        assert checks.verdict(student, lab.selected("test")[0]).hint == "hint.system_error"
         assert "ENOSPC" in student.load.detail["error"]
 
 
@@ -109,8 +144,8 @@ def test_folders_left_by_a_dead_grader_are_removed(monkeypatch, tmp_path):
 def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
     monkeypatch.setattr(channel, "_stopping", threading.Event())
     hung = [StudentRun(HOSTILE / "loop_in_call.py", limits=replace(QUICK, case_seconds=60.0)) for _ in range(2)]
-    results = []
-    threads = [threading.Thread(target=lambda run=run: results.append(checks.verdict(run, LAB.selected("test")[4]))) for run in hung]
+    results, looping = [], LAB.check(role(LAB, SECOND)[-1])  # a case whose input has a tag: loop_in_call loops
+    threads = [threading.Thread(target=lambda run=run: results.append(checks.verdict(run, looping))) for run in hung]
     for thread in threads:
         thread.start()
     wait_for(lambda: all(run.load is not None for run in hung), what="both children loaded")  # now in the call
@@ -252,26 +287,26 @@ def format_prompt(messages):
 """
 
 
-def test_a_batch_gives_what_single_calls_give_each_with_its_own_output(write_student):
-    path = write_student(PRINTS_AND_HANGS)
+def test_a_batch_gives_what_single_calls_give_each_with_its_own_output(write_student, lab, tmp_path):
+    path, second = for_lab(write_student(PRINTS_AND_HANGS), lab, tmp_path), lab.functions[1]
     inputs = [[f"in{n}"] for n in range(40)]
     with StudentRun(path, limits=QUICK) as student:
-        many = student.call_many("extract_response", inputs)
-        single = [student.call("extract_response", args) for args in inputs]
+        many = student.call_many(second, inputs)
+        single = [student.call(second, args) for args in inputs]
     assert [record.returned for record, _, _ in many] == [record.returned for record, _, _ in single]
     assert [record.output["text"] for record, _, _ in many] == [f"call in{n}\n" for n in range(40)]
     assert [record.output for record, _, _ in many] == [record.output for record, _, _ in single]
 
 
 @pytest.mark.parametrize("bad, problem", [("hang", "timeout"), ("exit", "crashed")])
-def test_a_batch_stops_at_the_call_that_gives_no_record_and_says_why(write_student, bad, problem):
-    path = write_student(PRINTS_AND_HANGS)
+def test_a_batch_stops_at_the_call_that_gives_no_record_and_says_why(write_student, bad, problem, lab, tmp_path):
+    path, second = for_lab(write_student(PRINTS_AND_HANGS), lab, tmp_path), lab.functions[1]
     with StudentRun(path, limits=replace(QUICK, case_seconds=0.5)) as student:
-        results = student.call_many("extract_response", [["a"], ["b"], [bad], ["never asked"]])
+        results = student.call_many(second, [["a"], ["b"], [bad], ["never asked"]])
         assert [r[0].returned["value"] for r in results[:2]] == ["A", "B"]
         assert len(results) == 3 and results[2][0] is None and results[2][1] == problem
         assert f"call {bad}" in results[2][2]["output"]["text"]
-        assert student.call("extract_response", ["after"])[0].returned["value"] == "AFTER"  # a new child
+        assert student.call(second, ["after"])[0].returned["value"] == "AFTER"  # a new child
 
 
 def _zombies_of_this_process() -> set:
@@ -425,18 +460,21 @@ def test_the_given_module_and_the_students_module_are_what_the_load_request_name
     assert raised["type"] == "ModuleNotFoundError" and raised["module"] == "framework"
 
 
-def test_a_student_file_gets_every_public_name_of_the_labs_tags_file(write_student):
-    """The child was given the four tags only, so `from framework.tags import ALL_TAGS`, which works when the
-    student runs their file themselves, failed to load under the harness."""
-    path = write_student("from framework.tags import ALL_TAGS, USER_TAG\n"
-                         "def format_prompt(messages):\n    return ''.join(ALL_TAGS.values()) + USER_TAG\n"
-                         "def extract_response(output):\n    return ''\n")
+def test_a_student_file_gets_every_public_name_of_the_labs_given_module(write_student, lab):
+    """The child was given Lab09's four tags only, so `from framework.tags import ALL_TAGS`, which works when
+    the student runs their file themselves, failed to load under the harness; each lab's child gets its own
+    module's names (the toy's ops.py: OPERATORS and PRECEDENCE), under the module's own name."""
+    given = runpy.run_path(str(lab.root / (lab.given.replace(".", "/") + ".py")))
+    names = sorted(name for name in given if not name.startswith("_"))
+    path = write_student(f"from {lab.given} import {', '.join(names)}\n"
+                         f"def {lab.functions[0]}(value):\n    return repr([{', '.join(names)}])\n", name=lab.target_name)
     with StudentRun(path, limits=QUICK) as student:
         assert student.start().ok, student.load
-        returned = student.call("format_prompt", [[]])[0].returned["value"]
-    assert returned == "".join(tags.ALL_TAGS.values()) + tags.USER_TAG
-    assert engine.runtime().given == {"module": "framework.tags",
-                            "names": {name: getattr(tags, name) for name in vars(tags) if not name.startswith("_")}}
+        returned = student.call(lab.functions[0], [None])[0].returned["value"]
+    assert returned == repr([given[name] for name in names]) and len(names) >= 2
+    assert engine.runtime().given == {"module": lab.given, "names": {name: given[name] for name in names}}
+    if lab.id == LAB.id:
+        assert {"ALL_TAGS", "USER_TAG"} <= set(names) and given["ALL_TAGS"] == tags.ALL_TAGS
 
 
 def test_a_given_module_with_a_value_that_is_not_plain_data_is_refused_in_the_parent():

@@ -1,4 +1,7 @@
-"""Checks on drawn inputs: per-student generated checks, property checks, shrinking, and the grade they give."""
+"""Checks on drawn inputs: per-student generated checks, property checks, shrinking, and the grade they give.
+
+Lab09's drawn checks, but for one test: the toy lab (tests/toylab/) declares no drawn check of its own, so a check
+drawn for it here (TOY_TOKENS) shows that drawing, shrinking and the fixed seeds are the core's, not Lab09's."""
 
 import json
 import shutil
@@ -6,12 +9,13 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE
+from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, solution_of, use_lab
 from lab09 import draws as lab_draws
 from labkit import checks, render
 from labkit.checks import Draws, inputs_of
-from labkit.drawn import SHRINK_CALLS, explore, measure, seed_of, specimens
+from labkit.drawn import SHRINK_CALLS, Inputs, explore, measure, seed_of, specimens
 from labkit.run.engine import StudentRun
+from labkit.spec import Drawn, Example
 from labkit.instructor import config
 from labkit.instructor.grade import course_settings, grade_folder
 
@@ -93,7 +97,7 @@ def test_drawn_inputs_cover_the_protocol_and_stay_inside_it():
 def test_property_inputs_have_no_answer_key_but_the_rules():
     for prop in PROPERTY_CASES:
         inputs = inputs_of(prop)
-        drawn = list(specimens(inputs, seed_of("lab09", "properties", prop.id), inputs.count))
+        drawn = list(specimens(inputs, seed_of(LAB.id, "properties", prop.id), inputs.count))
         assert drawn == list(Draws().inputs(prop))  # make test-full's: the handout's fixed seed
         assert len(drawn) >= inputs.count * 3 // 4 and all(inputs.valid(specimen) for specimen in drawn)
     drawn = list(specimens(inputs_of(P3), seed_of("lab09", "properties", "p3"), inputs_of(P3).count))
@@ -156,6 +160,54 @@ def test_a_failure_that_does_not_depend_on_the_input_costs_two_calls_and_shows_t
         assert student.calls >= min(len(inputs), 32) and verdict.problem == "wrong_value"
 
 
+def _toy_tokens(rng, size):
+    """An expression of the toy lab as its tokens: numbers of 1-3 digits with operators between them."""
+    number = lambda: str(rng.randrange(10 ** rng.randint(1, 3)))  # noqa: E731
+    tokens = [number()]
+    for _ in range(size // 2):
+        tokens += [rng.choice("+-*/"), number()]
+    return tokens
+
+
+def _is_expression(tokens) -> bool:
+    return len(tokens) % 2 == 1 and all(
+        token.isdigit() if index % 2 == 0 else token in "+-*/" for index, token in enumerate(tokens))
+
+
+TOY_TOKENS = Inputs(draw=_toy_tokens, valid=_is_expression, atomic=frozenset("+-*/"),
+                    demand=lambda tokens, reference: Example((" ".join(tokens),), list(tokens)))  # the tokens back
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    yield from use_lab("toy", monkeypatch)
+
+
+@pytest.mark.parametrize("slip, problem, smallest", [
+    ("[c for c in expr if not c.isspace()]", "wrong_value", 2),  # a digit is a token: the smallest is 10-99
+    ("expr.split()", None, None),  # right on these inputs (spaced): the check passes
+    ("' '.join(expr.split())", "wrong_type", 1),  # not a list, whatever the input: its first token alone
+])
+def test_a_check_drawn_for_another_lab_shrinks_its_failure_with_the_same_machinery(toy, tmp_path, slip, problem,
+                                                                                     smallest):
+    check = Drawn(id="d1", function=toy.functions[0], group=toy.checks[0].group, section=toy.checks[0].section,
+                  hint=toy.checks[0].hint, drawn_by="(drawn in this test)")
+    calc = tmp_path / toy.target_name
+    calc.write_text(f"def {toy.functions[0]}(expr):\n    return {slip}\n", encoding="utf-8")
+    drawn = list(specimens(TOY_TOKENS, seed_of(toy.id, "properties", check.id), 40))
+    assert drawn != list(specimens(TOY_TOKENS, seed_of(LAB.id, "properties", check.id), 40))  # the lab's own seed
+    with StudentRun(calc, limits=QUICK) as student:
+        verdict = explore(student, check, TOY_TOKENS, drawn)
+    with StudentRun(solution_of(toy), limits=QUICK) as student:
+        assert explore(student, check, TOY_TOKENS, drawn).passed  # the reference gives each drawn input's tokens
+    assert (verdict.passed, verdict.problem) == (problem is None, problem)
+    if problem:
+        [expr] = verdict.case.examples[0].args
+        assert verdict.facts["drawn"]["shrunk"] == "minimal" and " " not in expr and len(expr) == smallest, expr
+        assert verdict.case.examples[0].expected == [expr]
+        assert "化简后仍然出错的最小输入" in "\n".join(render.failure_lines(verdict, calc.name))
+
+
 @pytest.mark.parametrize("name, problem", [("os_exit_in_call", "crashed"), ("misspelt_function", "missing_function")])
 def test_a_crash_or_a_missing_function_ends_the_check_at_once(name, problem):
     for case in PROPERTY_CASES[2:]:  # p3, p4: extract_response
@@ -167,11 +219,11 @@ def test_a_crash_or_a_missing_function_ends_the_check_at_once(name, problem):
 @pytest.mark.parametrize("path", HELD_OUT, ids=lambda p: p.stem)
 def test_a_held_out_mistake_fails_a_drawn_check_with_a_small_counterexample(path):
     with StudentRun(path, limits=QUICK) as student:
-        six = [checks.verdict(student, case) for case in TABLE[:6]]
+        six = [checks.verdict(student, case) for case in LAB.selected("test")]
         drawn = [checks.verdict(student, case) for case in PROPERTY_CASES]
         graded = Draws(student=path.stem, secret=SECRET, count=SCHEME.generated_count)
         drawn += [checks.verdict(student, case, graded) for case in GENERATED_CASES]
-    assert all(verdict.passed for verdict in six)  # `make test` says 6 passed: only the drawn checks tell
+    assert all(verdict.passed for verdict in six)  # `make test` says all passed: only the drawn checks tell
     failed = [verdict for verdict in drawn if not verdict.passed]
     assert {verdict.case.suite for verdict in failed} == {"properties", "generated"}
     for verdict in failed:
@@ -197,7 +249,7 @@ def replay_source(extract_fallback: str, drawn: bool = False) -> str:
     answers = [(case.function, example) for case in TABLE for example in case.examples]
     if drawn:
         answers += [(prop.function, inputs_of(prop).demand(specimen, None)) for prop in PROPERTY_CASES
-                    for specimen in specimens(inputs_of(prop), seed_of("lab09", "properties", prop.id),
+                    for specimen in specimens(inputs_of(prop), seed_of(LAB.id, "properties", prop.id),
                                               inputs_of(prop).count)]
     for function, example in answers:
         key = json.dumps([function, list(example.args)], ensure_ascii=False)

@@ -7,6 +7,9 @@ hostile files armed with paths inside this test's temp dir, or inside a folder i
 reach (its own temp dir may sit below a private folder); where a level does not claim to stop an attack,
 the attack is shown to work — harmlessly, on the canaries — so that the level's claims are tested both
 ways.  README's threat-model table is checked against what each level blocks, here and in the abstract.
+
+The attacks run against Lab09 at every level and against the toy lab (conftest.LABS) at the strongest level
+this machine gives: the walls do not depend on the lab, and one level shows the toy's child is behind them.
 """
 
 import ast
@@ -26,11 +29,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, make, unavailable, wait_for
+from conftest import (LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab, make, solution_of, unavailable,
+                      use_lab, wait_for)
 from labkit import checks
 from labkit.run import sandbox
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
+from labkit.spec import active
 from labkit.instructor import config
 from labkit.instructor.outputs import figures, grades_json, report_page
 from labkit.instructor.grade import refuse_unsafe
@@ -59,17 +64,48 @@ def probe(monkeypatch, environment: dict):
         return child.level
 
 
-@pytest.fixture(params=sorted(LEVELS))
-def level(request, monkeypatch):
-    """Force one level for the engine in this process; skip when this machine cannot give it."""
-    environment, wanted = LEVELS[request.param]
+def forced(monkeypatch, name: str):
+    """Force level `name` for the engine in this process: the level a child gets, or None where this machine
+    cannot give it."""
+    environment, wanted = LEVELS[name]
     got = probe(monkeypatch, environment)
-    if got is None or wanted not in " ".join(got.walls + (got.name,)):
-        reason = f"level {request.param} is not available here (got {got.name if got else 'no child'})"
-        if request.param == "bwrap":
+    return got if got is not None and wanted in " ".join(got.walls + (got.name,)) else None
+
+
+def forced_or_skipped(monkeypatch, name: str):
+    got = forced(monkeypatch, name)
+    if got is None:
+        reason = f"level {name} is not available here"
+        if name == "bwrap":
             unavailable("bwrap", reason)
         pytest.skip(reason)
     return got
+
+
+_GIVEN: dict = {}  # level name -> what forced() gave in this process (the machine does not change during a run)
+
+
+def strongest(monkeypatch) -> str:
+    """The level of LEVELS that blocks most here (the first of them on a tie: bwrap before the others)."""
+    for name in LEVELS:
+        if name not in _GIVEN:
+            _GIVEN[name] = forced(monkeypatch, name)
+    return max((name for name in LEVELS if _GIVEN[name]), key=lambda name: len(_GIVEN[name].blocks))
+
+
+@pytest.fixture(params=sorted(LEVELS))
+def level(request, monkeypatch):
+    """Force one level for the engine in this process; skip when this machine cannot give it."""
+    return forced_or_skipped(monkeypatch, request.param)
+
+
+@pytest.fixture(params=[("lab09", name) for name in sorted(LEVELS)] + [("toy", "strongest")], ids="-".join)
+def attacked(request, monkeypatch):
+    """`level` for the attacks, with the lab they attack active: Lab09 at every level, the toy at the strongest."""
+    lab_name, name = request.param
+    got = forced_or_skipped(monkeypatch, strongest(monkeypatch) if name == "strongest" else name)
+    for lab in use_lab(lab_name, monkeypatch):
+        yield got
 
 
 def _open_to_others(folder) -> bool:
@@ -107,31 +143,45 @@ def shared_folder():
 
 
 def run_six(path):
-    with StudentRun(path, display="student.py", limits=QUICK) as student:
-        verdicts = [checks.verdict(student, case) for case in LAB.selected("test")]
+    """The active lab's `make test` checks on `path` (a file written for Lab09, as a file of that lab), and the
+    level they ran at."""
+    lab = active()
+    with StudentRun(for_lab(path, lab, path.parent), display=lab.target_name, limits=QUICK) as student:
+        verdicts = [checks.verdict(student, case) for case in lab.selected("test")]
+        assert [verdict.case.id for verdict in verdicts] == [case.id for case in lab.selected("test")]
         return verdicts, student.level
 
 
 def answers_of(path) -> tuple[dict, object]:
-    """A hostile file's answers ("a:x,b:y" from format_prompt, called once) and the level it ran at."""
-    with StudentRun(path, display="student.py", limits=QUICK) as student:
-        record, problem, detail = student.call("format_prompt", [[]])
+    """A hostile file's answers ("a:x,b:y" from its format_prompt, called once as the active lab's first
+    function) and the level it ran at."""
+    lab = active()
+    with StudentRun(for_lab(path, lab, path.parent), display=lab.target_name, limits=QUICK) as student:
+        record, problem, detail = student.call(lab.functions[0], [[]])
         assert record is not None, (problem, detail)
         return dict(item.split(":", 1) for item in record.returned["value"].split(",")), student.level
 
 
-def test_reading_the_solution(level, open_folder):
+def test_reading_the_solution(attacked, open_folder):
+    level = attacked
     solution = open_folder / "solutions" / "student.py"
     solution.parent.mkdir(mode=0o755)
-    shutil.copy(SOLUTION, solution)
+    shutil.copy(solution_of(active()), solution)  # what steals_solution.py runs if it can read it
     solution.chmod(0o644)  # readable by others: only the level's walls keep it from the child
     verdicts, seen = run_six(armed("steals_solution", open_folder, SOLUTION=str(solution)))
     assert seen == level
-    stolen = all(verdict.passed for verdict in verdicts)
+    (open_folder / "unread").mkdir()
+    unread = open_folder / "unread" / "steals_nothing.py"  # what steals_solution.py defines when it reads nothing
+    unread.write_text("def format_prompt(messages):\n    return ''\n\n\ndef extract_response(output):\n    return ''\n")
+    outcomes = lambda run: [(verdict.passed, verdict.problem) for verdict in run]  # noqa: E731
+    stolen = outcomes(verdicts) != outcomes(run_six(unread)[0])  # it read one solution or another (another lab's: the grader's)
     assert stolen == ("read" not in level.blocks), level
+    if active().id == LAB.id:
+        assert stolen == all(verdict.passed for verdict in verdicts)
 
 
-def test_forging_files_outside_its_folder(level, open_folder):
+def test_forging_files_outside_its_folder(attacked, open_folder):
+    level = attacked
     canary = open_folder / "canary"
     (canary / "deep").mkdir(parents=True)
     for path in (canary / "grades.csv", canary / "deep" / "report.html"):
@@ -141,9 +191,10 @@ def test_forging_files_outside_its_folder(level, open_folder):
     assert untouched == ("write" in level.blocks), level
 
 
-def test_leaving_files_in_world_writable_folders(level, shared_folder, tmp_path):
+def test_leaving_files_in_world_writable_folders(attacked, shared_folder, tmp_path):
     """Finding 8: at `uid` without Landlock a child could leave files in /tmp for a student graded at the same
     time; they are removed when it ends.  Where the level stops no such write, they stay (the test removes)."""
+    level = attacked
     marker = f"lab09-shared-{uuid.uuid4().hex}"
     answers, seen = answers_of(armed("writes_shared_folders", tmp_path, FOLDER=str(shared_folder), MARKER=marker))
     assert seen == level
@@ -168,10 +219,11 @@ def _received(listener) -> bool:
         return connection.recv(64) == b"lab09-unix\n"
 
 
-def test_connecting_to_local_sockets(level, open_folder, tmp_path):
+def test_connecting_to_local_sockets(attacked, open_folder, tmp_path):
     """Finding 1: Landlock does not cover connect() on a socket file, so a child reached the instructor's D-Bus
     session bus, agents and X11 at every Landlock level.  Here a socket file anyone may use and an abstract
     socket, both this test's, listen; the child sends a line to each."""
+    level = attacked
     path, name = open_folder / "bus", f"lab09-test-{uuid.uuid4().hex}"
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as by_path, \
             socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as abstract:
@@ -188,9 +240,10 @@ def test_connecting_to_local_sockets(level, open_folder, tmp_path):
     assert (answers["path"] == "sent") == received["path"], answers
 
 
-def test_spending_the_graders_processes(level, tmp_path):
+def test_spending_the_graders_processes(attacked, tmp_path):
     """Finding 2: with no process limit of its own a child could fork until the grader's user had none left.
     Where the level claims a limit, the child gets fewer than sandbox.PROCESSES; elsewhere all it asks for."""
+    level = attacked
     count = 2 * sandbox.PROCESSES
     answers, seen = answers_of(armed("forks_many", tmp_path, COUNT=count, SECONDS=10))
     assert seen == level
@@ -207,9 +260,10 @@ time.sleep(60)
 """
 
 
-def test_signals_shadow_network_and_namespaces(level, tmp_path):
+def test_signals_shadow_network_and_namespaces(attacked, tmp_path):
     """The grader gets signal 0 only; a witness process of this test, outside any sandbox like the grader,
     records the one real signal."""
+    level = attacked
     record, ready = tmp_path / "signalled", tmp_path / "ready"
     witness = subprocess.Popen([sys.executable, "-c", WITNESS, str(record), str(ready)])
     try:
@@ -217,9 +271,9 @@ def test_signals_shadow_network_and_namespaces(level, tmp_path):
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as listener:
             listener.bind(("127.0.0.1", 0))
             listener.settimeout(1.0)
-            verdicts, _ = run_six(armed("probes_its_walls", tmp_path, GRADER_PID=os.getpid(),
-                                        WITNESS_PID=witness.pid, PORT=listener.getsockname()[1]))
-            answers = dict(item.split(":") for item in verdicts[0].facts["actual"].split(","))
+            answers, seen = answers_of(armed("probes_its_walls", tmp_path, GRADER_PID=os.getpid(),
+                                             WITNESS_PID=witness.pid, PORT=listener.getsockname()[1]))
+            assert seen == level
             try:
                 received = listener.recv(64) == b"lab09-udp"
             except OSError:
@@ -254,7 +308,8 @@ def _processes_with(marker: str) -> list[int]:
 
 
 @pytest.mark.skipif(not sandbox.IS_LINUX, reason="the reaper needs Linux (macOS: process group only, README)")
-def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(level, open_folder):
+def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(attacked, open_folder):
+    level = attacked
     out = open_folder / "out"
     out.mkdir()
     (out / "grades.csv").write_text("student,score\nalice,100\n")

@@ -66,6 +66,27 @@ def test_a_changed_weight_rewrites_every_table_and_nothing_else(tmp_path):
         assert removed and all(line[2:].startswith("|") for line in removed), (name, removed)
 
 
+def test_make_tables_writes_every_table_of_either_lab_from_its_spec(lab, tmp_path):
+    """The generator names no lab: a stale table of each block of the lab (the toy given two sheets, which it
+    does not ship) is rewritten from the lab's spec, the text around it kept, and then nothing is stale."""
+    lab = lab if lab.sheets else replace(lab, sheets={"zh": "TASK.md", "en": "TASK.en.md"})
+    for block in sheets.blocks(lab):
+        path = tmp_path / block.file
+        before = path.read_text(encoding="utf-8") if path.exists() else "# sheet\n"
+        path.write_text(before + f"\n{block.marker}\n| stale |\n\nafter {block.marker}\n", encoding="utf-8")
+    assert len(sheets.stale(lab, tmp_path)) == len(sheets.blocks(lab))
+    assert sorted(sheets.write(lab, tmp_path)) == sorted(f"{b.file} {b.marker}" for b in sheets.blocks(lab))
+    assert sheets.stale(lab, tmp_path) == []
+    basic = lab.selected("test")
+    first = basic[0].group
+    row = f"| {lab.group_name(first, 'en')} | TEST {basic[0].id}–{basic[-1].id} | `make test` | {first.points} |"
+    assert row in (tmp_path / "TASK.en.md").read_text(encoding="utf-8")
+    for block in sheets.blocks(lab):
+        text = (tmp_path / block.file).read_text(encoding="utf-8")
+        assert sheets.current(text, block.marker) == block.render(lab) and f"after {block.marker}" in text
+        assert "| stale |" not in text
+
+
 def test_the_command_prints_one_table_and_refuses_what_it_does_not_know():
     run = [sys.executable, "-m", "labkit.instructor.sheets"]
     for argument, wanted in (("zh", sheets.scheme_table(LAB, "zh")), ("en", sheets.scheme_table(LAB, "en")),

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import LAB, ROOT, clean_env
 from labkit.instructor.outputs import grades_csv
-from labkit.spec import Case, Group, Lab, Section, Text
+from labkit.spec import Case, Group, Lab, Section, Text, load
 
 
 def ids(checks) -> list:
@@ -17,18 +17,31 @@ def ids(checks) -> list:
 
 
 def test_each_run_selects_its_checks_in_declaration_order():
-    six = [str(n) for n in range(1, 7)]
+    six = ids(LAB.in_group("six"))  # as many as lab09/spec.py declares (tests/test_adding_a_case.py adds one)
     extended, properties = [f"x{n}" for n in range(1, 11)], [f"p{n}" for n in range(1, 5)]
+    assert six == [str(n) for n in range(1, len(six) + 1)]
     assert ids(LAB.selected("test")) == six
     assert ids(LAB.selected("full")) == six + extended + properties
     assert ids(LAB.graded) == six + extended + properties + ["g1", "g2", "g3"]
     assert ids(LAB.selected("challenge")) == [f"c{n}" for n in range(1, 8)] + [f"r{n}" for n in range(1, 8)]
-    header = grades_csv.csv_header()  # grades.csv: a column per graded check, then the points of each graded group
-    assert header[4:4 + len(LAB.graded)] == [check.column for check in LAB.graded]
-    assert header[-len(LAB.graded_groups):] == [f"{group.id}_points" for group in LAB.graded_groups]
     assert {check.suite for check in LAB.selected("test")} == {"core"} and LAB.check("x3").column == "x3"
     with pytest.raises(KeyError, match="lab09 has no check 'z9'"):
         LAB.check("z9")
+
+
+def test_the_toy_lab_selects_its_own_checks():
+    toy = load("toylab.spec")
+    assert (ids(toy.selected("test")), ids(toy.selected("full"))) == (["1", "2", "3", "4"], ["1", "2", "3", "4", "x1", "x2"])
+    assert toy.graded_functions == ("split_tokens", "to_rpn") and toy.selected("challenge") == ()
+
+
+def test_the_grades_header_has_a_column_per_graded_check_of_the_active_lab(lab):
+    header = grades_csv.csv_header()  # grades.csv: a column per graded check, then the points of each graded group
+    assert header[4:4 + len(lab.graded)] == [check.column for check in lab.graded]
+    assert header[-len(lab.graded_groups):] == [f"{group.id}_points" for group in lab.graded_groups]
+    assert len(header) == 4 + len(lab.graded) + len(grades_csv.LMS_COLUMNS) + len(lab.graded_groups)
+    with pytest.raises(KeyError, match=f"{lab.id} has no check 'z9'"):
+        lab.check("z9")
 
 
 GROUP = Group(id="basic", points=10, runs="test", name=Text("基本", "basic"))
@@ -69,7 +82,7 @@ def test_a_spec_that_contradicts_itself_is_refused_naming_the_field(change, comp
 
 def test_the_active_lab_is_the_one_lab_spec_names(tmp_path):
     (tmp_path / "toyspec.py").write_text(
-        "from pathlib import Path\nfrom labkit.spec import Case, Group, Lab, Section, Text\n"
+        "from pathlib import Path\nfrom labkit.spec import Case, Group, Lab, Section, Text, load\n"
         "G = Group(id='basic', points=10, runs='test', name=Text('基本', 'basic'))\n"
         "LAB = Lab(id='toy', name='Toy', root=Path('.'), target='calc.py', solution='s.py', given='ops',\n"
         "          functions=('evaluate',), sheets={}, groups=(G,), sections=(Section(id='main'),),\n"

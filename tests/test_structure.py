@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import LABS as KNOWN
 from labkit.spec import load
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("labkit", "lab09", "framework")
-LABS = ("lab09.spec", "toylab.spec")  # every lab the suite knows: the core must name none of them
+LABS = tuple(KNOWN.values())  # every lab the suite knows (its core tests run against each): the core must name none
 
 
 def modules() -> dict[str, Path]:
@@ -131,3 +132,5 @@ def test_the_core_names_no_function_tag_file_or_name_of_any_lab():
 def test_the_names_searched_for_include_each_labs_functions_tags_and_files():
     lab09 = lab_names("lab09.spec")
     assert {"format_prompt", "extract_response", "<|assistant|>", "ASSISTANT_TAG", "student.py", "Lab09"} <= lab09
+    toy = lab_names(KNOWN["toy"])
+    assert {"split_tokens", "to_rpn", "OPERATORS", "PRECEDENCE", "calc.py", "toycalc"} <= toy

@@ -141,8 +141,8 @@ def load(reply, functions) -> dict:
     if not reply["ok"]:
         return {"ok": False, "raised": exception(reply.get("raised"))}
     states = reply.get("functions")
-    if type(states) is not dict:
-        raise Invalid("load reply without functions")
+    if type(states) is not dict or set(states) != set(functions):  # the child answers about exactly those asked
+        raise Invalid("load reply without the functions asked about")
     functions = {name: states.get(name) if states.get(name) in FUNCTION_STATES else "missing" for name in functions}
     defined = reply.get("defined")
     names = [safe_text(n, 100) for n in defined[:200] if type(n) is str] if type(defined) is list else []
