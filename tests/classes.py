@@ -14,7 +14,8 @@ import pytest
 from conftest import CLASS_LIMITS, STUDENTS, for_lab
 from labkit.instructor import config
 from labkit.instructor.grade import grade_folder
-from labkit.spec import Lab
+from labkit.instructor.outputs.grades_csv import LMS_COLUMNS
+from labkit.spec import Lab, active
 
 # lab id -> its wrong solution and the hint its detector names for it (data of each lab, not counts)
 WRONG = {"lab09": (STUDENTS / "wrong" / "no_trim.py", "hint.not_trimmed"),
@@ -22,6 +23,13 @@ WRONG = {"lab09": (STUDENTS / "wrong" / "no_trim.py", "hint.not_trimmed"),
 # harmless by construction: they forge replies, patch the child's reporting, print escape codes (nothing to arm)
 HOSTILE = ("forges_replies_with_nonce", "patches_reporting", "escape_codes")
 HONEST = ("solution", "wrong", "stub")
+
+
+def header(lab: Lab) -> list:
+    """grades.csv's columns for `lab`, from its spec: a 1/0 column per graded check, the LMS facts, the points of
+    each graded group."""
+    return ["student", "status", "score", "max_score", *[check.column for check in lab.graded], *LMS_COLUMNS,
+            *[f"{group.id}_points" for group in lab.graded_groups]]
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,7 @@ def graded_classes(tmp_path_factory):
     done: dict = {}
 
     def graded(lab: Lab) -> GradedClass:
+        assert active().id == lab.id, "grade a lab's class under the `lab` fixture: the grader grades the active lab"
         if lab.id not in done:
             done[lab.id] = grade_small_class(lab, tmp_path_factory.mktemp(f"class-{lab.id}"))
         return done[lab.id]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from classes import HONEST, HOSTILE, WRONG, graded_classes  # noqa: F401  (a fixture)
+from classes import HONEST, HOSTILE, WRONG, graded_classes, header  # noqa: F401  (a fixture)
 from conftest import CLASS_LIMITS, LAB, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table, wait_for
 from labkit.i18n import text
 from labkit.run.probe import level as sandbox_level
@@ -27,7 +27,6 @@ from labkit.run.reaper import process_stat
 from labkit.run.sandbox import Level
 from labkit.instructor import config, grade
 from labkit.instructor.outputs import atomic, figures, grades_json, report_page, terminal
-from labkit.instructor.outputs.grades_csv import LMS_COLUMNS
 from labkit.instructor.outputs.spool import Spool, SpoolChanged
 from labkit.instructor.results import StudentResult
 from results_fixtures import made_check, made_result
@@ -56,8 +55,7 @@ def honest_class(folder: Path, names=("alice", "bob")) -> Path:
 def test_a_class_of_either_lab_is_graded_by_that_labs_spec(lab, graded_classes):
     graded = graded_classes(lab)
     columns = [check.column for check in lab.graded]
-    assert graded.header == ["student", "status", "score", "max_score", *columns, *LMS_COLUMNS,
-                             *[f"{group.id}_points" for group in lab.graded_groups]]
+    assert graded.header == header(lab)
     assert sorted(graded.rows) == sorted([*HONEST, *HOSTILE])
     document = graded.document
     assert (document["lab"], document["title"]) == (lab.name, lab.name)  # the title from the lab's own course file

@@ -20,14 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from classes import WRONG
+from classes import WRONG, header
 from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
 from labkit import render
 from labkit.i18n import text
 from labkit.run import probe, sandbox
 from labkit.instructor import config
 from labkit.instructor.outputs import gradescope
-from labkit.instructor.outputs.grades_csv import LMS_COLUMNS
 from labkit.instructor.grade import course_settings, grade_folder, grade_submission, private_files
 from labkit.instructor.lms.submissions import Submission
 
@@ -36,12 +35,6 @@ HOSTILE = STUDENTS / "hostile"
 SCHEME = config.load()
 GRADED = SCHEME.checks  # the six, x1-x10, p1-p4, g1-g3
 MAX_SCORE = SCHEME.max_score
-
-
-def header(lab) -> str:
-    """grades.csv's first line for `lab`: a column per graded check, the LMS facts, the points per group."""
-    return ",".join(["student", "status", "score", "max_score", *[check.column for check in lab.graded], *LMS_COLUMNS,
-                     *[f"{group.id}_points" for group in lab.graded_groups]])
 
 
 MARKER = f"lab09-leftover-{uuid.uuid4().hex}"  # on the command line of the process a submission leaves behind
@@ -227,7 +220,7 @@ def test_hostile_neighbours_change_no_other_verdict(graded):
 def test_csv_header_rows_and_cells(graded):
     root, grades, _ = graded
     lines = (root / "out" / "grades.csv").read_text(encoding="utf-8").splitlines()
-    assert lines[0] == header(LAB)
+    assert lines[0] == ",".join(header(LAB))
     rows = list(csv.DictReader(lines))
     assert [row["student"] for row in rows] == sorted(grades)
     for row in rows:

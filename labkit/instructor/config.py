@@ -1,5 +1,6 @@
-"""The course file, solutions/grading.ini: the secret, title, language and visibility of one offering, and
-optional overrides of the lab's scheme (its points per group and generated count are stated in the lab spec).
+"""The course file (grading.ini beside the lab's reference solution, solutions/grading.ini): the secret, title,
+language and visibility of one offering, and optional overrides of the lab's scheme (its points per group and
+generated count are stated in the lab spec).
 
 Read with the standard library (configparser) by the grader, the Gradescope runner and the reports.  Every
 key is described once, in KEYS (README's table of the course file says the same).  `make grade CONFIG=path`
@@ -96,8 +97,8 @@ class Scheme:
 
 
 def course_file(lab: Lab | None = None) -> Path:
-    """The course file of `lab` (default: the active one): grading.ini beside its reference solution (Lab09's
-    solutions/grading.ini), so that each lab is graded with its own secret and title."""
+    """The course file of `lab` (default: the active one): grading.ini beside its reference solution (in
+    solutions/ with it), so that each lab is graded with its own secret and title."""
     lab = lab or active()
     return lab.root / Path(lab.solution).parent / COURSE_FILE
 
