@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -23,6 +23,7 @@ WRONG = {"lab09": (STUDENTS / "wrong" / "no_trim.py", "hint.not_trimmed"),
 # harmless by construction: they forge replies, patch the child's reporting, print escape codes (nothing to arm)
 HOSTILE = ("forges_replies_with_nonce", "patches_reporting", "escape_codes")
 HONEST = ("solution", "wrong", "stub")
+LIMITS = replace(CLASS_LIMITS, case_seconds=5.0)  # no correct call times out on a busy machine (none of them loops)
 
 
 def header(lab: Lab) -> list:
@@ -73,7 +74,7 @@ def small_class(lab: Lab, folder: Path) -> Path:
 def grade_small_class(lab: Lab, folder: Path, jobs: int = 2) -> GradedClass:
     """Grade the small class of `lab` (the active lab) into folder/out, as `make grade` would."""
     out = folder / "out"
-    grade_folder(small_class(lab, folder), out, CLASS_LIMITS, jobs=jobs)
+    grade_folder(small_class(lab, folder), out, LIMITS, jobs=jobs)
     with open(out / "grades.csv", encoding="utf-8", newline="") as stream:
         table = list(csv.reader(stream))
     rows = {row[0]: dict(zip(table[0], row)) for row in table[1:]}
