@@ -1,4 +1,8 @@
-"""A class run nothing stops: one barrier per submission, outputs all or none, Ctrl-C, regrades, safe ids."""
+"""A class run nothing stops: one barrier per submission, outputs all or none, Ctrl-C, regrades, safe ids.
+
+The small class of tests/classes.py is graded for each lab of conftest.LABS, its outputs read against that lab's
+spec; the other tests grade Lab09's files (Ctrl-C, killed workers, regrades: the core's process handling, which
+no spec enters, and each of them slow)."""
 
 import csv
 import io
@@ -15,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table, wait_for
+from classes import HONEST, HOSTILE, WRONG, graded_classes, header  # noqa: F401  (a fixture)
+from conftest import CLASS_LIMITS, LAB, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table, wait_for
 from labkit.i18n import text
 from labkit.run.probe import level as sandbox_level
 from labkit.run.reaper import process_stat
@@ -43,6 +48,65 @@ def honest_class(folder: Path, names=("alice", "bob")) -> Path:
     for name in names:
         shutil.copy(SOLUTION, folder / f"{name}.py")
     return folder
+
+
+# --- a small class of either lab -------------------------------------------------------------------
+
+def test_a_class_of_either_lab_is_graded_by_that_labs_spec(lab, graded_classes):
+    graded = graded_classes(lab)
+    columns = [check.column for check in lab.graded]
+    assert graded.header == header(lab)
+    assert sorted(graded.rows) == sorted([*HONEST, *HOSTILE])
+    document = graded.document
+    assert (document["lab"], document["title"]) == (lab.name, lab.name)  # the title from the lab's own course file
+    assert [(case["column"], case["label"], case["group"]) for case in document["cases"]] == [
+        (check.column, text(check.label_key), check.group.id) for check in lab.graded]
+    assert document["scheme"]["weights"] == {group.id: group.points for group in lab.graded_groups}
+    assert document["max_score"] == graded.scheme.max_score == sum(group.points for group in lab.graded_groups)
+    if lab.id != LAB.id:  # not Lab09's columns under another lab's name
+        assert not {check.column for check in LAB.graded} <= set(columns)
+
+
+def test_the_scores_of_either_labs_class_are_what_its_checks_are_worth(lab, graded_classes):
+    """The solution gets full marks, the stub nothing, the wrong solution something in between, failing the
+    checks its detector names; every score is the sum of the points of the checks passed, group by group."""
+    graded = graded_classes(lab)
+    scheme, rows = graded.scheme, graded.rows
+    for student, row in rows.items():
+        passed = [check for check in lab.graded if row[check.column] == "1"]
+        assert int(row["score"]) == sum(scheme.points(check) for check in passed), student
+        assert int(row["max_score"]) == scheme.max_score
+        assert [int(row[f"{group.id}_points"]) for group in lab.graded_groups] == [
+            sum(scheme.points(check) for check in passed if check.group == group) for group in lab.graded_groups]
+    assert (rows["solution"]["status"], int(rows["solution"]["score"])) == ("ok", scheme.max_score)
+    assert (rows["stub"]["status"], rows["stub"]["score"]) == ("ok", "0")
+    assert rows["wrong"]["status"] == "ok" and 0 < int(rows["wrong"]["score"]) < scheme.max_score
+    named = WRONG[lab.id][1]
+    failed = {column: case["hint"] for column, case in graded.students["wrong"]["cases"].items() if not case["passed"]}
+    assert named in failed.values() and all(rows["wrong"][column] == "0" for column in failed), failed
+
+
+def test_hostile_files_of_either_lab_end_as_one_status_each_and_score_nothing(lab, graded_classes):
+    graded = graded_classes(lab)
+    for student in HOSTILE:
+        row = graded.rows[student]
+        assert row["status"] and row["score"] == "0" and not [c for c in lab.graded if row[c.column] != "0"], row
+        feedback = graded.feedback(student)
+        assert not CONTROL.search(feedback.replace("\n", "")), student
+        assert feedback.rstrip().splitlines()[-1] == text("summary.file", file=lab.target_name)
+
+
+def test_the_feedback_of_either_lab_says_what_grades_csv_says_in_the_labs_words(lab, graded_classes):
+    graded = graded_classes(lab)
+    for student in (*HONEST, *HOSTILE):
+        feedback, row = graded.feedback(student), graded.rows[student]
+        for check in lab.graded:
+            verdict = "PASS" if row[check.column] == "1" else "FAIL"
+            assert f"[TEST {check.id}] {text(check.label_key)} ... [{verdict}]" in feedback.splitlines(), (student, check.id)
+    six = len(lab.selected("test"))
+    assert text("summary", passed=six, failed=0) in graded.feedback("solution").splitlines()
+    assert text("summary", passed=0, failed=six) in graded.feedback("stub").splitlines()
+    assert text(WRONG[lab.id][1]) in graded.feedback("wrong")
 
 
 # --- ids -------------------------------------------------------------------------------------------
@@ -562,4 +626,4 @@ def test_a_class_with_submissions_that_break_rendering_still_grades_to_the_end(t
     assert all(rows[name]["score"] == "0" for name in HOSTILE_CLASS)
     assert not CONTROL.search((tmp_path / "out" / "grades.csv").read_text(encoding="utf-8").replace("\n", ""))
     json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))  # valid UTF-8 and JSON
-    assert len(list((tmp_path / "out" / "feedback").iterdir())) == 6
+    assert len(list((tmp_path / "out" / "feedback").iterdir())) == len(rows)  # one per student

@@ -41,7 +41,7 @@ def test_layout_matches_the_original_c_lab():
     assert lines[0] == "=== Prompt 格式化 ===" and "=== 响应提取 ===" in lines
     results = [line for line in lines if line.startswith("[TEST ")]
     assert [re.match(r"\[TEST (\d+)\] .+ \.\.\. \[PASS\]$", line).group(1) for line in results] == \
-        [str(n) for n in range(1, SIX + 1)]
+        [case.id for case in LAB.selected("test")]
     assert lines[-5:-1] == ["=" * 40, f"测试结果: {SIX} 通过, 0 失败", "=" * 40, "测试的文件: solutions/student.py"]
     assert lines[-6] == ""
     assert "make test-full" in lines[-1]  # the six pass: one line says what else the grade checks
@@ -83,7 +83,7 @@ def test_plain_pytest_shows_the_same_six_cases(student, outcome):
     result = subprocess.run([sys.executable, "-m", "pytest", "framework/verify.py", "-p", "no:cacheprovider",
                              f"--student={student}", "-v"], cwd=ROOT, capture_output=True, text=True,
                             env=clean_env())
-    assert [f"TEST{n}" for n in range(1, SIX + 1)] == re.findall(r"test_case\[(TEST\d+)\]", result.stdout)[:SIX]
+    assert [f"TEST{case.id}" for case in LAB.selected("test")] == re.findall(r"test_case\[(TEST\d+)\]", result.stdout)[:SIX]
     assert outcome in result.stdout
     if outcome == f"{SIX} failed":
         assert 'expected: "<|user|>\\n你好\\n<|assistant|>\\n"' in result.stdout or "期望" in result.stdout

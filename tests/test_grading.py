@@ -1,4 +1,7 @@
-"""`make grade`: every plain layout, honest verdicts for hostile submissions, identical files on a rerun."""
+"""`make grade`: every plain layout, honest verdicts for hostile submissions, identical files on a rerun.
+
+The class of every layout and hostile file is Lab09's (its statuses are data of Lab09's files); the course file,
+the csv header and Gradescope's tests are checked for each lab of conftest.LABS."""
 
 import base64
 import csv
@@ -17,13 +20,14 @@ from pathlib import Path
 
 import pytest
 
+from classes import WRONG, header
 from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
 from labkit import render
 from labkit.i18n import text
 from labkit.run import probe, sandbox
 from labkit.instructor import config
 from labkit.instructor.outputs import gradescope
-from labkit.instructor.grade import course_settings, grade_folder, grade_submission
+from labkit.instructor.grade import course_settings, grade_folder, grade_submission, private_files
 from labkit.instructor.lms.submissions import Submission
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)
@@ -31,8 +35,6 @@ HOSTILE = STUDENTS / "hostile"
 SCHEME = config.load()
 GRADED = SCHEME.checks  # the six, x1-x10, p1-p4, g1-g3
 MAX_SCORE = SCHEME.max_score
-HEADER = ("student,status,score,max_score,t1,t2,t3,t4,t5,t6," + ",".join(c.id for c in GRADED[6:])
-          + ",name,late,attempt,files,six_points,extended_points,properties_points,generated_points")
 
 
 MARKER = f"lab09-leftover-{uuid.uuid4().hex}"  # on the command line of the process a submission leaves behind
@@ -195,7 +197,7 @@ def test_one_submission_cannot_bloat_the_outputs(graded):
     # every verdict kept: values are drawn within a width budget, so this feedback stays under its cap without
     # being cut (test_bounds checks the cut itself, on feedback that is over it)
     assert full.count("[TEST ") == len(GRADED) and "每个学生的反馈最多 64 KB" not in full
-    assert "测试结果: 0 通过, 6 失败" in full
+    assert text("summary", passed=0, failed=len(LAB.selected("test"))) in full
 
 
 def test_a_tree_of_any_depth_left_in_a_childs_folder_is_removed(graded):
@@ -218,7 +220,7 @@ def test_hostile_neighbours_change_no_other_verdict(graded):
 def test_csv_header_rows_and_cells(graded):
     root, grades, _ = graded
     lines = (root / "out" / "grades.csv").read_text(encoding="utf-8").splitlines()
-    assert lines[0] == HEADER
+    assert lines[0] == ",".join(header(LAB))
     rows = list(csv.DictReader(lines))
     assert [row["student"] for row in rows] == sorted(grades)
     for row in rows:
@@ -320,8 +322,9 @@ def test_report_is_one_self_contained_page(graded):
 def test_grading_twice_gives_identical_files(tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()
-    for path in [SOLUTION, STUDENTS / "wrong" / "no_trim.py", HOSTILE / "loop_in_call.py",
-                 HOSTILE / "fake_pass_lines.py", HOSTILE / "os_exit_in_call.py", HOSTILE / "syntax_error.py"]:
+    paths = [SOLUTION, STUDENTS / "wrong" / "no_trim.py", HOSTILE / "loop_in_call.py", HOSTILE / "fake_pass_lines.py",
+             HOSTILE / "os_exit_in_call.py", HOSTILE / "syntax_error.py"]
+    for path in paths:
         shutil.copy(path, folder / path.name)
     outputs = []
     for run in ("first", "second"):
@@ -331,7 +334,7 @@ def test_grading_twice_gives_identical_files(tmp_path):
         assert "ETA" in result.stderr or "预计" in result.stderr
         outputs.append({p.relative_to(tmp_path / run): p.read_bytes()
                         for p in sorted((tmp_path / run).rglob("*")) if p.is_file()})
-    assert outputs[0] == outputs[1] and len(outputs[0]) == 3 + 6
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 3 + len(paths)  # grades.csv, .json, report; feedback
     assert not [p for p in (tmp_path / "first").iterdir() if p.name.startswith(".")]  # no staging left
 
 
@@ -374,24 +377,43 @@ def test_every_way_of_asking_lists_every_option_readme_documents():
     assert all(f"[{name}=" in helped for name in documented), helped
 
 
-def test_gradescope_results_follow_its_schema(tmp_path):
+def test_each_lab_is_graded_with_its_own_course_file(lab):
+    """The course file lies beside the lab's reference solution (Lab09's solutions/grading.ini): the toy is
+    graded with its own secret and title, not with Lab09's, and no child may read it."""
+    own = config.course_file()
+    assert own == lab.root / Path(lab.solution).parent / "grading.ini" and own.is_file()
+    stated = own.read_text(encoding="utf-8")
+    scheme = config.load()
+    assert f"secret = {scheme.secret}" in stated and f"title = {scheme.title}" in stated
+    assert own in private_files(None) and (lab.root / lab.solution) in private_files(None)
+    if lab.id != LAB.id:
+        assert scheme.secret != SCHEME.secret
+
+
+def test_gradescope_results_follow_its_schema(lab, tmp_path):
+    wrong, named = WRONG[lab.id]
     submission = tmp_path / "submission"
     submission.mkdir()
-    shutil.copy(STUDENTS / "wrong" / "no_cut_end.py", submission / "student.py")
+    shutil.copy(wrong, submission / lab.target_name)
     results = tmp_path / "results" / "results.json"
     subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
     document = json.loads(results.read_text(encoding="utf-8"))
-    assert set(document) >= {"score", "tests"} and len(document["tests"]) == len(GRADED)
-    course = course_settings(environ=clean_env(), scheme=SCHEME)  # the course the run above graded for
-    for test, case in zip(document["tests"], GRADED):
+    scheme = config.load()
+    assert set(document) >= {"score", "tests"}
+    assert [(test["number"], test["name"]) for test in document["tests"]] == [
+        (case.column, f"[TEST {case.id}] {text(case.label_key)}") for case in lab.graded]
+    course = course_settings(environ=clean_env(), scheme=scheme)  # the course the run above graded for
+    for test, case in zip(document["tests"], lab.graded):
         assert set(test) >= {"name", "score", "max_score", "status", "output", "visibility"}
         assert test["status"] in ("passed", "failed") and test["visibility"] == gradescope.visibility(course, case)
+        assert test["max_score"] == scheme.points(case)
         assert test["score"] == (test["max_score"] if test["status"] == "passed" else 0)
         assert test["output_format"] == "text"  # preformatted: the caret stays under the difference
-    assert document["score"] == sum(t["score"] for t in document["tests"]) < MAX_SCORE
-    failed = next(t for t in document["tests"] if t["number"] == "t6")
-    assert failed["status"] == "failed" and "<|end|>" in failed["output"]
+    assert 0 < document["score"] == sum(t["score"] for t in document["tests"]) < scheme.max_score
+    failed = [test["output"] for test in document["tests"] if test["status"] == "failed"]
+    assert failed and all(output.startswith(f"{text('field.call')}: ") for output in failed), failed  # the call, then why
+    assert [output for output in failed if text(named) in output], failed  # the detector's hint, in the lab's words
 
 
 def test_gradescope_says_why_nothing_ran_as_grades_json_does(tmp_path):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
+from conftest import CLASS_LIMITS, LABS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
 from lms_fixtures import (CANVAS_ROWS, MOODLE_45, MOODLE_NAMES, RIGHT, WRONG as WRONG_BYTES, blackboard_class,
                           canvas_class, canvas_gradebook, gbk_zip, moodle_45_class, moodle_45_worksheet, moodle_import,
                           put, spout_csv, worksheet_row, zip_bytes)
@@ -25,6 +25,7 @@ from labkit.instructor import config
 from labkit.instructor.outputs import feedback, roster
 from labkit.instructor.grade import course_settings, grade_folder
 from labkit.instructor.lms.submissions import discover
+from labkit.spec import load
 
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (solutions/grading.ini)
 
@@ -163,6 +164,30 @@ def test_what_cannot_be_resolved_says_what_was_found(tmp_path):
     assert by_id["twins"].status == "several_student_py" and by_id["twins"].found == ("a/student.py", "b/student.py")
     assert by_id["essay"].status == "no_student_py" and by_id["essay"].found == ("notes.md", "report.docx")
     assert by_id["renamed"].gradable and by_id["renamed"].notes[0][0] == "note.renamed"
+
+
+def defining(functions) -> str:
+    return "".join(f"def {name}(value):\n    return value\n\n\n" for name in functions)
+
+
+def test_a_misnamed_file_counts_when_it_defines_the_labs_graded_functions(lab, tmp_path):
+    """What recognises the target file under another name is a top-level `def` of one of the graded functions
+    of the lab being graded (Lab.graded_functions): another lab's functions, or the lab's indented in a class, are
+    not its work."""
+    others = {name for module in LABS.values() for name in load(module).graded_functions} - set(lab.functions)
+    assert others, "the labs of conftest.LABS share every function: nothing tells them apart"
+    folder = put(tmp_path / "class", {
+        "solution/answer.py": (lab.root / lab.solution).read_bytes(),
+        "first_only/answer.py": defining(lab.graded_functions[:1]),
+        "last_only/answer.py": "import os\n\n" + defining(lab.graded_functions[-1:]),
+        "another_lab/answer.py": defining(sorted(others)),
+        "in_a_class/answer.py": "class Work:\n    " + defining(lab.graded_functions).replace("\n", "\n    "),
+    })
+    by_id = {s.student: s for s in discover(folder)}
+    for student in ("solution", "first_only", "last_only"):
+        assert by_id[student].gradable and by_id[student].notes[0][0] == "note.renamed", student
+    for student in ("another_lab", "in_a_class"):
+        assert by_id[student].status == "no_student_py" and by_id[student].found == ("answer.py",), student
 
 
 # --- archives are read safely --------------------------------------------------------------------

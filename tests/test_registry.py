@@ -1,6 +1,7 @@
 """The outputs registry and the typed results: an export registered in one place is written, checked inside each
 student's barrier and kept by MERGE=1; results read back from an OUT written before they were typed are
-written back as they were, and an entry this grader could not have written is refused."""
+written back as they were, and an entry this grader could not have written is refused.  What an export is given
+and keeps is checked for each lab of conftest.LABS; the earlier OUT is Lab09's."""
 
 import csv
 import json
@@ -10,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLASS_LIMITS, ROOT, SOLUTION, STUDENTS
+from classes import WRONG
+from conftest import CLASS_LIMITS, ROOT, SOLUTION
 from labkit.instructor import config
 from labkit.instructor.grade import Grade, grade_folder
 from labkit.instructor.outputs import registry, regrade
@@ -48,10 +50,11 @@ class Marks:
         return registry.Output(name="marks", piece=self.piece, render=self.write, kept=self.kept)
 
 
-def a_class(folder: Path, names) -> Path:
+def a_class(folder: Path, names, lab=None) -> Path:
+    """Students who each hand in the reference solution of `lab` (Lab09's by default)."""
     folder.mkdir(parents=True, exist_ok=True)
     for name in names:
-        shutil.copy(SOLUTION, folder / f"{name}.py")
+        shutil.copy(SOLUTION if lab is None else lab.root / lab.solution, folder / f"{name}.py")
     return folder
 
 
@@ -59,14 +62,16 @@ def rows(out: Path) -> dict:
     return {row["student"]: row for row in csv.DictReader(open(out / "grades.csv", encoding="utf-8"))}
 
 
-def test_a_registered_output_is_written_and_a_student_it_cannot_write_becomes_one_grader_error_row(tmp_path,
+def test_a_registered_output_is_written_and_a_student_it_cannot_write_becomes_one_grader_error_row(lab, tmp_path,
                                                                                                   monkeypatch):
     marks = Marks(cannot="victim")
     monkeypatch.setattr(registry, "OUTPUTS", (*registry.OUTPUTS, marks.output()))
     out = tmp_path / "out"
-    grade_folder(a_class(tmp_path / "class", ("alice", "victim", "zoe")), out, LIMITS, jobs=2)
+    grade_folder(a_class(tmp_path / "class", ("alice", "victim", "zoe"), lab), out, LIMITS, jobs=2)
+    full = config.load().max_score  # the lab's
     assert {path.name: path.read_text() for path in (out / "marks").iterdir()} == {
-        "alice.txt": f"{MAX_SCORE}\n", "victim.txt": "0\n", "zoe.txt": f"{MAX_SCORE}\n"}
+        "alice.txt": f"{full}\n", "victim.txt": "0\n", "zoe.txt": f"{full}\n"}
+    assert open(out / "grades.csv", encoding="utf-8").readline().split(",")[4] == lab.graded[0].column
     assert sorted(marks.checked) == ["alice", "victim", "victim", "zoe"]  # checked again as a grader_error
     assert {student: row["status"] for student, row in rows(out).items()} == {
         "alice": "ok", "victim": "grader_error", "zoe": "ok"}
@@ -82,18 +87,20 @@ def test_an_output_that_is_not_wanted_is_neither_written_nor_kept(tmp_path, monk
     assert not (out / "marks").exists() and (out / "grades.csv").exists()
 
 
-def test_merge_keeps_the_per_student_files_of_a_registered_output(tmp_path, monkeypatch):
+def test_merge_keeps_the_per_student_files_of_a_registered_output(lab, tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "OUTPUTS", (*registry.OUTPUTS, Marks().output()))
     out = tmp_path / "out"
-    grade_folder(a_class(tmp_path / "class", ("alice", "bob")), out, LIMITS)
+    grade_folder(a_class(tmp_path / "class", ("alice", "bob"), lab), out, LIMITS)
     (out / "marks" / "alice.txt").write_text("as the earlier run left it\n")
     fixed = tmp_path / "regrade"
     fixed.mkdir()
-    shutil.copy(STUDENTS / "wrong" / "no_trim.py", fixed / "bob.py")
+    shutil.copy(WRONG[lab.id][0], fixed / "bob.py")
     run = grade_folder(fixed, out, LIMITS, merge=True)
     assert run.merged and run.graded == 1
     assert (out / "marks" / "alice.txt").read_text() == "as the earlier run left it\n"  # kept, not rendered again
-    assert (out / "marks" / "bob.txt").read_text() == f"{rows(out)['bob']['score']}\n" != f"{MAX_SCORE}\n"
+    assert (out / "marks" / "bob.txt").read_text() == f"{rows(out)['bob']['score']}\n" != f"{config.load().max_score}\n"
+    assert [column for column in rows(out)["bob"] if column.endswith("_points")] == [
+        f"{group.id}_points" for group in lab.graded_groups]
 
 
 def test_a_regrade_onto_an_out_written_before_results_were_typed_keeps_it_as_it_was(tmp_path):

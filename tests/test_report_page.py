@@ -1,4 +1,6 @@
-"""report.html in a real browser (headless Chromium): what an instructor sees, on a laptop, a phone and paper."""
+"""report.html in a real browser (headless Chromium): what an instructor sees, on a laptop, a phone and paper; and,
+without a browser, the page of each lab of conftest.LABS drawn from that lab's spec (the browser tests, which
+test the page's layout and script, run once, on Lab09's class)."""
 
 import html
 import json
@@ -10,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from browser import chromium, dump_dom, probe, screenshot
+from classes import WRONG, graded_classes  # noqa: F401  (a fixture)
 from conftest import CLASS_LIMITS, LAB, SOLUTION, STUDENTS, unavailable
-from labkit.i18n import text
+from labkit.i18n import current_language, text
 from labkit.instructor.outputs import figures
 from labkit.instructor.grade import grade_folder
 from labkit.instructor.results import StudentResult
@@ -136,8 +139,32 @@ def test_printable_and_in_one_language(pages, tmp_path):
 def test_pass_rates_count_every_graded_submission_a_syntax_error_included(pages):
     _, page = pages["en"]
     rates = probe(page, "Array.from(document.querySelectorAll('#rates td.num')).map(c => c.textContent)")
-    assert len(rates) == len(LAB.graded) and all(rate.endswith("/6)") for rate in rates)  # 7 entries; a .docx is no code
-    assert rates[0] == "83% (5/6)"  # t1: everyone but the file with a syntax error
+    code = len(CLASS)  # 7 entries; a .docx is no code
+    assert len(rates) == len(LAB.graded) and all(rate.endswith(f"/{code})") for rate in rates)
+    assert rates[0] == f"{100 * (code - 1) / code:.0f}% ({code - 1}/{code})"  # t1: all but the file with a syntax error
+
+
+def test_the_page_of_either_lab_has_its_checks_title_and_verdicts(lab, graded_classes):
+    """The rates, the students' columns and their ✓/✗ come from the graded lab's spec and say what grades.csv
+    says; the title is the course's and the lab's subject; the wrong solution's slip heads the common mistakes."""
+    graded = graded_classes(lab)
+    page = (graded.out / "report.html").read_text(encoding="utf-8")
+    e = html.escape
+    subject = getattr(lab.title, current_language())  # a spec may leave the title out (the toy does)
+    title = text("report.title", title=lab.name, subject=subject) if subject else text("report.title_bare", title=lab.name)
+    assert f"<title>{e(title)}</title>" in page and " ·  " not in title
+    rows = graded.rows
+    rates = re.findall(r"<tr><th>([^<]*)</th><td>([^<]*)</td><td class=bar>.*?<td class=num>[^(]*\((\d+)/(\d+)\)</td>", page)
+    assert rates == [(check.column, e(text(check.label_key)), str(sum(row[check.column] == "1" for row in rows.values())),
+                      str(len(rows))) for check in lab.graded]
+    head = re.findall(r'<th aria-sort=none title="([^"]*)"><button type=button>([^<]*)</button>', page)
+    assert head == [(e(text(check.label_key)), check.column) for check in lab.graded]
+    for student, row in rows.items():
+        cells = page.split(f'<tr><td data-v="{student}">', 1)[1].split("</tr>", 1)[0]
+        marks = re.findall(r"<td class=(p|f) data-v=([01])", cells)
+        assert [value for _, value in marks] == [row[check.column] for check in lab.graded], student
+    mistakes = page.split('id=mistakes', 1)[1].split("</table>", 1)[0]
+    assert e(text(WRONG[lab.id][1])) in mistakes
 
 
 def test_common_mistakes_count_students_not_cases_and_leave_out_what_did_not_run():

@@ -64,7 +64,7 @@ def test_the_secret_is_the_course_file_s_alone_and_a_config_overrides_it_key_by_
     other.write_text("[generated]\ncount = 12\n", encoding="utf-8")
     scheme = config.load(other)
     assert (scheme.generated_count, scheme.secret, scheme.weights) == (12, config.load().secret, config.load().weights)
-    monkeypatch.setattr(config, "PATH", tmp_path / "absent.ini")  # no course file: nothing states a secret
+    monkeypatch.setattr(config, "course_file", lambda lab=None: tmp_path / "absent.ini")  # no course file: no secret
     with pytest.raises(config.ConfigError, match=r"no \[generated\] secret"):
         config.load()
     with pytest.raises(config.ConfigError, match=r"other.ini: no \[generated\] secret"):

@@ -6,7 +6,8 @@ import subprocess
 import sys
 import time
 
-from conftest import ROOT, SOLUTION, STUB, clean_env
+from conftest import LAB, ROOT, SOLUTION, STUB, clean_env
+from labkit.i18n import text
 
 PATIENCE = 120.0  # seconds before a step counts as hung: a busy machine makes each run of the six slow
 
@@ -46,7 +47,8 @@ def test_watch_reruns_on_save_and_stops_cleanly(tmp_path):
     finally:
         process.kill()
     summaries = [line for line in seen if line.startswith("测试结果")]
-    assert summaries == ["测试结果: 0 通过, 6 失败\n", "测试结果: 6 通过, 0 失败\n"]
+    six = len(LAB.selected("test"))
+    assert summaries == [text("summary", "zh", passed=0, failed=six) + "\n", text("summary", "zh", passed=six, failed=0) + "\n"]
     last_run = "".join(seen).rsplit("=== Prompt", 1)[1]
     assert last_run.rstrip().endswith("Ctrl-C 退出。") and "全部通过" in last_run  # the summary is last
     assert process.returncode == 0 and "watch 已停止" in rest and "Traceback" not in rest

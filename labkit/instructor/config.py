@@ -1,5 +1,6 @@
-"""The course file, solutions/grading.ini: the secret, title, language and visibility of one offering, and
-optional overrides of the lab's scheme (its points per group and generated count are stated in the lab spec).
+"""The course file (grading.ini beside the lab's reference solution, solutions/grading.ini): the secret, title,
+language and visibility of one offering, and optional overrides of the lab's scheme (its points per group and
+generated count are stated in the lab spec).
 
 Read with the standard library (configparser) by the grader, the Gradescope runner and the reports.  Every
 key is described once, in KEYS (README's table of the course file says the same).  `make grade CONFIG=path`
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from labkit.spec import Case, Lab, active
 
-PATH = Path(__file__).resolve().parents[2] / "solutions" / "grading.ini"  # the course file: never in the handout
+COURSE_FILE = "grading.ini"  # the course file's name, beside the lab's reference solution: never in the handout
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 LANGUAGES = ("zh", "en")
 ATTEMPTS = ("latest", "best")  # which attempt counts (--attempt, LAB_ATTEMPT)
@@ -95,13 +96,21 @@ class Scheme:
         return {check.id: self.points(check) for check in self.checks}
 
 
-def load(path: Path | None = None, lab: Lab | None = None) -> Scheme:
-    """The scheme of `lab` (default: the active one) with solutions/grading.ini's settings, and then those of
-    `path` over them."""
+def course_file(lab: Lab | None = None) -> Path:
+    """The course file of `lab` (default: the active one): grading.ini beside its reference solution (in
+    solutions/ with it), so that each lab is graded with its own secret and title."""
     lab = lab or active()
+    return lab.root / Path(lab.solution).parent / COURSE_FILE
+
+
+def load(path: Path | None = None, lab: Lab | None = None) -> Scheme:
+    """The scheme of `lab` (default: the active one) with its course file's settings, and then those of `path`
+    over them."""
+    lab = lab or active()
+    own = course_file(lab)
     parser = configparser.ConfigParser(interpolation=None)
-    files = [PATH] if PATH.exists() else []
-    if path is not None and Path(path) != PATH:
+    files = [own] if own.exists() else []
+    if path is not None and Path(path) != own:
         files.append(Path(path))
     for source in files:
         try:
@@ -109,7 +118,7 @@ def load(path: Path | None = None, lab: Lab | None = None) -> Scheme:
                 parser.read_file(handle)
         except (OSError, configparser.Error, UnicodeDecodeError) as exc:
             raise ConfigError(f"{source}: {exc}") from None
-    return _scheme(parser, str(files[-1] if files else PATH), lab)
+    return _scheme(parser, str(files[-1] if files else own), lab)
 
 
 def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 
 from labkit.i18n import text
 from labkit.instructor.outputs import atomic
-from labkit.instructor.config import ATTEMPTS, LANGUAGES, PATH as COURSE_FILE, VISIBILITIES
+from labkit.instructor.config import ATTEMPTS, LANGUAGES, VISIBILITIES, course_file
 from labkit.spec import active
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -231,7 +231,7 @@ def gradescope_settings(environ=os.environ) -> str:
     return "\n".join(lines) or "# (defaults: Chinese, visible, the latest attempt)"
 
 
-GRADESCOPE_PRIVATE = (LAB.solution, COURSE_FILE.relative_to(ROOT).as_posix())  # the answer key, the scheme, its secret
+GRADESCOPE_PRIVATE = (LAB.solution, course_file(LAB).relative_to(ROOT).as_posix())  # the answer key, the scheme, its secret
 
 
 def gradescope() -> Path:

@@ -184,6 +184,7 @@ register({
                      "written: {out}/grades.csv, grades.json, report.html, feedback/"),
     # --- report.html --------------------------------------------------------------------------
     "report.title": ("{title} · {subject} — 评分报告", "{title} · {subject} — grading report"),
+    "report.title_bare": ("{title} — 评分报告", "{title} — grading report"),  # a lab whose spec gives no title
     "report.overview": ("{count} 份提交，其中 {graded} 份已评分；满分 {top}。", "{count} submissions, {graded} of them graded; out of {top}."),
     "report.mistakes": ("常见错误", "Common mistakes"),
     "report.mistakes_about": ("评分程序给出的每条提示，按学生人数排序: 下节课先讲最上面的几条。",

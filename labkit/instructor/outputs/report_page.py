@@ -96,7 +96,9 @@ def write_page(stream, records, figures, course, level, unmatched=(), roster_not
     e = html.escape
     mistakes = figures.common_mistakes()
     refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}
-    title = text("report.title", title=course.title, subject=getattr(active().title, current_language()))
+    subject = getattr(active().title, current_language())
+    title = text("report.title", title=course.title, subject=subject) if subject else \
+        text("report.title_bare", title=course.title)
     stream.write(f"""<!doctype html>
 <html lang="{'en' if current_language() == 'en' else 'zh-CN'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
