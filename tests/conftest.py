@@ -121,10 +121,10 @@ def lab(request, monkeypatch):
 def for_lab(path: Path, lab, folder: Path) -> Path:
     """`path` (a file written for Lab09) as a file of `lab`: for Lab09 the file itself, for another lab a copy in
     `folder` that also defines each of that lab's functions as Lab09's function in the same place (the first as
-    the first, ...), so one hostile file attacks every lab the same way."""
+    the first, ...) where the file defines that one, so one hostile file attacks every lab the same way."""
     if lab.id == LAB.id:
         return path
-    aliases = "".join(f"\n{mine} = {ours}" for mine, ours in zip(lab.functions, LAB.functions))
+    aliases = "".join(f"\nif {ours!r} in globals():\n    {mine} = {ours}" for mine, ours in zip(lab.functions, LAB.functions))
     copy = folder / lab.target_name
     copy.write_text(path.read_text(encoding="utf-8") + "\n" + aliases + "\n", encoding="utf-8")
     return copy
