@@ -8,6 +8,7 @@ import importlib
 import json
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -92,6 +93,28 @@ def test_a_returned_int_is_data_a_forged_one_is_not():
         assert replies.returned({"kind": "data", **forged}, limits)["kind"] == "other", forged
     with pytest.raises(replies.Invalid, match="int"):
         replies.returned({"kind": "data", "type": "int", "value": 1 << (4 * limits.value_chars + 1)}, limits)
+
+
+def test_the_toy_make_help_lists_the_toys_targets_and_make_chat_says_it_has_none():
+    shown = make("help", env=toy_env())
+    rows = shown.stdout.split("\ninstructors:")[0].splitlines()
+    assert shown.returncode == 0 and [row.split()[1] for row in rows if row.startswith("make ")] == [
+        "test", "test", "watch", "test-full", "clean"], shown.stdout + shown.stderr  # no chat, no challenge
+    assert "make test-full            基本 + 更多 (都计入成绩) / basic and more checks (all graded)" in rows  # its own words
+    without_make = subprocess.run([sys.executable, "lab.py", "help"], cwd=ROOT, env=toy_env(), capture_output=True,
+                                  text=True, timeout=60)
+    assert without_make.returncode == 0 and "python lab.py run ARGS" in without_make.stdout
+    assert "chat" not in without_make.stdout and "challenge" not in without_make.stdout
+    chat = make("chat", "DEMO=1", env=toy_env())
+    said = [line for line in chat.stderr.splitlines() if not line.startswith("make: ***")]  # make's own line
+    assert chat.returncode != 0 and chat.stdout == "" and said == [
+        "make chat: this lab has no chat target (it has: test, test-full, watch, clean, help, run)"]
+
+
+def test_the_toy_make_test_without_student_tests_the_toys_own_stub():
+    result = make("test", env=toy_env())
+    assert result.returncode != 0 and result.stdout.rstrip().endswith("tested: calc.py"), result.stdout
+    assert text("summary", "en", passed=0, failed=len(SIX)) in result.stdout.splitlines()
 
 
 @pytest.fixture(scope="module")
