@@ -188,8 +188,8 @@ CHECKS = (
 
 CHAT = Target(  # make chat: the student's functions in a chat with a tiny model (lab09/chat/main.py)
     name="chat", runs="lab09.chat.main", help="help.chat", usage="[SEED=n]", notes="help.chat_options", options=(
-        Option(name="DEMO", flag="--demo", when=lambda value: value not in ("", "0"), alone=True),
-        Option(name="REWRITE", flag="--no-rewrite", when=lambda value: value in ("0", "off", "no")),
+        Option(name="DEMO", flag="--demo", off=("", "0"), alone=True),
+        Option(name="REWRITE", flag="--no-rewrite", on=("0", "off", "no")),
         Option(name="SEED", flag="--seed"), Option(name="REWRITE_DEADLINE", flag="--rewrite-deadline"),
         Option(name="REWRITE_DELAY", flag="--rewrite-delay"), Option(name="CHAT_PAGE", flag="--page", path=True),
         Option(name="CHAT_DB", flag="--db", path=True)))

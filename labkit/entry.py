@@ -143,8 +143,8 @@ def _flags(target, settings):
     flags = []
     for option in target.options:
         value = settings.get(option.name, "")
-        if option.when is not None:
-            flags += [option.flag] * bool(option.when(value))
+        if option.switch:
+            flags += [option.flag] * option.given(value)
         elif value:
             flags += [option.flag, _typed_path(value) if option.path else value]
     return flags

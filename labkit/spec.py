@@ -12,7 +12,7 @@ import importlib
 import os
 from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from labkit import i18n
 
@@ -140,13 +140,27 @@ class Option:
     name: str
     """make's spelling, upper case ("SEED"); lab.py also takes --seed VALUE (lower case, "_" as "-")"""
     flag: str
-    """what the target's program is given: the flag and the value, or the flag alone for a switch (`when`)"""
-    when: Callable[[str], bool] | None = None
-    """a switch: whether a value turns it on (then the program gets the flag alone); None: the flag takes the value"""
+    """what the target's program is given: the flag and the value, or the flag alone for a switch (`on`, `off`)"""
+    on: tuple[str, ...] = ()
+    """a switch: the values that give the program the flag (alone)"""
+    off: tuple[str, ...] = ()
+    """a switch: the values that do not (any other does); neither `on` nor `off`: the flag takes the value"""
     alone: bool = False
     """lab.py also takes --name without a value, as NAME=1 (a switch like DEMO)"""
     path: bool = False
     """the value is a path: made absolute when typed outside the checkout (the program runs in it)"""
+
+    def __post_init__(self):
+        if self.on and self.off:
+            raise ValueError(f"option {self.name}: a switch has the values that turn it on, or those that do not")
+
+    @property
+    def switch(self) -> bool:
+        return bool(self.on or self.off)
+
+    def given(self, value: str) -> bool:
+        """Whether a switch set to `value` gives the program its flag."""
+        return value in self.on if self.on else value not in self.off
 
 
 @dataclass(frozen=True, kw_only=True)
