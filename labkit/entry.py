@@ -23,15 +23,21 @@ REBUILT = []  # the venv remade by this run: its (new) Python must run the targe
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    lab = _active_lab(argv)
-    options = parse(argv, lab)
+    try:  # `make clean` runs before every `make test`: it needs no spec (loading one would cost it 40 ms of 60)
+        options = _parsed(argv, None)
+    except _Refused:
+        options = None
+    if options is None or options["target"] != "clean":
+        lab = _active_lab(argv)
+        options = parse(argv, lab)
     if options["lang"]:  # LAB_LANG=en as an argument: the one spelling that works in every shell
         os.environ["LAB_LANG"] = options["lang"]
+    if options["target"] == "clean":
+        clean()
+        return 0
+    _remember_leftovers(lab)
     if options["target"] == "help":
         print(help_text(_command_name(options), lab))
-        return 0
-    if options["target"] == "clean":
-        clean(lab)
         return 0
     python = interpreter(options)
     return run(python, command(options, python, lab), _command_name(options))
@@ -77,10 +83,23 @@ def _lab_options(lab):
     return found
 
 
+class _Refused(Exception):
+    """An argument parse cannot use: (catalogue key, its fields)."""
+
+
 def parse(argv, lab=None):
     """Target and options in any order; `run` passes everything after it to Python untouched.  The lab's
-    settings (SEED=3, --seed 3) are kept by their make name in options["settings"]."""
-    lab = lab if lab is not None else _active_lab(argv)
+    settings (SEED=3, --seed 3) are kept by their make name in options["settings"].  An argument it cannot use
+    ends the run with one line and exit code 2."""
+    try:
+        return _parsed(argv, lab if lab is not None else _active_lab(argv))
+    except _Refused as refused:
+        key, fields = refused.args
+        _fail(key, **fields)
+
+
+def _parsed(argv, lab):
+    """parse's work; `lab` None: the core's targets and options only."""
     names, settings = target_names(lab), _lab_options(lab)
     options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "lang": "", "make": False,
                "target": "", "rest": [], "settings": {}}
@@ -104,9 +123,10 @@ def parse(argv, lab=None):
             if arg == "run":
                 options["rest"], args = args, []
         elif not options["target"] and options["make"] and not arg.startswith("-") and not equals:
-            _fail("lab.no_target", command="make", target=arg, targets=", ".join(names))  # in the Makefile, not the lab
+            raise _Refused("lab.no_target", dict(command="make", target=arg, targets=", ".join(names)))  # the
+            # Makefile has it, this lab has not
         else:
-            _fail("lab.bad_argument", argument=arg, targets=", ".join(names))
+            raise _Refused("lab.bad_argument", dict(argument=arg, targets=", ".join(names)))
     options["target"] = options["target"] or "help"  # like `make` alone
     return options
 
@@ -255,7 +275,7 @@ def run(python, argv, command_name="make"):
             continue
 
 
-def clean(lab=None):
+def clean():
     """Remove what runs leave behind: __pycache__ folders, .pytest_cache, dist/ and the files the lab's targets
     leave (Lab.clean: make chat's page); never a venv, .git, grades/ or a student's file."""
     for folder, subfolders, _ in os.walk(ROOT):
@@ -265,9 +285,55 @@ def clean(lab=None):
                 _remove_tree(os.path.join(folder, name))
     for name in (".pytest_cache", "dist"):
         _remove_tree(os.path.join(ROOT, name))
-    lab = lab if lab is not None else _active_lab([])
-    for name in (lab.clean if lab is not None else ()):
+    for name in _leftovers():
         _quietly(os.unlink, os.path.join(ROOT, name))
+
+
+def _leftovers():
+    """The active lab's Lab.clean: as the last run in this venv noted it (_remember_leftovers), else from the
+    spec."""
+    note = _leftovers_note()
+    if note is not None:
+        try:
+            with open(note, encoding="utf-8") as stream:
+                lines = stream.read().split("\n")
+        except OSError:
+            lines = []
+        if lines and lines[0] == _spec_key():
+            return [line for line in lines[1:] if line]
+    lab = _active_lab([])
+    return lab.clean if lab is not None else ()
+
+
+def _remember_leftovers(lab):
+    """Note `lab`'s Lab.clean in the lab's venv, when that is what runs, so that `make clean` need not load the
+    spec (the note is of the spec LAB_SPEC names; the lab's bytecode is kept in the venv too, lab.py)."""
+    note = _leftovers_note()
+    if note is None or lab is None:
+        return
+    text = "\n".join([_spec_key()] + list(lab.clean)) + "\n"
+    try:
+        with open(note, encoding="utf-8") as stream:
+            if stream.read() == text:
+                return
+    except OSError:
+        pass
+    try:
+        with open(note, "w", encoding="utf-8") as stream:
+            stream.write(text)
+    except OSError:
+        pass
+
+
+def _leftovers_note():
+    """The note's path: in the running venv when it is one of the checkout's, else None."""
+    if sys.prefix != sys.base_prefix and os.path.abspath(sys.prefix).startswith(os.path.join(ROOT, "")):
+        return os.path.join(sys.prefix, "labkit-clean")
+    return None
+
+
+def _spec_key():
+    return "LAB_SPEC=" + os.environ.get("LAB_SPEC", "")
 
 
 def _remove_tree(path):
