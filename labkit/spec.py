@@ -219,17 +219,17 @@ class Lab:
     """every check, in the order they run and are printed"""
     mistakes: str = ""
     """"module:NAME" of the lab's mistake detectors (a labkit.judge.Detectors); empty: the judge's own hints"""
+    targets: tuple[Target, ...] = ()
+    """its own make targets (a chat), and core targets whose help line it restates; the core's are derived
+    (test, test-full, watch, clean, help, run, and challenge when a group runs "challenge")"""
+    clean: tuple[str, ...] = ()
+    """files its targets leave in the checkout (they run there) that `make clean` removes (make chat's page)"""
     verify: str = ""
     """the lab's pytest file of the checks, from the lab's root (the handout's pytest.ini finds it)"""
     handout: str = ""
     """the handout's folder and archive name under dist/ (dist/<handout>.zip …); empty: the lab's id"""
     trees: tuple[str, ...] = ()
     """the lab's own folders that ship in the handout, from the lab's root (the core's package ships with them)"""
-    targets: tuple[Target, ...] = ()
-    """its own make targets (Lab09's chat), and core targets whose help line it restates; the core's are derived
-    (test, test-full, watch, clean, help, run, and challenge when a group runs "challenge")"""
-    clean: tuple[str, ...] = ()
-    """files its targets leave in the checkout (they run there) that `make clean` removes (make chat's page)"""
     network: str = "none"
     """what the student's code may reach: "none", the only policy the engine has (no network wherever the sandbox
     level can stop it: README's threat table); a lab that needs another (the next chapter's chat over HTTP would
