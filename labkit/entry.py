@@ -318,11 +318,13 @@ def _remember_leftovers(lab):
                 return
     except OSError:
         pass
+    written = "{0}.{1}".format(note, os.getpid())  # whole or not at all: another run may read it meanwhile
     try:
-        with open(note, "w", encoding="utf-8") as stream:
+        with open(written, "w", encoding="utf-8") as stream:
             stream.write(text)
+        os.replace(written, note)
     except OSError:
-        pass
+        _quietly(os.unlink, written)
 
 
 def _leftovers_note():

@@ -129,8 +129,8 @@ class Drawn(Case):
     is imported only when the check runs)"""
 
 
-CORE_TARGETS = ("test", "test-full", "challenge", "watch", "clean", "help", "run")  # every lab has them (challenge:
-# a lab with a "challenge" group); labkit/entry.py runs them
+# The targets every lab has (challenge: a lab with a "challenge" group), run by labkit/entry.py.
+CORE_TARGETS = ("test", "test-full", "challenge", "watch", "clean", "help", "run")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,6 +1,7 @@
 """Every way a student starts the lab works: make, python lab.py (Windows has no make), python
 framework/verify.py, python framework/student.py; from the lab and from inside framework/."""
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import LAB, ROOT, SOLUTION, STUB, clean_env, make
 from labkit import entry
+from labkit.spec import Option, Target
 from test_course_output import transcript
 
 FRAMEWORK = ROOT / "framework"
@@ -133,6 +135,17 @@ def test_help_without_make_names_the_windows_command_and_every_target():
     for target in entry.target_names(LAB):
         assert f"python lab.py {target}" in out or target == "help"
     assert "py lab.py test" in out and "STUDENT=" in out and "LAB_LANG=en" in out
+
+
+@pytest.mark.parametrize("declare, refused", [
+    (lambda: Target(name="serve", help="help.serve"), "names the module it runs"),
+    (lambda: Target(name="test", help="help.test", runs="lab09.chat.main"), "only its help line"),
+    (lambda: Option(name="DEMO", flag="--demo", on=("1",), off=("0",)), "turn it on, or those that do not"),
+    (lambda: dataclasses.replace(LAB, targets=LAB.targets * 2), "a target is declared twice"),
+], ids=["own-without-module", "core-with-module", "switch-both-ways", "twice"])
+def test_a_target_or_option_the_entry_could_not_run_is_refused_at_load(declare, refused):
+    with pytest.raises(ValueError, match=refused):
+        declare()
 
 
 def test_make_help_lists_lab09s_own_chat_after_watch_and_its_options_line_under_the_targets():
