@@ -1,6 +1,6 @@
 # Lab09 · 多轮对话 — `make help` lists the targets.  Every target runs lab.py (`python lab.py` does the
 # same without make, e.g. on Windows), with the lab's .venv once it is ready, else with BASE_PYTHON.
-STUDENT     ?= framework/student.py
+STUDENT     ?=
 BASE_PYTHON ?= python3
 VENV        ?= .venv
 

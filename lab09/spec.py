@@ -13,7 +13,7 @@ from pathlib import Path
 
 from lab09.examples import (LONG_LINE, MULTI_TURN, MULTI_TURN_PROMPT, SINGLE_TURN_PROMPT, SYSTEM, TOKEN_TURN,
                             msg, request, turns)
-from labkit.spec import Case, Drawn, Example, Group, Lab, Section, Text
+from labkit.spec import Case, Drawn, Example, Group, Lab, Option, Section, Target, Text
 
 SIX = Group(id="six", points=30, runs="test", name=Text("{count}个测试", "the {count}"))
 EXTENDED = Group(id="extended", points=20, runs="full", name=Text("扩展检查", "extended checks"))
@@ -186,10 +186,19 @@ CHECKS = (
                Example(("中文里一个 token 有多长？", "那中文呢？", 10), "那中文呢？")),
 )
 
+CHAT = Target(  # make chat: the student's functions in a chat with a tiny model (lab09/chat/main.py)
+    name="chat", runs="lab09.chat.main", help="help.chat", usage="[SEED=n]", notes="help.chat_options", options=(
+        Option(name="DEMO", flag="--demo", off=("", "0"), alone=True),
+        Option(name="REWRITE", flag="--no-rewrite", on=("0", "off", "no")),
+        Option(name="SEED", flag="--seed"), Option(name="REWRITE_DEADLINE", flag="--rewrite-deadline"),
+        Option(name="REWRITE_DELAY", flag="--rewrite-delay"), Option(name="CHAT_PAGE", flag="--page", path=True),
+        Option(name="CHAT_DB", flag="--db", path=True)))
+
 LAB = Lab(
     id="lab09", name="Lab09", root=Path(__file__).resolve().parent.parent, target="framework/student.py",
     solution="solutions/student.py", given="framework.tags", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
     title=Text("多轮对话", "multi-turn chat"), texts=("lab09.hints", "lab09.chat.texts"),
+    targets=(CHAT,), clean=("chat-session.html",),
     functions=("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite"),
     groups=(SIX, EXTENDED, PROPERTIES, GENERATED, CHALLENGE), sections=SECTIONS, checks=CHECKS,
     mistakes="lab09.mistakes:DETECTORS", verify="framework/verify.py", handout="lab09-step8",

@@ -165,6 +165,8 @@ CORE = {
     "help.bench": ("计时目标", "timing goals of make test and make grade"),
     "lab.bad_argument": ("看不懂 {argument}: 用法 python lab.py 目标 [STUDENT=文件]，目标是 {targets} 之一",
                          "cannot use {argument}: python lab.py TARGET [STUDENT=file], TARGET one of {targets}"),
+    "lab.no_target": ("{command} {target}: 这个实验没有 {target} 这个目标 (它有: {targets})",
+                      "{command} {target}: this lab has no {target} target (it has: {targets})"),
     "lab.other_venv": ("[setup] {venv} 是 Python {made} 建的，这次照样用它 (不是 Python {this})；要换成 {this}: "
                        "{name} test BASE_PYTHON=\"{python}\"",
                        "[setup] {venv} was made by Python {made} and runs this time (not Python {this}); to switch to "

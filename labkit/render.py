@@ -354,9 +354,9 @@ def _returned(returned: dict, columns: int = ITEM_COLUMNS) -> str:
     """A returned value as the child described it: a str or plain data as a literal, anything else its repr."""
     if returned.get("kind") == "str":
         return excerpt(returned["value"], 0, columns)
-    if returned.get("kind") == "data":
+    if returned.get("kind") == "data" and isinstance(returned["value"], (list, dict)):
         return py_literal(returned["value"], columns)
-    shown = returned.get("repr", "?")
+    shown = repr(returned["value"]) if returned.get("kind") == "data" else returned.get("repr", "?")  # a number
     return shown if width(shown) <= columns else shown[:columns] + "…"
 
 

@@ -129,6 +129,63 @@ class Drawn(Case):
     is imported only when the check runs)"""
 
 
+# The targets every lab has (challenge: a lab with a "challenge" group), run by labkit/entry.py.
+CORE_TARGETS = ("test", "test-full", "challenge", "watch", "clean", "help", "run")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Option:
+    """A setting of a lab's own target: NAME=value in make's spelling (lab.py takes it too), or --name value."""
+
+    name: str
+    """make's spelling, upper case ("SEED"); lab.py also takes --seed VALUE (lower case, "_" as "-")"""
+    flag: str
+    """what the target's program is given: the flag and the value, or the flag alone for a switch (`on`, `off`)"""
+    on: tuple[str, ...] = ()
+    """a switch: the values that give the program the flag (alone)"""
+    off: tuple[str, ...] = ()
+    """a switch: the values that do not (any other does); neither `on` nor `off`: the flag takes the value"""
+    alone: bool = False
+    """lab.py also takes --name without a value, as NAME=1 (a switch like DEMO)"""
+    path: bool = False
+    """the value is a path: made absolute when typed outside the checkout (the program runs in it)"""
+
+    def __post_init__(self):
+        if self.on and self.off:
+            raise ValueError(f"option {self.name}: a switch has the values that turn it on, or those that do not")
+
+    @property
+    def switch(self) -> bool:
+        return bool(self.on or self.off)
+
+    def given(self, value: str) -> bool:
+        """Whether a switch set to `value` gives the program its flag."""
+        return value in self.on if self.on else value not in self.off
+
+
+@dataclass(frozen=True, kw_only=True)
+class Target:
+    """A make target (and `python lab.py` target) of the lab's own, or a core target's help line restated."""
+
+    name: str
+    """`make NAME`, `python lab.py NAME`; a name of CORE_TARGETS restates that target's help line only"""
+    help: str
+    """the key of its line in `make help` (the lab's texts define it)"""
+    runs: str = ""
+    """the module it runs, as `python -m MODULE --student FILE` and its options' flags (empty for a core target)"""
+    usage: str = ""
+    """what `make help` shows after the name ("[SEED=n]")"""
+    options: tuple[Option, ...] = ()
+    """the settings it takes, in the order its program is given them"""
+    notes: str = ""
+    """the key of a line `make help` prints under the targets (what the options do); empty: none"""
+
+    def __post_init__(self):
+        if bool(self.runs) == (self.name in CORE_TARGETS):
+            raise ValueError(f"target {self.name}: a target of the lab's own names the module it runs (runs=), "
+                             f"a core one ({', '.join(CORE_TARGETS)}) only its help line")
+
+
 @dataclass(frozen=True, kw_only=True)
 class Lab:
     """Everything the core needs to run, judge, grade and hand out one lab."""
@@ -162,6 +219,11 @@ class Lab:
     """every check, in the order they run and are printed"""
     mistakes: str = ""
     """"module:NAME" of the lab's mistake detectors (a labkit.judge.Detectors); empty: the judge's own hints"""
+    targets: tuple[Target, ...] = ()
+    """its own make targets (a chat), and core targets whose help line it restates; the core's are derived
+    (test, test-full, watch, clean, help, run, and challenge when a group runs "challenge")"""
+    clean: tuple[str, ...] = ()
+    """files its targets leave in the checkout (they run there) that `make clean` removes (make chat's page)"""
     verify: str = ""
     """the lab's pytest file of the checks, from the lab's root (the handout's pytest.ini finds it)"""
     handout: str = ""
@@ -191,12 +253,24 @@ class Lab:
                 raise ValueError(f"{where}: section {check.section} is not one of the lab's sections")
             if check.function not in self.functions:
                 raise ValueError(f"{where}: function {check.function} is not one of the lab's functions")
+        names = [target.name for target in self.targets]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.id}: a target is declared twice: {', '.join(names)}")
         i18n.register({check.label_key: tuple(check.label) for check in self.checks if isinstance(check.label, Text)})
         for group in self.groups:
             given = [check.points for check in self.checks if check.group.id == group.id]
             if any(points is not None for points in given) and (None in given or sum(given) != group.points):
                 raise ValueError(f"{self.id} group {group.id}: explicit points must cover every check and add up "
                                  f"to {group.points}")
+
+    @property
+    def has_challenge(self) -> bool:
+        """Whether it has optional checks, and so a `make challenge`."""
+        return any(group.runs == "challenge" for group in self.groups)
+
+    def own_target(self, name: str) -> Target | None:
+        """Its Target named `name`: one of its own targets, or a core target's restated help line; else None."""
+        return next((target for target in self.targets if target.name == name), None)
 
     @property
     def handout_name(self) -> str:

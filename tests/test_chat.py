@@ -394,6 +394,19 @@ def test_a_failing_rewrite_function_falls_back_with_its_reason_and_the_chat_goes
     assert len(replies) == 3 and [turn.asked for turn in chat.turns] == list(DEMO_SCRIPTS["zh"])
 
 
+@pytest.mark.parametrize("function, value", [("clean_rewrite", "5"), ("clean_rewrite", "True"),
+                                             ("rewrite_messages", "2.5")])
+def test_a_rewrite_function_returning_a_number_falls_back_naming_its_type(tmp_path, function, value):
+    """A number comes back from the child as data (another lab's functions return ints); the chat still says
+    which type the optional function returned."""
+    odd = tmp_path / "student.py"
+    odd.write_text(SOLUTION.read_text(encoding="utf-8") + f"\n\ndef {function}(*args, **kwargs):\n    return {value}\n",
+                   encoding="utf-8")
+    _, replies, shown = converse(DEMO_SCRIPTS["zh"][:2], path=odd)
+    kind = type(eval(value)).__name__
+    assert _rewrite_log(shown)[1:] == [f"{DEMO_SCRIPTS['zh'][1]} (降级: {function} 返回了 {kind})"] and len(replies) == 2
+
+
 # --- TASK.md quotes the chat: the quotes are what the programs print ------------------------------------------
 
 

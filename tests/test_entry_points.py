@@ -1,6 +1,7 @@
 """Every way a student starts the lab works: make, python lab.py (Windows has no make), python
 framework/verify.py, python framework/student.py; from the lab and from inside framework/."""
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -9,8 +10,9 @@ import venv
 
 import pytest
 
-import lab
 from conftest import LAB, ROOT, SOLUTION, STUB, clean_env, make
+from labkit import entry
+from labkit.spec import Option, Target
 from test_course_output import transcript
 
 FRAMEWORK = ROOT / "framework"
@@ -98,18 +100,27 @@ def test_make_test_accepts_a_python_whose_path_has_a_space(tmp_path):
 
 
 def test_make_and_lab_py_take_the_same_options_in_either_spelling():
-    as_make = lab.parse(["chat", "STUDENT=my file.py", "SEED=7", "DEMO=1", "VENV=.venv-x", "BASE_PYTHON=python3.12",
-                         "LAB_LANG=en"])
-    as_options = lab.parse(["--student", "my file.py", "--seed=7", "--demo", "chat", "--venv", ".venv-x",
-                            "--base-python", "python3.12", "--lab-lang", "en"])
-    assert as_make == as_options and as_make["target"] == "chat" and as_make["demo"] is True
-    assert lab.parse(["chat", "DEMO="])["demo"] is False and lab.parse([])["target"] == "help"
-    chat = lab.command(lab.parse(["chat", "REWRITE=0", "REWRITE_DEADLINE=800", "REWRITE_DELAY=900", "SEED=3"]), "py")
-    assert chat[:3] == ["py", "-m", "lab09.chat.main"]
+    as_make = entry.parse(["chat", "STUDENT=my file.py", "SEED=7", "DEMO=1", "VENV=.venv-x", "BASE_PYTHON=python3.12",
+                           "LAB_LANG=en"])
+    as_options = entry.parse(["--student", "my file.py", "--seed=7", "--demo", "chat", "--venv", ".venv-x",
+                              "--base-python", "python3.12", "--lab-lang", "en"])
+    assert as_make == as_options and as_make["target"] == "chat" and as_make["settings"] == {"SEED": "7", "DEMO": "1"}
+    assert "--demo" not in entry.command(entry.parse(["chat", "DEMO="]), "py") and entry.parse([])["target"] == "help"
+    assert "--demo" in entry.command(as_make, "py")
+    chat = entry.command(entry.parse(["chat", "REWRITE=0", "REWRITE_DEADLINE=800", "REWRITE_DELAY=900", "SEED=3"]), "py")
+    assert chat[:3] == ["py", "-m", "lab09.chat.main"]  # the module Lab09's spec names for its own target
     for flag in ("--no-rewrite", "--rewrite-deadline 800", "--rewrite-delay 900", "--seed 3"):
         assert flag in " ".join(chat)
-    passed_on = lab.parse(["--make", "--python", "/a b/python", "run", "-m", "pytest", "STUDENT=x", "--help"])
+    assert "--no-rewrite" not in entry.command(entry.parse(["chat", "REWRITE=1"]), "py")
+    passed_on = entry.parse(["--make", "--python", "/a b/python", "run", "-m", "pytest", "STUDENT=x", "--help"])
     assert passed_on["rest"] == ["-m", "pytest", "STUDENT=x", "--help"] and passed_on["python"] == "/a b/python"
+
+
+def test_the_targets_come_from_the_spec_the_core_ones_first():
+    assert entry.target_names(LAB) == ["test", "test-full", "challenge", "watch", "chat", "clean", "help", "run"]
+    stub = entry.command(entry.parse(["test"]), "py")
+    assert stub[:5] == ["py", "-m", "pytest", "framework/verify.py", "--student=framework/student.py"]
+    assert entry.command(entry.parse(["test-full"]), "py")[-1] == "--full"
 
 
 @pytest.mark.parametrize("argv", [["tset"], ["test", "--student"], ["test", "chat"], ["test", "--nope"]])
@@ -121,15 +132,32 @@ def test_a_wrong_argument_gets_one_line_and_exit_code_2(argv):
 
 def test_help_without_make_names_the_windows_command_and_every_target():
     out = python("lab.py", "help").stdout
-    for target in lab.TARGETS:
+    for target in entry.target_names(LAB):
         assert f"python lab.py {target}" in out or target == "help"
     assert "py lab.py test" in out and "STUDENT=" in out and "LAB_LANG=en" in out
 
 
+@pytest.mark.parametrize("declare, refused", [
+    (lambda: Target(name="serve", help="help.serve"), "names the module it runs"),
+    (lambda: Target(name="test", help="help.test", runs="lab09.chat.main"), "only its help line"),
+    (lambda: Option(name="DEMO", flag="--demo", on=("1",), off=("0",)), "turn it on, or those that do not"),
+    (lambda: dataclasses.replace(LAB, targets=LAB.targets * 2), "a target is declared twice"),
+], ids=["own-without-module", "core-with-module", "switch-both-ways", "twice"])
+def test_a_target_or_option_the_entry_could_not_run_is_refused_at_load(declare, refused):
+    with pytest.raises(ValueError, match=refused):
+        declare()
+
+
+def test_make_help_lists_lab09s_own_chat_after_watch_and_its_options_line_under_the_targets():
+    rows = make("help").stdout.splitlines()
+    assert [row.split()[1] for row in rows[:7]] == ["test", "test", "watch", "chat", "test-full", "challenge", "clean"]
+    assert rows[3].startswith("make chat [SEED=n]") and rows[7].startswith("chat: REWRITE=0 不改写")
+
+
 def test_a_windows_run_waits_for_its_child_and_passes_its_exit_code_on(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # run() moves to the lab; monkeypatch moves back
-    monkeypatch.setattr(lab.os, "name", "nt")
-    code = lab.run(sys.executable, [sys.executable, "-c", "import os, sys; sys.exit(3 if os.path.isfile('lab.py') else 4)"])
+    monkeypatch.setattr(entry.os, "name", "nt")
+    code = entry.run(sys.executable, [sys.executable, "-c", "import os, sys; sys.exit(3 if os.path.isfile('lab.py') else 4)"])
     assert code == 3  # it ran in the lab, and its exit code came back
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import LAB, TABLE
+from conftest import LAB, TABLE, judged
 from labkit import i18n, render
 from labkit.judge import Verdict, judge
 from labkit.run.engine import CaseRun, CallRecord, LoadOutcome
@@ -194,3 +194,39 @@ def test_arguments_afterwards_that_did_not_come_back_get_a_sentence(monkeypatch,
     assert not any("too_large" in line or "unserializable" in line for line in lines)
     monkeypatch.setenv("LAB_LANG", "en")
     assert any(" ".join(line.split()).startswith(en) for line in render.failure_lines(verdict, "s.py"))
+
+
+NOT_STR = '提示: 要返回一个 str，而不是 {0}；列表可以用 "".join(...) 拼起来 (TASK.md 1.5.1)'
+
+
+SCALARS = [  # (returned, its 实际 line under check 1, under x2 (40 columns), the hint)
+    ("5", "5  (类型是 int)", "5", NOT_STR.format("int")),
+    ("-3", "-3  (类型是 int)", "-3", NOT_STR.format("int")),
+    ("1.5", "1.5  (类型是 float)", "1.5", NOT_STR.format("float")),
+    ("1e300", "1e+300  (类型是 float)", "1e+300", NOT_STR.format("float")),
+    ("-0.0", "-0.0  (类型是 float)", "-0.0", NOT_STR.format("float")),
+    ("float('nan')", "nan  (类型是 float)", "nan", NOT_STR.format("float")),
+    ("float('-inf')", "-inf  (类型是 float)", "-inf", NOT_STR.format("float")),
+    ("True", "True  (类型是 bool)", "True", NOT_STR.format("bool")),
+    ("None", "None  (类型是 NoneType)", "None",
+     "提示: 函数返回了 None: 是不是忘了 return，或者某个分支没有 return？(TASK.md 1.5.1)"),
+    ("10 ** 69", "1" + "0" * 69 + "  (类型是 int)", "1" + "0" * 39 + "…", NOT_STR.format("int")),  # 70 digits: whole
+    ("10 ** 80", "1" + "0" * 69 + "…  (类型是 int)", "1" + "0" * 39 + "…", NOT_STR.format("int")),
+]
+
+
+@pytest.mark.parametrize("value, actual, returned, hint", SCALARS, ids=[row[0] for row in SCALARS])
+def test_a_number_bool_or_none_where_a_str_is_wanted_fails_as_before(tmp_path, monkeypatch, value, actual, returned,
+                                                                     hint):
+    """Lab09 wants str: a returned int, float, bool or None fails `wrong_type` with the same lines whether the
+    child sends it as plain data (a lab whose function returns an int needs that) or described by its repr."""
+    monkeypatch.delenv("LAB_LANG", raising=False)
+    student = tmp_path / "student.py"
+    student.write_text(f"def format_prompt(messages):\n    return {value}\n\n\n"
+                       f"def extract_response(output):\n    return {value}\n", encoding="utf-8")
+    verdicts = judged(student, [LAB.check("1"), LAB.check("x2")])
+    assert verdicts["1"].problem == "wrong_type" and verdicts["x2"].problem == "no_exception"
+    lines = [line.strip() for line in render.failure_lines(verdicts["1"], "student.py")]
+    assert lines[2:] == [f"实际: {actual}", hint], lines
+    assert f"实际: 没有抛出异常，返回了 {returned}" in [line.strip() for line in
+                                                 render.failure_lines(verdicts["x2"], "student.py")]

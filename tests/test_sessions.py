@@ -130,11 +130,11 @@ def test_a_database_that_cannot_be_opened_leaves_the_chat_going(tmp_path):
 
 
 def test_make_clean_keeps_the_sessions_database(tmp_path, monkeypatch):
-    import lab
-    monkeypatch.setattr(lab, "LAB", str(tmp_path))
+    from labkit import entry
+    monkeypatch.setattr(entry, "ROOT", str(tmp_path))
     for name in ("chat-session.html", sessions.FILE_NAME):
         (tmp_path / name).write_text("x")
-    lab.clean()
+    entry.clean()
     assert not (tmp_path / "chat-session.html").exists() and (tmp_path / sessions.FILE_NAME).exists()
 
 
@@ -147,8 +147,8 @@ def test_the_sessions_can_be_listed(tmp_path):
 
 
 def test_chat_db_reaches_the_chat_from_make_and_lab_py():
-    import lab
-    command = lab.command(lab.parse(["chat", "CHAT_DB=elsewhere.db", "CHAT_PAGE=p.html"]), "py")
+    from labkit import entry
+    command = entry.command(entry.parse(["chat", "CHAT_DB=elsewhere.db", "CHAT_PAGE=p.html"]), "py")
     assert command[command.index("--db") + 1] == "elsewhere.db" and command[command.index("--page") + 1] == "p.html"
 
 

@@ -9,7 +9,8 @@ import venv
 
 import pytest
 
-from conftest import ROOT, clean_env, make
+from conftest import LAB, ROOT, clean_env, make
+from labkit.spec import load
 
 sys.path.insert(0, str(ROOT / "labkit"))
 import setup_venv  # noqa: E402  (a stand-alone script, run by the system python3)
@@ -114,6 +115,27 @@ def test_clean_removes_run_artefacts_but_never_the_student_file_or_venv(tmp_path
     assert not (lab / "chat-session.html").exists()
     assert (lab / "framework" / "student.py").read_bytes() == student
     assert (lab / ".venv" / ".labkit-ready").exists() and (lab / ".venv" / "lib" / "__pycache__").exists()
+
+
+def test_make_clean_takes_the_labs_leftover_files_from_the_venvs_note_else_from_the_spec(tmp_path, monkeypatch):
+    """`make clean` runs before every `make test`: it reads Lab.clean from the note a run that loaded the spec left
+    in the lab's venv (loading the spec would cost it 40 ms), and from the spec when the note is of another one."""
+    from labkit import entry
+    venv = tmp_path / ".venv"
+    venv.mkdir()
+    monkeypatch.setattr(entry, "ROOT", str(tmp_path))
+    monkeypatch.setattr(entry.sys, "prefix", str(venv))  # this run's Python is the lab's venv
+    monkeypatch.delenv("LAB_SPEC", raising=False)
+    assert tuple(entry._leftovers()) == LAB.clean == ("chat-session.html",)  # no note yet: the spec's
+    entry._remember_leftovers(LAB)
+    assert (venv / "labkit-clean").read_text(encoding="utf-8") == "LAB_SPEC=\nchat-session.html\n"
+    (venv / "labkit-clean").write_text("LAB_SPEC=\nnoted.html\n", encoding="utf-8")
+    (tmp_path / "noted.html").write_text("x")
+    entry.clean()
+    assert not (tmp_path / "noted.html").exists()
+    monkeypatch.setenv("LAB_SPEC", "toylab.spec")
+    monkeypatch.setattr(entry, "_active_lab", lambda argv: load("toylab.spec"))  # what LAB_SPEC makes active
+    assert tuple(entry._leftovers()) == ()  # the note is Lab09's: the toy's spec says
 
 
 def test_help_lists_the_targets():

@@ -310,10 +310,10 @@ class Chat:
         if record.raised is not None:
             raise Unavailable(text("chat.reason.raised", function=function, type=record.raised.get("type", "?")))
         returned = record.returned or {}
-        if returned.get("kind") in ("str", "data"):
+        if returned.get("kind") == "str" or returned.get("kind") == "data" and returned.get("type") in ("list", "dict"):
             return returned["value"]
         if returned.get("type") == "NoneType":
-            return None
+            return None  # a number or bool is data too, but it is named by its type below
         raise Unavailable(text("chat.reason.wrong_type", function=function, type=returned.get("type", "?")))
 
     # --- the generation channel ---------------------------------------------------------------

@@ -401,24 +401,31 @@ def describer(state, safe_text, *, type, isinstance, int, len, SyntaxError, Syst
     return describe
 
 
-def encoder(to_json, safe_text, longest, *, type, isinstance, str, len, list, dict, enumerate, repr, BaseException,
-            **_):
+def encoder(to_json, safe_text, longest, *, type, isinstance, str, int, float, len, list, dict, enumerate, repr,
+            BaseException, **_):
     """`encode(value, args)`: a returned value as data: a genuine str is sent whole (cut to `longest`), plain
-    lists and dicts (of exact built-in types, not too deep, within `longest`) as data, anything else by its
-    type and repr."""
+    lists and dicts (of exact built-in types, not too deep, within `longest`) and exact ints, finite floats,
+    bools and None as data, anything else by its type and repr."""
+    def plain(value):
+        kind = type(value)
+        return (kind is list or kind is dict or kind is int or value is None or value is True or value is False
+                or kind is float and value - value == 0)  # not inf or nan: JSON has no number for them
+
     def encode(value, args):
         if type(value) is str:
             if len(value) > longest:
                 return {"kind": "str", "value": value[:longest], "length": len(value)}
             return {"kind": "str", "value": value}
-        if type(value) is list or type(value) is dict:
+        if plain(value):
             try:
                 fits = len(to_json(value)) <= longest
-            except BaseException:
+            except BaseException:  # too deep, or an int too long to write (3.11+)
                 fits = False
             if fits:
-                return {"kind": "data", "type": type(value).__name__, "value": value,
-                        "is_argument": [index for index, arg in enumerate(args) if arg is value]}
+                data = {"kind": "data", "type": type(value).__name__, "value": value}
+                if type(value) is list or type(value) is dict:
+                    data["is_argument"] = [index for index, arg in enumerate(args) if arg is value]
+                return data
         try:
             cls = type(value)
             name = cls.__name__ if cls.__module__ == "builtins" else cls.__module__ + "." + cls.__qualname__

@@ -20,6 +20,7 @@ MAX_DEPTH = 16  # a list of messages is 3 deep; anything deeper is not an answer
 MAX_NODES = 200_000
 MAX_ARGUMENTS = 16  # a call has one or two; the indices of those returned as the value
 FUNCTION_STATES = ("ok", "missing", "not_callable")
+SCALARS = ("int", "float", "bool", "NoneType")  # what a returned value may be as data besides a list or dict
 
 
 class Invalid(Exception):
@@ -88,8 +89,8 @@ def _too_large(limits) -> str:
 
 
 def returned(value, limits) -> dict:
-    """A returned value: a str exactly as sent, plain data if within bounds, otherwise a description; a value
-    larger than the child sends is refused."""
+    """A returned value: a str exactly as sent, plain data (a list or dict within bounds, or one of SCALARS) as
+    sent, otherwise a description; a value larger than the child sends is refused."""
     if type(value) is not dict:
         raise Invalid("returned is not an object")
     kind = value.get("kind")
@@ -105,6 +106,8 @@ def returned(value, limits) -> dict:
         return result
     if kind == "data":
         data, type_name = value.get("value"), value.get("type")
+        if type(data) not in (list, dict):
+            return _scalar(data, type_name, limits)
         problem = check_data(data, max_chars=limits.value_chars) if type(data) in (list, dict) else \
             "not a list or dict"
         if problem == _too_large(limits):
@@ -120,6 +123,16 @@ def returned(value, limits) -> dict:
         return {"kind": "other", "type": _text(value.get("type"), 100) or "?",
                 "str_subclass": value.get("str_subclass") is True, "repr": _text(value.get("repr"), 300)}
     raise Invalid(f"unknown kind {safe_text(str(kind), 20)}")
+
+
+def _scalar(data, type_name, limits) -> dict:
+    """A returned int, finite float, bool or None, which must be the type it claims to be; an int longer than
+    the child sends is refused."""
+    if type(data) is int and data.bit_length() > 4 * limits.value_chars:  # more digits than value_chars
+        raise Invalid(f"a returned int of {_too_large(limits)}")
+    if type_name == type(data).__name__ and type_name in SCALARS and (type(data) is not float or data - data == 0):
+        return {"kind": "data", "type": type_name, "value": data, "is_argument": []}
+    return {"kind": "other", "type": "?", "str_subclass": False, "repr": "<not plain data>"}
 
 
 def hello(reply) -> dict:

@@ -31,3 +31,14 @@ def to_rpn(expr):
             out.append(waiting.pop())
         waiting.append(token)
     return " ".join(out + waiting[::-1])
+
+
+def evaluate(expr):
+    """The value of `expr` as an int (* and / before + and -; / divides whole numbers: use //)."""
+    stack = []
+    for token in to_rpn(expr).split():
+        if token in OPERATORS:
+            right, left = stack.pop(), stack.pop()
+            token = {"+": left + right, "-": left - right, "*": left * right, "/": left // right}[token]
+        stack.append(int(token))
+    return stack[0]

@@ -1,7 +1,9 @@
-"""A toy lab, the proof that the core is lab-independent: a small calculator with two functions of its own.
+"""A toy lab, the proof that the core is lab-independent: a small calculator with three functions of its own.
 
 `split_tokens(expr)` returns the numbers and operators of an expression as a list of str, `to_rpn(expr)` the
-expression in reverse Polish notation as a str.  The given module is ops.py (plain data), the student's file
+expression in reverse Polish notation as a str, `evaluate(expr)` its value as an int: * and / before + and -, each
+from left to right, and / an integer division (//) that the checks use only where it is exact (8/4), so a
+solution that divides with / fails them only by returning a float.  The given module is ops.py (plain data), the student's file
 calc.py (the stub), solution.py the reference, wrong.py a solution without precedence that the one detector
 (mistakes.py) names.  Its texts are its own (TEXTS below, named by LAB.texts, every key under "toy." but the section and
 summary lines the core asks for by group and section).  The lab's `make test` is Lab09's, with LAB_SPEC naming
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from labkit.spec import Case, Example, Group, Lab, Section, Text
+from labkit.spec import Case, Example, Group, Lab, Section, Target, Text
 
 TEXTS = {  # the lab's layer of sentences (LAB.texts names this module)
     "section.toy_tokens": Text("词法", "tokens"),
@@ -29,8 +31,12 @@ TEXTS = {  # the lab's layer of sentences (LAB.texts names this module)
     "toy.label.precedence": Text("to_rpn: 先乘除后加减", "to_rpn: * and / before + and -"),
     "toy.label.long": Text("split_tokens: 多位数", "split_tokens: numbers of several digits"),
     "toy.label.chain": Text("to_rpn: 两个乘法", "to_rpn: two products"),
+    "toy.label.evaluate": Text("evaluate: 先乘除后加减, 得到一个 int", "evaluate: * and / before + and -, an int back"),
+    "toy.help.test_full": Text("{six} + 更多 (都计入成绩)", "{six} and more checks (all graded)"),
     "toy.hint.tokens": Text("每个数是一个 token, 每个运算符也是", "every number is one token, so is every operator"),
     "toy.hint.rpn": Text("操作数按顺序写, 运算符写在它的两个操作数之后", "operands in order, an operator after its two operands"),
+    "toy.hint.evaluate": Text("按优先级算出值, 返回 int (除法用 //)", "compute the value by precedence and return an int "
+                              "(divide with //)"),
     "toy.hint.precedence": Text("运算符是从左到右用的: * 和 / 要先于 + 和 -",
                                 "the operators were applied left to right: * and / come before + and -"),
 }
@@ -54,11 +60,14 @@ CHECKS = (
     _case("x1", "split_tokens", MORE, "toy_more", "long", "tokens", Example(("100 * 20",), ["100", "*", "20"]),
           Example(("",), [])),
     _case("x2", "to_rpn", MORE, "toy_more", "chain", "rpn", Example(("2*3+4*5",), "2 3 * 4 5 * +")),
+    _case("x3", "evaluate", MORE, "toy_more", "evaluate", "evaluate", Example(("12",), 12), Example(("8/4-1",), 1),
+          Example(("7-2-1",), 4), Example(("1+2*3",), 7), Example(("2*3+4*5",), 26)),
 )
 
 LAB = Lab(
     id="toycalc", name="Calc", root=Path(__file__).resolve().parent, target="calc.py", solution="solution.py",
-    given="ops", functions=("split_tokens", "to_rpn"), sheets={}, groups=(BASIC, MORE),
+    given="ops", functions=("split_tokens", "to_rpn", "evaluate"), sheets={}, groups=(BASIC, MORE),
     sections=tuple(Section(id=name) for name in ("toy_tokens", "toy_rpn", "toy_more")), checks=CHECKS,
     mistakes="toylab.mistakes:DETECTORS", handout="toycalc", texts=("toylab.spec",),
+    targets=(Target(name="test-full", help="toy.help.test_full"),),  # its own words for a core target's line
 )

@@ -1,4 +1,5 @@
-"""The toy lab's wrong solution: tokens right, but operators applied left to right, without precedence."""
+"""The toy lab's wrong solution: tokens right, but operators applied left to right, without precedence
+(in to_rpn, and so in evaluate, which computes to_rpn's answer)."""
 
 from ops import OPERATORS
 
@@ -22,3 +23,19 @@ def to_rpn(expr):
     for operator, operand in zip(tokens[1::2], tokens[2::2]):
         out += [operand, operator]
     return " ".join(out)
+
+
+def evaluate(expr):
+    """Left to right as well: each operator applied as soon as its right operand is read."""
+    tokens = split_tokens(expr)
+    value = int(tokens[0])
+    for operator, operand in zip(tokens[1::2], tokens[2::2]):
+        if operator == "+":
+            value += int(operand)
+        elif operator == "-":
+            value -= int(operand)
+        elif operator == "*":
+            value *= int(operand)
+        else:
+            value //= int(operand)
+    return value

