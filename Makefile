@@ -23,7 +23,7 @@ help test test-full challenge watch clean:
 	$(LAB) $@ --student "$(STUDENT)"
 
 chat:
-	$(LAB) chat --student "$(STUDENT)" $(if $(DEMO),--demo) $(if $(SEED),--seed "$(SEED)") \
+	$(LAB) chat --student "$(STUDENT)" $(if $(DEMO),DEMO="$(DEMO)") $(if $(SEED),--seed "$(SEED)") \
 	  $(if $(REWRITE),REWRITE="$(REWRITE)") $(if $(REWRITE_DEADLINE),REWRITE_DEADLINE="$(REWRITE_DEADLINE)") \
 	  $(if $(REWRITE_DELAY),REWRITE_DELAY="$(REWRITE_DELAY)") $(if $(CHAT_PAGE),CHAT_PAGE="$(CHAT_PAGE)") \
 	  $(if $(CHAT_DB),CHAT_DB="$(CHAT_DB)")

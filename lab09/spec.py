@@ -198,7 +198,7 @@ LAB = Lab(
     id="lab09", name="Lab09", root=Path(__file__).resolve().parent.parent, target="framework/student.py",
     solution="solutions/student.py", given="framework.tags", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
     title=Text("多轮对话", "multi-turn chat"), texts=("lab09.hints", "lab09.chat.texts"),
-    targets=(CHAT,), clean=("chat-session.html",),
+    targets=(CHAT, Target(name="test-full", help="help.lab09_test_full")), clean=("chat-session.html",),
     functions=("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite"),
     groups=(SIX, EXTENDED, PROPERTIES, GENERATED, CHALLENGE), sections=SECTIONS, checks=CHECKS,
     mistakes="lab09.mistakes:DETECTORS", verify="framework/verify.py", handout="lab09-step8",

@@ -150,7 +150,7 @@ CORE = {
     "help.test": ("运行{six} ({target})", "run {six} cases ({target})"),
     "help.student": ("测试另一个文件", "test another file"),
     "help.watch": ("保存 {target_name} 就自动重新测试", "re-run the cases on every save of {target_name}"),
-    "help.test_full": ("{six} + 扩展检查 + 性质检查 (都计入成绩)", "{six}, extended and property checks (all graded)"),
+    "help.test_full": ("{six} + {full} (都计入成绩)", "{six}, {full} (all graded)"),
     "help.clean": ("删除运行产物 (不删 {target_name} 和 .venv)", "remove run artefacts (never {target_name} or .venv)"),
     "help.run": ("用实验的 Python (.venv) 运行", "run the lab's Python (.venv) with ARGS"),
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",

@@ -116,6 +116,21 @@ def test_make_and_lab_py_take_the_same_options_in_either_spelling():
     assert passed_on["rest"] == ["-m", "pytest", "STUDENT=x", "--help"] and passed_on["python"] == "/a b/python"
 
 
+def test_make_chat_takes_a_switch_as_lab_py_does_demo_0_is_no_demo(tmp_path):
+    """The Makefile passes DEMO= on as it was typed, so `make chat DEMO=0` is the chat, as `python lab.py chat
+    DEMO=0` is, not the demo (it gave `--demo` for any value that was not empty)."""
+    asked = dict(input="", env=clean_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
+    student = f"STUDENT=solutions/student.py CHAT_PAGE={tmp_path / 'page.html'} CHAT_DB={tmp_path / 'chat.db'}".split()
+    by_make = subprocess.run(["make", "--no-print-directory", "chat", "DEMO=0", *student, f"PYTHON={sys.executable}"],
+                             **asked)
+    by_lab_py = subprocess.run([sys.executable, "lab.py", "chat", "DEMO=0", *student, f"PYTHON={sys.executable}"],
+                               **asked)
+    demo = subprocess.run(["make", "--no-print-directory", "chat", "DEMO=1", *student, f"PYTHON={sys.executable}"],
+                          **asked)
+    assert by_make.returncode == by_lab_py.returncode == demo.returncode == 0, by_make.stderr
+    assert by_make.stdout == by_lab_py.stdout and len(by_make.stdout.splitlines()) < len(demo.stdout.splitlines())
+
+
 def test_the_targets_come_from_the_spec_the_core_ones_first():
     assert entry.target_names(LAB) == ["test", "test-full", "challenge", "watch", "chat", "clean", "help", "run"]
     stub = entry.command(entry.parse(["test"]), "py")

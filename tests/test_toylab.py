@@ -14,7 +14,7 @@ import pytest
 
 from conftest import ROOT, STUDENTS, clean_env, make
 from labkit.i18n import text
-from labkit.spec import load
+from labkit.spec import Text, load
 
 TOY = ROOT / "tests" / "toylab"
 SPEC = "toylab.spec"  # tests/ is on the path of the suite and of every child below
@@ -109,6 +109,18 @@ def test_the_toy_make_help_lists_the_toys_targets_and_make_chat_says_it_has_none
     said = [line for line in chat.stderr.splitlines() if not line.startswith("make: ***")]  # make's own line
     assert chat.returncode != 0 and chat.stdout == "" and said == [
         "make chat: this lab has no chat target (it has: test, test-full, watch, clean, help, run)"]
+
+
+def test_a_lab_that_does_not_restate_the_test_full_line_gets_its_groups_named_by_the_core():
+    """The core's line for `make test-full` names the groups it adds from the spec (Lab09 and the toy restate it)."""
+    from dataclasses import replace
+    from labkit import entry
+    plain = replace(LAB, targets=())
+    rows = [row for row in entry.help_text("make", plain).splitlines() if row.startswith("make test-full ")]
+    assert rows == ["make test-full            基本 + 更多 (都计入成绩) / basic, more (all graded)"]
+    two = replace(plain, groups=(*LAB.groups, replace(LAB.groups[-1], id="extra", name=Text("附加", "extra"))))
+    rows = [row for row in entry.help_text("make", two).splitlines() if row.startswith("make test-full ")]
+    assert rows == ["make test-full            基本 + 更多 + 附加 (都计入成绩) / basic, more and extra (all graded)"]
 
 
 def test_the_toy_make_test_without_student_tests_the_toys_own_stub():
