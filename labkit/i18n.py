@@ -217,11 +217,14 @@ def register(entries: dict) -> None:
 def wanted(lab) -> set:
     """The keys the core looks up in a lab's layer: each check's label and hints, each section's header, each
     group's summary line (the six's and the optional ones' are the core's "summary"), and the lines under the
-    summary (what else the grade checks; a stub tested while an edited file sits nearby)."""
+    summary (what else the grade checks; a stub tested while an edited file sits nearby), and make help's lines of
+    the lab's own targets and of its make challenge."""
     keys = {"summary.pointer", "summary.stub_elsewhere"}
     keys |= {check.label_key for check in lab.checks} | {check.hint for check in lab.checks}
     keys |= {hint for check in lab.checks for example in check.examples for hint in example.mistakes.values()}
     keys |= {f"section.{section.id}" for section in lab.sections}
+    keys |= {key for target in lab.targets for key in (target.help, target.notes) if key}  # make help's lines
+    keys |= {"help.challenge"} if any(group.runs == "challenge" for group in lab.groups) else set()
     return keys | {f"summary.{group.id}" for group in lab.groups if group.runs not in ("test", "challenge")}
 
 

@@ -55,7 +55,8 @@ def fake_lab(monkeypatch):
             module.TEXTS = entries
             monkeypatch.setitem(sys.modules, module.__name__, module)
             names.append(module.__name__)
-        lab = types.SimpleNamespace(id="fake", texts=tuple(names), checks=(), sections=(), groups=())
+        lab = types.SimpleNamespace(id="fake", texts=tuple(names), checks=(), sections=(), groups=(),
+                                    targets=())
         monkeypatch.setattr(spec, "active", lambda: lab)
         return lab
     return make
@@ -102,6 +103,17 @@ def test_a_text_the_core_will_ask_for_and_nobody_defines_fails_at_load(fake_lab)
     with pytest.raises(KeyError, match=r"lab09: no text for \['case.x3.label'\] in fake_texts_0"):
         i18n.use(lab)
     assert i18n.wanted(LAB) <= set(lab09_texts()) | set(i18n.CORE)
+
+
+@pytest.mark.parametrize("missing", ["help.challenge", "help.chat", "help.chat_options"])
+def test_a_help_line_of_the_labs_targets_that_nobody_defines_fails_at_load(fake_lab, missing):
+    """make help's line for make challenge (a lab with optional checks) and for each of the lab's own targets
+    and their notes are asked for at load too, not first by `make help`."""
+    import dataclasses
+    fake_lab({key: value for key, value in lab09_texts().items() if key != missing})
+    lab = dataclasses.replace(LAB, texts=("fake_texts_0",))
+    with pytest.raises(KeyError, match=rf"lab09: no text for \['{missing}'\] in fake_texts_0"):
+        i18n.use(lab)
 
 
 def test_the_core_sentences_need_no_lab():
