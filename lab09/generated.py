@@ -11,22 +11,20 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-from pathlib import Path
 
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from lab09.draws import draw_history, draw_raw, draw_unknown_role, inputs, known_tag_free, messages, one_unknown, unknown_role
+from lab09.draws import (draw_history, draw_raw, draw_unknown_role, inputs, known_tag_free, messages, one_unknown,
+                         unknown_role)
 from lab09.mistakes import ASCII_SPACE, BOUNDARIES, TAG_LIKE, format_mistakes
+from lab09.spec import LAB
 from labkit.spec import Example
 
 # --- the answers: the reference solution's ----------------------------------------------------------
 
-REFERENCE = Path(__file__).resolve().parent.parent / "solutions" / "student.py"
-
-
 @functools.lru_cache(maxsize=None)
 def solution():
     """The reference solution, loaded once into this process (it is the instructors' own code)."""
-    spec = importlib.util.spec_from_file_location("lab09_reference", REFERENCE)
+    spec = importlib.util.spec_from_file_location("lab09_reference", LAB.solution_path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

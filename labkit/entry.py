@@ -396,7 +396,8 @@ def _help_fields(lab):
     counts them ("六个测试", "the six"), the student's file, the lab's name and its handout's."""
     if lab is None:  # a Python older than 3.10 cannot load the spec; `help` still answers (`test` says why)
         plain = {"target": "framework/", "target_name": "the student file", "lab": "the lab", "handout": "*"}
-        return {"zh": dict(plain, six="基本测试", full="更多检查"), "en": dict(plain, six="the core", full="more checks")}
+        return {"zh": dict(plain, six="基本测试", full="更多检查"),
+                "en": dict(plain, six="the core", full="more checks")}
     first = next(group for group in lab.groups if group.runs == "test")
     full = [group for group in lab.groups if group.runs == "full"]  # what make test-full adds
     plain = {"target": lab.target, "target_name": lab.target_name, "lab": lab.name, "handout": lab.handout_name}
@@ -407,9 +408,9 @@ def _help_fields(lab):
 
 def _listed(names, language):
     """"a + b + c" in Chinese, "a, b and c" in English."""
-    if language != "en":
+    if language != "en" or len(names) < 2:
         return " + ".join(names)
-    return " and ".join(filter(None, (", ".join(names[:-1]), names[-1]))) if names else ""
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def help_text(cmd, lab=None):

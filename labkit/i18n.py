@@ -224,7 +224,7 @@ def wanted(lab) -> set:
     keys |= {hint for check in lab.checks for example in check.examples for hint in example.mistakes.values()}
     keys |= {f"section.{section.id}" for section in lab.sections}
     keys |= {key for target in lab.targets for key in (target.help, target.notes) if key}  # make help's lines
-    keys |= {"help.challenge"} if any(group.runs == "challenge" for group in lab.groups) else set()
+    keys |= {"help.challenge"} if lab.has_challenge else set()
     return keys | {f"summary.{group.id}" for group in lab.groups if group.runs not in ("test", "challenge")}
 
 

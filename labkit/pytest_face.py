@@ -19,7 +19,7 @@ _LAB = pytest.StashKey["Lab"]()
 def pytest_addoption(parser):
     lab = active()
     group = parser.getgroup("labkit")
-    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(lab.root / lab.target),
+    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(lab.target_path),
                     help=f"the {lab.target_name} to test (default: {lab.target} of this lab)")
     group.addoption("--full", action="store_true",
                     help="also run the extended and property checks (make test-full)")
@@ -76,7 +76,7 @@ class Lab:
         pattern = f"[{stem[:1].upper()}{stem[:1].lower()}]{stem[1:]}*.py"  # "[Ss]tudent*.py"
         definitions = {f"def {check.function}".encode() for check in lab.selected("test")}
         here = Path(os.environ.get("LAB_CWD") or os.getcwd())
-        for folder in dict.fromkeys((lab.root, (lab.root / lab.target).parent, here)):
+        for folder in dict.fromkeys((lab.root, lab.target_path.parent, here)):
             for path in sorted(folder.glob(pattern)):
                 try:
                     source = path.read_bytes() if path.is_file() and path.stat().st_size <= 1 << 20 else b""

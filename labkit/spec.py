@@ -278,6 +278,16 @@ class Lab:
         return self.handout or self.id
 
     @property
+    def target_path(self) -> Path:
+        """The student's file (the stub, in the lab's checkout)."""
+        return self.root / self.target
+
+    @property
+    def solution_path(self) -> Path:
+        """The reference solution (never in the handout)."""
+        return self.root / self.solution
+
+    @property
     def target_name(self) -> str:
         """The student's file name without its folder: how submissions and feedback name it."""
         return Path(self.target).name

@@ -62,7 +62,7 @@ def small_class(lab: Lab, folder: Path) -> Path:
     """The class's submissions in folder/class, one file per student, named by role."""
     submissions = folder / "class"
     submissions.mkdir(parents=True)
-    sources = {"solution": lab.root / lab.solution, "wrong": WRONG[lab.id][0], "stub": lab.root / lab.target}
+    sources = {"solution": lab.solution_path, "wrong": WRONG[lab.id][0], "stub": lab.target_path}
     for name in HOSTILE:
         (folder / name).mkdir()
         sources[name] = for_lab(STUDENTS / "hostile" / f"{name}.py", lab, folder / name)

@@ -168,11 +168,6 @@ def role(lab, which, runs: str = "test") -> list:
     return [check.id for check in lab.selected(runs) if check.function in functions]
 
 
-def solution_of(lab) -> Path:
-    """The lab's reference solution."""
-    return lab.root / lab.solution
-
-
 def failing(verdicts: dict) -> set:
     return {case_id for case_id, verdict in verdicts.items() if not verdict.passed}
 

@@ -23,8 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, for_lab, judged, process_table, role, solution_of,
-                      wait_for)
+from conftest import LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, for_lab, judged, process_table, role, wait_for
 from framework import tags
 from labkit import checks, render
 from labkit.i18n import text
@@ -123,7 +122,7 @@ def test_a_full_disk_is_the_submissions_status_not_a_crash(monkeypatch, lab):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(tempfile, "mkdtemp", full)
-    with StudentRun(solution_of(lab), limits=QUICK) as student:
+    with StudentRun(lab.solution_path, limits=QUICK) as student:
         assert checks.verdict(student, lab.selected("test")[0]).hint == "hint.system_error"
         assert "ENOSPC" in student.load.detail["error"]
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, solution_of, use_lab
+from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, use_lab
 from lab09 import draws as lab_draws
 from labkit import checks, render
 from labkit.checks import Draws, inputs_of
@@ -198,7 +198,7 @@ def test_a_check_drawn_for_another_lab_shrinks_its_failure_with_the_same_machine
     assert drawn != list(specimens(TOY_TOKENS, seed_of(LAB.id, "properties", check.id), 40))  # the lab's own seed
     with StudentRun(calc, limits=QUICK) as student:
         verdict = explore(student, check, TOY_TOKENS, drawn)
-    with StudentRun(solution_of(toy), limits=QUICK) as student:
+    with StudentRun(toy.solution_path, limits=QUICK) as student:
         assert explore(student, check, TOY_TOKENS, drawn).passed  # the reference gives each drawn input's tokens
     assert (verdict.passed, verdict.problem) == (problem is None, problem)
     if problem:

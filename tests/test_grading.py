@@ -381,11 +381,11 @@ def test_each_lab_is_graded_with_its_own_course_file(lab):
     """The course file lies beside the lab's reference solution (Lab09's solutions/grading.ini): the toy is
     graded with its own secret and title, not with Lab09's, and no child may read it."""
     own = config.course_file()
-    assert own == lab.root / Path(lab.solution).parent / "grading.ini" and own.is_file()
+    assert own == lab.solution_path.parent / "grading.ini" and own.is_file()
     stated = own.read_text(encoding="utf-8")
     scheme = config.load()
     assert f"secret = {scheme.secret}" in stated and f"title = {scheme.title}" in stated
-    assert own in private_files(None) and (lab.root / lab.solution) in private_files(None)
+    assert own in private_files(None) and lab.solution_path in private_files(None)
     if lab.id != LAB.id:
         assert scheme.secret != SCHEME.secret
 

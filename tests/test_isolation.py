@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab, make, solution_of, unavailable,
+from conftest import (LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab, make, unavailable,
                       use_lab, wait_for)
 from labkit import checks
 from labkit.run import sandbox
@@ -166,7 +166,7 @@ def test_reading_the_solution(attacked, open_folder):
     level = attacked
     solution = open_folder / "solutions" / "student.py"
     solution.parent.mkdir(mode=0o755)
-    shutil.copy(solution_of(active()), solution)  # what steals_solution.py runs if it can read it
+    shutil.copy(active().solution_path, solution)  # what steals_solution.py runs if it can read it
     solution.chmod(0o644)  # readable by others: only the level's walls keep it from the child
     verdicts, seen = run_six(armed("steals_solution", open_folder, SOLUTION=str(solution)))
     assert seen == level

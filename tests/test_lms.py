@@ -177,7 +177,7 @@ def test_a_misnamed_file_counts_when_it_defines_the_labs_graded_functions(lab, t
     others = {name for module in LABS.values() for name in load(module).graded_functions} - set(lab.functions)
     assert others, "the labs of conftest.LABS share every function: nothing tells them apart"
     folder = put(tmp_path / "class", {
-        "solution/answer.py": (lab.root / lab.solution).read_bytes(),
+        "solution/answer.py": lab.solution_path.read_bytes(),
         "first_only/answer.py": defining(lab.graded_functions[:1]),
         "last_only/answer.py": "import os\n\n" + defining(lab.graded_functions[-1:]),
         "another_lab/answer.py": defining(sorted(others)),

@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import (ALL, FIRST, LAB, QUICK, SECOND, SOLUTION, STUDENTS, clean_env, failing, for_lab, judged, make,
-                      role, solution_of)
+                      role)
 from labkit import i18n, render
 from labkit.i18n import text
 from labkit.run import probe
@@ -167,7 +167,7 @@ def test_exceptions_point_at_the_students_own_line(write_student, lab, tmp_path)
 
 
 def test_gbk_file_fails_with_how_to_resave(write_student, lab):
-    source = solution_of(lab).read_text(encoding="utf-8") + "\n# 参考答案。你好\n"
+    source = lab.solution_path.read_text(encoding="utf-8") + "\n# 参考答案。你好\n"
     verdicts = judged(write_student(source.encode("gbk"), name=lab.target_name))
     first = role(lab, ALL)[0]
     load = verdicts[first].facts["load"]
@@ -176,7 +176,7 @@ def test_gbk_file_fails_with_how_to_resave(write_student, lab):
 
 
 def test_bom_and_crlf_are_fine(write_student, lab):
-    source = solution_of(lab).read_text(encoding="utf-8").replace("\n", "\r\n")
+    source = lab.solution_path.read_text(encoding="utf-8").replace("\n", "\r\n")
     verdicts = judged(write_student(b"\xef\xbb\xbf" + source.encode("utf-8"), name=lab.target_name))
     assert list(verdicts) == role(lab, ALL) and failing(verdicts) == set()
 

@@ -54,7 +54,7 @@ def a_class(folder: Path, names, lab=None) -> Path:
     """Students who each hand in the reference solution of `lab` (Lab09's by default)."""
     folder.mkdir(parents=True, exist_ok=True)
     for name in names:
-        shutil.copy(SOLUTION if lab is None else lab.root / lab.solution, folder / f"{name}.py")
+        shutil.copy(SOLUTION if lab is None else lab.solution_path, folder / f"{name}.py")
     return folder
 
 

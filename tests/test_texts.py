@@ -56,7 +56,7 @@ def fake_lab(monkeypatch):
             monkeypatch.setitem(sys.modules, module.__name__, module)
             names.append(module.__name__)
         lab = types.SimpleNamespace(id="fake", texts=tuple(names), checks=(), sections=(), groups=(),
-                                    targets=())
+                                    targets=(), has_challenge=False)
         monkeypatch.setattr(spec, "active", lambda: lab)
         return lab
     return make

@@ -100,7 +100,7 @@ def course_file(lab: Lab | None = None) -> Path:
     """The course file of `lab` (default: the active one): grading.ini beside its reference solution (in
     solutions/ with it), so that each lab is graded with its own secret and title."""
     lab = lab or active()
-    return lab.root / Path(lab.solution).parent / COURSE_FILE
+    return lab.solution_path.parent / COURSE_FILE
 
 
 def load(path: Path | None = None, lab: Lab | None = None) -> Scheme:

@@ -231,7 +231,8 @@ def gradescope_settings(environ=os.environ) -> str:
     return "\n".join(lines) or "# (defaults: Chinese, visible, the latest attempt)"
 
 
-GRADESCOPE_PRIVATE = (LAB.solution, course_file(LAB).relative_to(ROOT).as_posix())  # the answer key, the scheme, its secret
+# the answer key, the scheme and its secret
+GRADESCOPE_PRIVATE = (LAB.solution, course_file(LAB).relative_to(ROOT).as_posix())
 
 
 def gradescope() -> Path:

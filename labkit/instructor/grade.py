@@ -348,7 +348,7 @@ def refuse_unsafe(level, unsafe: bool, private=()) -> str | None:
 
 def private_files(scheme_path: Path | None) -> tuple:
     """What no student's child may read: the answer key of the generated checks and the course files (their secret)."""
-    solution = active().root / active().solution
+    solution = active().solution_path
     return tuple(dict.fromkeys((solution, config.course_file(), *([scheme_path] if scheme_path else []))))
 
 

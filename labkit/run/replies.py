@@ -108,8 +108,7 @@ def returned(value, limits) -> dict:
         data, type_name = value.get("value"), value.get("type")
         if type(data) not in (list, dict):
             return _scalar(data, type_name, limits)
-        problem = check_data(data, max_chars=limits.value_chars) if type(data) in (list, dict) else \
-            "not a list or dict"
+        problem = check_data(data, max_chars=limits.value_chars)
         if problem == _too_large(limits):
             raise Invalid(f"returned data of {problem}")
         if problem is None and type_name == type(data).__name__:
@@ -117,8 +116,8 @@ def returned(value, limits) -> dict:
             listed = is_argument[:MAX_ARGUMENTS] if type(is_argument) is list else []
             indices = [i for i in listed if _int(i) is not None]
             return {"kind": "data", "type": type_name, "value": data, "is_argument": indices}
-        return {"kind": "other", "type": type(data).__name__ if type(data) in (list, dict) else "?",
-                "str_subclass": False, "repr": f"<{problem or 'not plain data'}>"}
+        return {"kind": "other", "type": type(data).__name__, "str_subclass": False,
+                "repr": f"<{problem or 'not plain data'}>"}
     if kind == "other":
         return {"kind": "other", "type": _text(value.get("type"), 100) or "?",
                 "str_subclass": value.get("str_subclass") is True, "repr": _text(value.get("repr"), 300)}

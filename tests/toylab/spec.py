@@ -1,13 +1,13 @@
 """A toy lab, the proof that the core is lab-independent: a small calculator with three functions of its own.
 
 `split_tokens(expr)` returns the numbers and operators of an expression as a list of str, `to_rpn(expr)` the
-expression in reverse Polish notation as a str, `evaluate(expr)` its value as an int: * and / before + and -, each
-from left to right, and / an integer division (//) that the checks use only where it is exact (8/4), so a
-solution that divides with / fails them only by returning a float.  The given module is ops.py (plain data), the student's file
-calc.py (the stub), solution.py the reference, wrong.py a solution without precedence that the one detector
-(mistakes.py) names.  Its texts are its own (TEXTS below, named by LAB.texts, every key under "toy." but the section and
-summary lines the core asks for by group and section).  The lab's `make test` is Lab09's, with LAB_SPEC naming
-this module: framework/verify.py and the pytest face read whichever spec is active.
+expression in reverse Polish notation as a str, `evaluate(expr)` its value as an int: * and / before + and -,
+each from left to right, and / an integer division (//) that the checks use only where it is exact (8/4), so a
+solution that divides with / fails them only by returning a float.  The given module is ops.py (plain data),
+the student's file calc.py (the stub), solution.py the reference, wrong.py a solution without precedence that
+the one detector (mistakes.py) names.  Its texts are its own (TEXTS below, named by LAB.texts, every key under
+"toy." but the section and summary lines the core asks for by group and section).  The lab's `make test` is
+Lab09's, with LAB_SPEC naming this module: framework/verify.py and the pytest face read whichever spec is active.
 """
 
 from __future__ import annotations
