@@ -13,6 +13,7 @@ from conftest import ROOT, SOLUTION, clean_env, make
 from lab09.chat import sessions
 from lab09.chat.main import DEMO_SCRIPTS
 from lab09.chat.tinylm import count_tokens
+from test_chat import DEMO_REWRITES, RIGHT
 
 
 def rows(db, query: str) -> list:
@@ -47,15 +48,15 @@ def test_after_two_chats_the_database_holds_both_sessions_and_the_page_lists_the
     assert len(turns) == 5 and all(evidence and fits for *_, evidence, fits in turns)
     rewrites = rows(db, "SELECT session, turn, state, original, rewritten, reason, ms > 0 FROM rewrites"
                         " ORDER BY session, turn")
-    assert rewrites == [(1, 2, "done", DEMO_SCRIPTS["zh"][1], "trim_history 会改动调用者的列表吗？", None, 1),
-                        (1, 3, "done", DEMO_SCRIPTS["zh"][2], "trim_history 的 max_turns 小于 1 时怎么办？", None, 1),
+    assert rewrites == [(1, 2, "done", DEMO_SCRIPTS["zh"][1], DEMO_REWRITES["zh"][0], None, 1),
+                        (1, 3, "done", DEMO_SCRIPTS["zh"][2], DEMO_REWRITES["zh"][1], None, 1),
                         (2, 2, "done", "它是谁拼出来的？", "提示词是谁拼出来的？", None, 1)]
-    hits = rows(db, "SELECT session, turn, search, rank, title FROM hits WHERE session = 1 AND rank = 1 ORDER BY turn, search")
-    assert hits == [(1, 1, "original", 1, "TASK.md › 1.5.7 选做: trim_history 按整轮裁剪历史 › T1"),
-                    (1, 2, "original", 1, "TASK.md › 1.5.2 实现 format_prompt › F4"),
-                    (1, 2, "rewritten", 1, "TASK.md › 1.5.7 选做: trim_history 按整轮裁剪历史 › T4"),
-                    (1, 3, "original", 1, "TASK.md › 1.5.3 实现 extract_response"),
-                    (1, 3, "rewritten", 1, "TASK.md › 1.5.7 选做: trim_history 按整轮裁剪历史 › T5")]
+    hits = rows(db, "SELECT turn, search, rank, title FROM hits WHERE session = 1 AND rank = 1 ORDER BY turn, search")
+    trim = "TASK.md › 1.5.7 选做: trim_history 按整轮裁剪历史 › "
+    assert [(turn, search) for turn, search, _, _ in hits] == [(1, "original"), (2, "original"), (2, "rewritten"),
+                                                                (3, "original"), (3, "rewritten")]
+    tops = [title for *_, title in hits]  # the rules, by title path: T1, then what the rewrites found first
+    assert tops[0::2] == [trim + rule.rsplit(" › ", 1)[1] for rule in RIGHT] and trim not in tops[1] + tops[3]
     source = page.read_text(encoding="utf-8")
     table = source.split('<table id="rewrites-table">')[1].split("</table>")[0]
     assert table.index('id="session-2"') < table.index('id="session-1"') and table.count('class="follow-up"') == 3
@@ -94,8 +95,8 @@ def test_ctrl_c_in_the_middle_of_a_chat_keeps_every_turn_before_it(tmp_path):
             chat.kill()
             chat.wait()
     assert chat.returncode == 0 and "Traceback" not in out + err, err
-    assert rows(db, "SELECT role, content FROM messages") == [
-        ("user", "什么是 token？"), ("assistant", "模型读写文本的最小单位。")]
+    reply = next(line for line in out.splitlines() if line.startswith("助手> "))[len("助手> "):]
+    assert rows(db, "SELECT role, content FROM messages") == [("user", "什么是 token？"), ("assistant", reply)]
     assert page.exists() and "会话存进了" in out
 
 

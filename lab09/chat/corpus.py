@@ -1,13 +1,10 @@
-"""The training texts of `make chat`'s two tiny models, laid out from data/topics.txt in the lab's own formats.
+"""The training texts of `make chat`'s two tiny models, laid out from topics.txt in the lab's own formats.
 
     python -m lab09.chat.corpus chat|rewrite     prints what that model reads
 
-The chat model reads every topic as tagged dialogues: each way of asking, its answer, the next step of
-the topic as an invented continuation, and each topic as a whole conversation, with and without
-<|end|>.  The rewriter reads rewrite requests laid out exactly as the reference `rewrite_messages` and
-`format_prompt` build them (TASK.md 1.5.8): the history before a step as "用户：…/助手：…" lines, the
-question, and then the question it means; a question that already stands on its own is kept as it is.
-The layout is fixed (a seeded random choice), so the same files always give the same models.
+The chat model reads each topic as tagged dialogues; the rewriter reads rewrite requests laid out as the
+reference `rewrite_messages` and `format_prompt` build them (TASK.md 1.5.8).  The layout is seeded: the same
+files always give the same models.
 """
 
 from __future__ import annotations
@@ -26,6 +23,10 @@ SYSTEMS = {"zh": ("你是一个简洁的助手。", "你是一个简洁的助手
            "en": ("You are a concise assistant.", "You are a concise assistant.", "Answer in one sentence.",
                   "你是一个简洁的助手。", None)}
 NOTES = {"zh": "（补全了追问里省略的部分）", "en": "(the follow-up, made complete)"}
+# What the chat model says to a question it has not read when nothing was retrieved (topics.txt answers its own
+# off-topic questions with these words, so it has read how such a turn goes on).
+DONT_KNOW = {"zh": "我不知道: 资料里没有找到，我也没读过这样的问题。",
+             "en": "I don't know: nothing was found in the sheet, and I have not read such a question."}
 
 
 @dataclass(frozen=True)

@@ -30,17 +30,19 @@ from pathlib import Path
 
 from framework import LAB, STUB, display_name
 from lab09.chat import corpus, session_page, sessions
-from lab09.chat.retrieval import KnowledgeBase
-from lab09.chat.tinylm import DeadlineExceeded, TinyLM, count_tokens
+from lab09.chat.answers import Answerer
+from lab09.chat.retrieval import KnowledgeBase, evidence_line
+from lab09.chat.rewriter import Rewriter
+from lab09.chat.tinylm import DeadlineExceeded, count_tokens
 from labkit.i18n import current_language, text
 from labkit.render import INDENT, literal
 from labkit.run.engine import StudentRun
 from labkit.terminal import own_terminal
 from labkit.untrusted import safe_text
 
-DEMO_SCRIPTS = {"zh": ("trim_history 会保留 system 消息吗？", "它会改动传进去的列表吗？", "那参数不对呢？"),
-                "en": ("Does trim_history keep the system message?", "Will it change the list or the dicts I give it?",
-                       "And a bad argument?")}  # a question, a follow-up with a pronoun, a vaguer one
+DEMO_SCRIPTS = {"zh": ("trim_history 会保留 system 消息吗？", "它会抛出 ValueError 吗？", "那其他角色呢？"),
+                "en": ("Does trim_history keep the system message?", "Does it raise ValueError?", "And other roles?")}
+# a question, a follow-up with a pronoun, a vaguer one (neither follow-up is in the models' corpus)
 DEMO_SEED = 9
 MAX_TURNS = 6  # what trim_history keeps (its default), and in the demo only 2, so trimming shows by turn 3
 DEMO_MAX_TURNS = 2
@@ -105,16 +107,16 @@ class Turn:
 
 
 def models() -> tuple:
-    """The chat model and the rewriter, each trained at start-up on its text from data/topics.txt."""
+    """The chat model and the rewriter, each trained at start-up on its text from topics.txt."""
     topics = corpus.read_topics()
-    return TinyLM(corpus.chat_text(topics)), TinyLM(corpus.rewrite_text(topics))
+    return Answerer(topics), Rewriter(topics)
 
 
 class Chat:
     """The history, the two models, the knowledge base, the store and the student's functions."""
 
-    def __init__(self, student: StudentRun, model: TinyLM, rng: random.Random, out=sys.stdout,
-                 rewriter: TinyLM | None = None, deadline_ms: float = REWRITE_DEADLINE_MS, delay_ms: float = 0,
+    def __init__(self, student: StudentRun, model: Answerer, rng: random.Random, out=sys.stdout,
+                 rewriter: Rewriter | None = None, deadline_ms: float = REWRITE_DEADLINE_MS, delay_ms: float = 0,
                  exact_ms: bool = True, knowledge: KnowledgeBase | None = None, store=None,
                  max_turns: int = MAX_TURNS):
         self.student, self.model, self.rng, self.out = student, model, rng, out
@@ -201,8 +203,7 @@ class Chat:
         record.messages_before, record.messages_after = len(sent), len(context)
         record.tokens_before, record.tokens_after = count_tokens(whole), count_tokens(prompt)
         record.evidence_tokens = count_tokens(record.evidence)
-        # the tiny model was never trained on evidence: it reads the prompt without it (TASK.md 1.5.8)
-        record.raw = self.model.generate(prompt, rng=self.rng, unread=record.evidence)
+        record.raw = self.model.generate(prompt, rng=self.rng)  # it answers from the evidence in the prompt
         record.reply = self.ask("extract_response", record.raw)
         self.show(record.prompt, record.raw, record.reply)
         if record.reply == "":
@@ -242,7 +243,7 @@ class Chat:
         if not hits:
             return ""
         lines = [text("chat.evidence", sheet=hits[0].passage.sheet)]
-        lines += [f"[{hit.rank}] {hit.passage.cited}: {hit.snippet(question)}" for hit in hits]
+        lines += [evidence_line(hit, question) for hit in hits]
         return "\n".join(lines) + "\n" + text("chat.evidence_question")
 
     # --- the rewrite channel ------------------------------------------------------------------

@@ -10,8 +10,9 @@ quoted chat logs would otherwise feed the index that made them.
 
 Tokens work for Chinese without a dictionary: the character bigrams of each run of Chinese, lower-case
 Latin words (an identifier such as `extract_response` and a number such as `1.5.3` stay whole), and each
-tag as the word of its role; function and question words are not counted.  BM25 (k1 = 1.2, b = 0.75, the
-usual choice) ranks the passages; a passage that shares no token with the question is never a hit.
+tag (or its constant's name, `USER_TAG`) as the word of its role; function and question words are not
+counted.  BM25 (k1 = 1.2, b = 0.75, the usual choice) ranks the passages; a passage that shares no token with
+the question is never a hit.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ _TOKENS = re.compile(rf"<\\?\|(system|user|assistant|end)\\?\|>|([A-Za-z0-9_]+(?
 _RULE = re.compile(r"^- \*\*([A-Z]\d+)\*\* ?(.*)$")
 _ITEM = re.compile(r"^(\d+)\. (.*)$")
 _NUMBER = re.compile(r"^(\d+(?:\.\d+)+) ")
+EVIDENCE_LINE = re.compile(r"^\[(\d+)\] (.+?): (.+)$", re.M)  # "[1] TASK.md › 1.5.7 › T1: …", see evidence_line
 _SENTENCE = re.compile(r"(?<=[。！？])|(?<=[.!?]) (?=\S)")
 # Function and question words are not counted: the sheet states and a question asks, so in a collection this
 # small "哪里" or "where" would be rare, weigh most, and find the passages that ask questions themselves.
@@ -45,11 +47,20 @@ STOP_WORDS = set("""a an the is are was be been being am do does did done of to 
     might must also too very just only about into out up down over than more most other such each every all both
     s t""".split())
 _TAG_NAMES = {SYSTEM_TAG: "SYSTEM_TAG", USER_TAG: "USER_TAG", ASSISTANT_TAG: "ASSISTANT_TAG", END_TAG: "END_TAG"}
+_NAMED_TAGS = {name.lower(): name.split("_")[0].lower() for name in _TAG_NAMES.values()}
+
+
+def named_tags(text: str) -> str:
+    """`text` with each of the four tags written as its constant's name (`<|user|>` as USER_TAG): text that a
+    model puts inside a line, where a real tag would end the message."""
+    for tag, name in _TAG_NAMES.items():
+        text = text.replace(tag, name)
+    return text
 
 
 def tokens(text: str) -> list:
-    """The tokens BM25 counts: Chinese bigrams (a lone character as itself), lower-case words, tags whole;
-    no function or question words."""
+    """The tokens BM25 counts: Chinese bigrams (a lone character as itself), lower-case words, tags whole (and
+    their constants' names as the tags); no function or question words."""
     found = []
     for match in _TOKENS.finditer(text):
         tag, word, chinese = match.groups()
@@ -57,7 +68,7 @@ def tokens(text: str) -> list:
             found.append(tag)  # the tag is its role: "<|end|>" is found by "end" too
         elif word:
             if word.lower() not in STOP_WORDS:
-                found.append(word.lower())
+                found.append(_NAMED_TAGS.get(word.lower(), word.lower()))  # USER_TAG is the tag: "user"
         else:
             found += [pair for pair in (chinese[i:i + 2] for i in range(max(1, len(chinese) - 1)))
                       if not STOP_CHARACTERS & set(pair)]
@@ -166,6 +177,13 @@ def read_sheet(path: Path) -> list:
     return passages
 
 
+def closest_sentence(text: str, query: str) -> str:
+    """The sentence of `text` that shares most tokens with `query` (the first of those that share as many)."""
+    wanted = set(tokens(query))
+    sentences = [sentence.strip() for sentence in _SENTENCE.split(text) if sentence.strip()] or [text]
+    return max(sentences, key=lambda sentence: (len(wanted & set(tokens(sentence))), -sentences.index(sentence)))
+
+
 @dataclass(frozen=True)
 class Hit:
     """A passage found for a question: its rank (1 is best) and its BM25 score."""
@@ -179,12 +197,20 @@ class Hit:
         characters), with the four tags written as their constants' names: evidence never holds a real tag."""
         best = self.passage.text
         if len(best) > limit:
-            wanted = set(tokens(query))
-            sentences = [s.strip() for s in _SENTENCE.split(best) if s.strip()] or [best]
-            best = max(sentences, key=lambda s: (len(wanted & set(tokens(s))), -sentences.index(s)))
-        for tag, name in _TAG_NAMES.items():
-            best = best.replace(tag, name)
+            best = closest_sentence(best, query)
+        best = named_tags(best)
         return best if len(best) <= limit else best[:limit - 1] + "…"
+
+
+def evidence_line(hit: Hit, query: str) -> str:
+    """How a turn's message carries a hit: `[1] TASK.md › 1.5.7 › T1: 保留所有 `system` 消息…`."""
+    return f"[{hit.rank}] {hit.passage.cited}: {hit.snippet(query)}"
+
+
+
+def read_evidence(message: str) -> list:
+    """The (cited title, text) of each evidence line in a message, in its order: what a model reads of it."""
+    return [(cited, passage) for _, cited, passage in EVIDENCE_LINE.findall(message)]
 
 
 class Index:

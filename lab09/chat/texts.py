@@ -9,11 +9,11 @@ TEXTS = {
     "chat.welcome": ("Lab09 聊天: 一个很小的语言模型，用你在 {file} 里写的函数。/help 列出命令，/quit 或 Ctrl-D 退出。",
                      "Lab09 chat: a tiny language model, driven by your functions in {file}. /help lists the "
                      "commands, /quit or Ctrl-D leaves."),
-    "chat.tiny_note": ("它只读过几百段对话，只懂 TASK.md 里的问题和本实验的词 (token、提示词、标签、历史……)；"
-                       "别的问题答非所问，是模型太小，不是你的函数错了。",
-                       "It has read a few hundred dialogues and knows only TASK.en.md's questions and this lab's "
-                       "words (token, prompt, tag, history…); off-topic replies come from a tiny model, not from "
-                       "your functions."),
+    "chat.tiny_note": ("它很小: 照着每一轮检索到的资料回答；没有资料时只懂它读过的几百段对话 (token、提示词、标签、"
+                       "历史……)，别的就说不知道。答得不好是模型太小，不是你的函数错了。",
+                       "It is tiny: it answers from the evidence each turn retrieves; without evidence it knows only "
+                       "the few hundred dialogues it has read (token, prompt, tag, history…) and says it does not "
+                       "know the rest. A poor answer comes from a tiny model, not from your functions."),
     "chat.seed": ("种子 {seed}: 同样的种子得到同样的对话。", "Seed {seed}: the same seed gives the same conversation."),
     "chat.no_seed": ("没有固定种子，每次的对话可能不同；make chat SEED=7 可以重现同一段对话。",
                      "No fixed seed, so each run may differ; make chat SEED=7 replays the same conversation."),

@@ -1,19 +1,8 @@
-"""A tiny real language model for `make chat`: a token n-gram model with back-off, trained at start-up.
+"""A tiny real language model for `make chat`: a token ∞-gram with back-off, trained at start-up.
 
-Tokens are single characters, except that the four tags are one token each (as special tokens are
-in real models).  The model is an "∞-gram" (as in Liu et al., 2024, *Infini-gram*): to choose the next
-token it looks for the longest ending of the text so far (up to `order` tokens) that also occurs in its
-training text, and samples from the tokens that followed it there; an ending never seen backs off to a
-shorter one.  Training is reading the text (the counts are made the first time a context is met), so a
-question it knows is answered from the whole question, and a follow-up such as "那中文呢？" is answered
-from the history before it.
-
-A deployed Phi-3 stops at any of the end tokens its generation config lists (<|endoftext|>, <|assistant|>,
-<|end|>).  This model keeps only one of them on purpose: it stops when it would write <|assistant|> (which
-can never belong to a reply) and leaves that tag out, as vLLM and llama.cpp leave stop strings out.
-Nothing stops it at <|end|> or <|user|>, so it often runs on past the end of its reply into an invented
-user turn, as a model does when a server's stop list is missing or not applied; that is what
-extract_response is for.
+Tokens are characters, each tag one token; the next token follows the longest ending of the text seen in
+training (Liu et al., 2024, *Infini-gram*).  It stops only before <|assistant|>, so it runs on into <|end|>
+and invented turns as a server without a stop list does (README: the chat's design notes).
 """
 
 from __future__ import annotations
@@ -36,6 +25,16 @@ def encode(text: str) -> str:
 
 def decode(tokens: str) -> str:
     return "".join(_TAG_TEXT.get(token, token) for token in tokens)
+
+
+_MESSAGES = re.compile(r"(?:^|\n)" + re.escape(USER_TAG) + r"\n(.*?)(?=\n(?:" + _TAGS.pattern + r")|\Z)", re.S)
+
+
+def last_user_message(prompt: str) -> str:
+    """The content of a prompt's last user message, as the model reads its layout: a tag on a line of its own
+    starts a message (a tag inside a line is part of it), and the next such tag ends it."""
+    found = _MESSAGES.findall(prompt)
+    return found[-1] if found else ""
 
 
 def count_tokens(text: str) -> int:
@@ -99,25 +98,32 @@ class TinyLM:
                 return token
         return token
 
+    def reach(self, prompt: str) -> int:
+        """How many tokens at the end of `prompt` the training text holds: how much of it the model has read."""
+        return self.longest_match(encode(prompt))
+
     def generate(self, prompt: str, max_new_tokens: int = 120, temperature: float = 0.7,
                  rng: random.Random | None = None, stop: str = ASSISTANT_TAG, deadline: float | None = None,
-                 unread: str = "") -> str:
+                 start: str = "") -> str:
         """Prompt plus continuation, as `model.generate` returns it: the caller must find the reply.
 
         With a `deadline` (a time.monotonic() value) generation is abandoned when it passes, between two
-        tokens: DeadlineExceeded is raised with what had been written.  `unread` is a part of the prompt the
-        model does not read (`make chat`'s evidence: nothing like it was in its training text, so it would
-        only push the history out of its reach); the output still holds the whole prompt."""
+        tokens: DeadlineExceeded is raised with what had been written.  `start` is how the continuation
+        begins (a reply copied from the prompt): written token by token under the same cap and deadline, then
+        the model carries on from it."""
         rng = rng or random.Random()
-        tokens = start = encode(prompt.replace(unread, "", 1) if unread else prompt)
-        stop_token = encode(stop)
+        tokens = begun = encode(prompt)
+        forced, stop_token = encode(start), encode(stop)
         matched = None
-        for _ in range(max_new_tokens):
+        for step in range(max_new_tokens):
             if deadline is not None and time.monotonic() >= deadline:
-                raise DeadlineExceeded(prompt + decode(tokens[len(start):]))
+                raise DeadlineExceeded(prompt + decode(tokens[len(begun):]))
+            if step < len(forced):
+                tokens += forced[step]
+                continue
             matched = self.longest_match(tokens, None if matched is None else matched + 1)
             token = self.sample(self.following(tokens[len(tokens) - matched:]), rng, temperature)
             if token == stop_token:
                 break
             tokens += token
-        return prompt + decode(tokens[len(start):])
+        return prompt + decode(tokens[len(begun):])
