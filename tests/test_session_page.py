@@ -107,6 +107,30 @@ def test_the_rewrites_of_every_stored_session_are_listed_newest_first_with_what_
     assert "1.5.7 选做: trim_history 按整轮裁剪历史 › T5" in second.split("</td><td>")[-1].split("</li>")[0]
 
 
+def test_what_a_rewrite_lost_of_what_the_question_found_is_marked(session, page):
+    """✗ on each passage the question found and its rewrite's search did not (the seed: a rewrite that goes astray
+    is caught on this page at a glance), in the turn, the overview and the stored follow-ups; none on a fallback."""
+    turns, _, store = session
+    source = page.read_text(encoding="utf-8")
+    for turn in turns:
+        section = source.split(f'<section class="turn" id="turn-{turn.number}">')[1].split("</section>")[0]
+        question = section.split('<div class="hits-original">')[1].split("</div>")[0]
+        kept = {hit.passage.title for hit in turn.hits_rewritten or ()}
+        lost = [] if turn.hits_rewritten is None or turn.rewrite_state == "fallback" else [
+            hit for hit in turn.hits_original if hit.passage.title not in kept]
+        assert question.count('<li class="lost">') == len(lost) and question.count("✗") == len(lost)
+    assert any(turn.rewrite_state == "done" for turn in turns)
+    summary = source.split('<table id="summary">')[1].split("</table>")[0]
+    assert summary.count('class="lost"') == sum(
+        1 for t in turns if t.rewrite_state in ("done", "same") and t.hits_rewritten is not None and t.hits_original
+        and t.hits_original[0].passage.title not in {h.passage.title for h in t.hits_rewritten})
+    table = source.split('<table id="rewrites-table">')[1].split("</table>")[0]
+    stored = store.follow_ups()[0]
+    lost = sum(title not in {t for t, _ in row.rewritten_hits or ()} for row in stored if row.rewritten_hits is not None
+               and row.state != "fallback" for title, _ in row.original_hits)
+    assert lost and table.count('<li class="lost">') == lost
+
+
 def test_an_empty_reply_or_a_single_turn_still_draws():
     from lab09.chat.main import Turn
     svg = session_page.chart([Turn(1, "你好", asked="你好", tokens_before=10, tokens_after=10)])

@@ -6,7 +6,7 @@ prompt, the rewriter's prompt and output, the prompt the student's format_prompt
 output, the reply extract_response cut out, and the messages and tokens sent before and after
 trim_history; an inline SVG chart of the prompt's tokens per turn, with and without trimming, and the
 evidence's share.  Then "多轮改写": every follow-up of every session in chat-sessions.db, newest first,
-with the passages each search found and the ones only the rewrite found marked.  Every text shown came
+with the passages each search found, those only the rewrite found (★) and those it lost (✗) marked.  Every text shown came
 from student code, a model or the database: it is escaped, newlines, tabs and control characters are
 made visible, and tags are coloured.  Nothing is claimed for an optional function that is still the stub.
 """
@@ -35,7 +35,7 @@ tr.session td { background: #f7f8fa; font-weight: 600; }
 .pair > div { border: 1px solid #d5d9e0; border-radius: 6px; padding: .5rem .7rem; }
 .label { font-size: .8rem; color: #5a6270; display: block; }
 ol.hits { margin: .2rem 0; padding-left: 1.4rem; } .score { color: #5a6270; font-size: .85rem; }
-li.gained { font-weight: 600; color: #1b5e20; }
+li.gained { font-weight: 600; color: #1b5e20; } li.lost, .lost { font-weight: 600; color: #b71c1c; }
 pre { background: #f7f8fa; border: 1px solid #e2e5ea; border-radius: 6px; padding: .6rem; margin: .3rem 0 1rem;
       white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 ui-monospace, "SFMono-Regular", monospace; }
 .tag { color: #8a3ffc; font-weight: 600; } .ws { color: #a0a7b4; } .ctl { color: #fff; background: #c62828; }
@@ -43,7 +43,7 @@ pre { background: #f7f8fa; border: 1px solid #e2e5ea; border-radius: 6px; paddin
 svg text { font: 12px system-ui, sans-serif; fill: #1d2330; }
 """
 COLOURS = ("#c62828", "#1565c0", "#2e7d32")  # untrimmed, sent, evidence
-GAINED = "★ "
+GAINED, LOST = "★ ", "✗ "
 
 
 def shown(value) -> str:
@@ -137,19 +137,30 @@ def _rewrite_cell(turn) -> str:
     return f'<span class="fallback">{shown(turn.rewrite_log)}</span>'
 
 
-def hit_list(hits, others=None, css: str = "hits") -> str:
-    """An ordered list of (title, score) pairs; those not among `others` marked as gained."""
+MARKS = {"gained": (GAINED, "page.gained"), "lost": (LOST, "page.lost")}
+
+
+def hit_list(hits, others=None, css: str = "hits", mark: str = "gained") -> str:
+    """An ordered list of (title, score) pairs; those not among `others` marked: "gained" on the rewrite's
+    list (★, found only by the rewrite), "lost" on the question's (✗, found only by the question)."""
     if not hits:
         return f'<span class="note">{_escaped("page.hits_none")}</span>'
     missed = None if others is None else {title for title, _ in others}
+    symbol, key = MARKS[mark]
     items = []
     for title, score in hits:
-        gained = missed is not None and title not in missed
-        mark = f'<span title="{_escaped("page.gained")}">{GAINED}</span>' if gained else ""
-        css_class = ' class="gained"' if gained else ""
-        items.append(f'<li{css_class}>{mark}{shown(title)} '
+        marked = missed is not None and title not in missed
+        sign = f'<span title="{_escaped(key)}">{symbol}</span>' if marked else ""
+        css_class = f' class="{mark}"' if marked else ""
+        items.append(f'<li{css_class}>{sign}{shown(title)} '
                      f'<span class="score">{score:.2f}</span></li>')
     return f'<ol class="{css}">{"".join(items)}</ol>'
+
+
+def compared(state: str, rewritten):
+    """The rewrite's hits to compare the question's with, or None: no rewrite search, or a fallback (the
+    question searched twice)."""
+    return None if rewritten is None or state == "fallback" else rewritten
 
 
 def _pairs(hits) -> list:
@@ -164,9 +175,11 @@ def _hits_block(turn) -> str:
     else:
         label = "page.hits_fallback" if turn.rewrite_state == "fallback" else "page.hits_rewritten"
         second = hit_list(_pairs(turn.hits_rewritten), original)
+    against = compared(turn.rewrite_state, turn.hits_rewritten)
+    first = hit_list(original, None if against is None else _pairs(against), mark="lost")
     return "\n".join(['<div class="pair">',
                       f'<div><span class="label">{_escaped("page.hits_original")}</span>'
-                      f'<div class="hits-original">{hit_list(original)}</div></div>',
+                      f'<div class="hits-original">{first}</div></div>',
                       f'<div><span class="label">{_escaped(label)}</span>'
                       f'<div class="hits-rewritten">{second}</div></div>', "</div>"])
 
@@ -209,8 +222,13 @@ def _turn_section(turns, index: int) -> str:
     return "\n".join(parts)
 
 
-def _top(hits) -> str:
-    return shown(hits[0].passage.short) if hits else f'<span class="note">{_escaped("page.hits_none")}</span>'
+def _top(hits, against=None) -> str:
+    """The first hit's short title; ✗ before it when the rewrite's search (`against`) lost it."""
+    if not hits:
+        return f'<span class="note">{_escaped("page.hits_none")}</span>'
+    if against is not None and hits[0].passage.title not in {hit.passage.title for hit in against}:
+        return f'<span class="lost" title="{_escaped("page.lost")}">{LOST}{shown(hits[0].passage.short)}</span>'
+    return shown(hits[0].passage.short)
 
 
 def _summary(turns) -> str:
@@ -219,7 +237,7 @@ def _summary(turns) -> str:
         left = carried(turns, index)
         rewritten = _top(t.hits_rewritten) if t.hits_rewritten is not None else ""
         rows.append(f'<tr><td class="num">{t.number}</td><td>{shown(t.question)}</td><td>{_rewrite_cell(t)}</td>'
-                    f"<td>{_top(t.hits_original)}</td><td>{rewritten}</td>"
+                    f"<td>{_top(t.hits_original, compared(t.rewrite_state, t.hits_rewritten))}</td><td>{rewritten}</td>"
                     f'<td class="num">{t.evidence_tokens} → {"—" if left is None else left}</td>'
                     f'<td class="num">{t.messages_before} → {t.messages_after}</td>'
                     f'<td class="num">{t.tokens_before} → {t.tokens_after}</td></tr>')
@@ -255,8 +273,9 @@ def _follow_up_rows(follow_ups, this_session) -> list:
         else:
             rewrite = f'<span class="note">{_escaped("page.insight_off", reason=row.reason or "?")}</span>'
         rewritten_hits = ("" if row.rewritten_hits is None else hit_list(row.rewritten_hits, row.original_hits))
+        original_hits = hit_list(row.original_hits, compared(row.state, row.rewritten_hits), mark="lost")
         rows.append(f'<tr class="follow-up"><td class="num">{row.turn}</td><td>{shown(row.original)}</td>'
-                    f"<td>{hit_list(row.original_hits)}</td><td>{rewrite}</td><td>{rewritten_hits}</td></tr>")
+                    f"<td>{original_hits}</td><td>{rewrite}</td><td>{rewritten_hits}</td></tr>")
     return rows
 
 

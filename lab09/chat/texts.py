@@ -139,6 +139,7 @@ TEXTS = {
     "page.hits_none": ("没有找到相关的段落", "no passage found"),
     "page.hits_not_run": ("没有第二次检索: 这一轮没有改写", "no second search: nothing was rewritten this turn"),
     "page.gained": ("改写找到、原句没找到", "found by the rewrite, missed by the question"),
+    "page.lost": ("原句找到、改写丢了", "found by the question, lost by the rewrite"),
     "page.evidence_cost": ("资料: 这一轮的消息里 {tokens} 个 token；下一轮的提示词里还剩 {carried} 个。",
                            "Evidence: {tokens} tokens in this turn's message; {carried} of them left in the next prompt."),
     "page.evidence_last": ("资料: 这一轮的消息里 {tokens} 个 token (这是最后一轮)。",
@@ -154,10 +155,10 @@ TEXTS = {
                     "↵ is a newline, → a tab, \\xNN a control character; tags are coloured."),
     "page.insight": ("多轮改写", "Rewrites across sessions"),
     "page.insight_note": ("{path} 里每次会话的每个追问，最新的会话在前: 原句和改写 (或为什么没有改写)，以及各自检索到的"
-                          "段落；★ 标出改写找到、原句没找到的段落。",
+                          "段落；★ 标出改写找到、原句没找到的段落，✗ 标出原句找到、改写丢了的段落。",
                           "Every follow-up of every session in {path}, newest session first: the question and its "
                           "rewrite (or why there was none), and the passages each one found; ★ marks what the "
-                          "rewrite found and the question missed."),
+                          "rewrite found and the question missed, ✗ what the question found and the rewrite lost."),
     "page.insight_none": ("会话库里还没有追问。", "No follow-up stored yet."),
     "page.insight_no_store": ("没有会话库 (见聊天开头的说明)，这里只有本次会话的追问。",
                               "No sessions database (the chat said why at its start): only this session's follow-ups."),
