@@ -173,5 +173,24 @@ def test_the_page_renders_in_a_real_browser(chromium, page, probed):
     assert facts["hostile"].startswith("<script>alert(1)</script>") and "\\x1b" in facts["hostile"]
 
 
+def test_the_charts_y_axis_ticks_are_numbers_and_its_title_stands_beside_them(chromium, probed, session):
+    """The y axis once read "token" where its middle tick's number belongs (issue 26): every text left of the axis
+    that is not the rotated title is a number, the middle one half the highest."""
+    turns, _, _ = session
+    facts = browser.probe(probed, "(() => { const svg = document.getElementById('token-chart');"
+                                  " const axis = svg.querySelector('line:nth-of-type(2)').getBoundingClientRect();"
+                                  " return [...svg.querySelectorAll('text')].map(t => {"
+                                  " const box = t.getBoundingClientRect();"
+                                  " return {text: t.textContent, right: box.right, top: box.top, width: box.width,"
+                                  " height: box.height, middle: (box.top + box.bottom) / 2, axis: axis.left,"
+                                  " bottom: axis.bottom}; }); })()")
+    left = [fact for fact in facts if fact["right"] <= fact["axis"] and fact["middle"] <= fact["bottom"]]  # not 轮
+    titles = [fact for fact in left if not fact["text"].isdigit()]
+    ticks = sorted((fact for fact in left if fact["text"].isdigit()), key=lambda fact: fact["top"])
+    highest = max(max(t.tokens_before, t.tokens_after, t.evidence_tokens) for t in turns)
+    assert [int(fact["text"]) for fact in ticks] == [highest, round(highest / 2), 0]
+    assert [fact["text"] for fact in titles] == ["token"] and titles[0]["height"] > titles[0]["width"]  # rotated
+
+
 def test_the_page_fits_a_narrow_window(chromium, probed):
     assert browser.probe(probed, "document.documentElement.scrollWidth", width=760) <= 760

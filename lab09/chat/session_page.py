@@ -86,15 +86,19 @@ def chart(turns) -> str:
     def y(value):
         return top + (height - top - bottom) * (1 - value / highest)
 
+    middle = (height - bottom + top) / 2
+
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" id="token-chart">',
              f"<title>{_escaped('page.chart')}</title>",
              f'<line x1="{left}" y1="{height - bottom}" x2="{width - right}" y2="{height - bottom}" stroke="#8a919e"/>',
              f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#8a919e"/>',
-             f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{highest}</text>',
-             f'<text x="{left - 6}" y="{height - bottom + 4}" text-anchor="end">0</text>',
-             f'<text x="{left - 44}" y="{(height - bottom + top) / 2}">{_escaped("page.tokens_axis")}</text>',
+             f'<text class="axis-title" x="14" y="{middle:.1f}" text-anchor="middle" '
+             f'transform="rotate(-90 14 {middle:.1f})">{_escaped("page.tokens_axis")}</text>',
              f'<text x="{left - 6}" y="{height - bottom + 16}" text-anchor="end">{_escaped("page.turn_axis")}</text>']
+    for value in sorted({0, round(highest / 2), highest}):  # the y axis's ticks: numbers, its title beside them
+        parts.append(f'<line x1="{left - 3}" y1="{y(value):.1f}" x2="{left}" y2="{y(value):.1f}" stroke="#8a919e"/>'
+                     f'<text class="y-tick" x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>')
     for index, turn in enumerate(turns):
         parts.append(f'<text x="{x(index):.1f}" y="{height - bottom + 16}" text-anchor="middle">{turn.number}</text>')
     for (name, values), colour, dash in zip(series, COLOURS, ("6 4", "", "2 3")):
