@@ -1,4 +1,4 @@
-"""Benchmarks with goals (`make bench`): the student's `make test`, and grading a class of 300 and of 3,000.
+"""Benchmarks with goals (`make bench`): the student's `make test`, grading a class of 300 and of 3,000, `make chat`.
 
 lab:      `make clean && make test` on the solution costs at most 1.5x a one-test pytest run.
 grading:  `make grade` on 300 generated submissions: at most 15 s with the table cases only (the engine
@@ -6,6 +6,10 @@ grading:  `make grade` on 300 generated submissions: at most 15 s with the table
           too), and at least 5x faster than running `make test` once per submission.  A class ten times
           larger costs at most 1.2x the time per submission and 1.3x the grader's peak memory (memory
           flat in the size of the class: records go to disk as they are made).
+chat:     on the suite's own follow-ups (tests/followups.py) the rewrite finds the rule in its top 3 at least as
+          often as the question as typed and at least 80 % of the time, and the share of rewrites that keep the
+          subject; `make chat`'s models and knowledge base are made in at most 100 ms (the best of the runs,
+          each in a fresh interpreter), and its start is timed.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ STUDENTS = ROOT / "tests" / "students"
 LAB_GOAL = 1.5
 GRADE_SECONDS_GOAL, SPEEDUP_GOAL, DRAWN_FACTOR_GOAL = 15.0, 5.0, 2.0
 LARGE_TIME_GOAL, LARGE_MEMORY_GOAL = 1.2, 1.3  # the large class against the small one: per submission, peak
+HIT_GOAL, TRAINING_GOAL_MS = 0.8, 100.0  # the chat: the rewrite's hit@3, and the time its models take to train
 # The grader's own peak memory (its workers and the students' children are processes of their own): the
 # grader runs in this shim, which writes its ru_maxrss (KiB on Linux, bytes on macOS) to a file as it exits.
 PEAK_SHIM = ("import atexit, resource, runpy, sys\n"
@@ -118,13 +123,53 @@ def bench_grading(python: str, make: list[str], size: int, large: int) -> bool:
     return all(goals.values())
 
 
+def bench_chat(python: str, runs: int) -> bool:
+    """The rewrite's hit@3 against the question's and the subject kept, on the suite's follow-ups; the models'
+    training time (the best of `runs`, each in a fresh interpreter) and the chat's start with no input (the
+    median), interleaved."""
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+    from followups import CASES, measure
+    from lab09.chat.main import models
+    from lab09.chat.retrieval import KnowledgeBase
+    from labkit.run.engine import StudentRun
+
+    chat_model, rewriter = models()
+    with StudentRun(ROOT / "solutions" / "student.py", display="student.py") as student:
+        figures = measure(CASES, student, chat_model, rewriter, KnowledgeBase())
+    training = ("import time; from lab09.chat.main import models;"
+                " from lab09.chat.retrieval import KnowledgeBase; s = time.perf_counter(); models(); KnowledgeBase();"
+                " print(time.perf_counter() - s)")
+    trained, started = [], []
+    with tempfile.TemporaryDirectory() as scratch:
+        chat = [python, "-m", "lab09.chat.main", "--student", "solutions/student.py", "--page",
+                str(Path(scratch) / "page.html"), "--db", str(Path(scratch) / "chat.db")]
+        for _ in range(runs):
+            trained.append(float(subprocess.run([python, "-c", training], cwd=ROOT, capture_output=True, text=True,
+                                                check=True).stdout))
+            begun = time.perf_counter()
+            subprocess.run(chat, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)  # no input: the banner and the probes, then the end
+            started.append(time.perf_counter() - begun)
+    hit = figures.hit_rewritten >= max(HIT_GOAL, figures.hit_original)
+    train_ms = min(trained) * 1000  # the run least disturbed by whatever else the machine does
+    print(f"rewrite hit@3                {figures.hit_rewritten:6.0%}  against the question's "
+          f"{figures.hit_original:.0%} (goal >= {HIT_GOAL:.0%} and >= the question's, {len(figures.results)} "
+          f"follow-ups): {_verdict(hit)}")
+    print(f"rewrites keeping the subject {figures.subject_kept:6.0%}")
+    print(f"models and knowledge base    best {train_ms:9.1f} ms  (goal <= {TRAINING_GOAL_MS:g} ms, {runs} fresh "
+          f"runs): {_verdict(train_ms <= TRAINING_GOAL_MS)}")
+    print(f"the chat, start to exit      median {statistics.median(started) * 1000:7.1f} ms  "
+          "(python -m lab09.chat.main, no input: the banner and the probes)")
+    return hit and train_ms <= TRAINING_GOAL_MS
+
+
 def _verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("part", nargs="?", choices=("lab", "grading", "all"), default="all")
+    parser.add_argument("part", nargs="?", choices=("lab", "grading", "chat", "all"), default="all")
     parser.add_argument("--python", default=sys.executable, help="interpreter of the venv make uses")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--size", type=int, default=300)
@@ -140,6 +185,8 @@ def main() -> int:
         results.append(bench_lab(python, make, args.runs))
     if args.part in ("grading", "all"):
         results.append(bench_grading(python, make, args.size, args.large))
+    if args.part in ("chat", "all"):
+        results.append(bench_chat(python, args.runs))
     return 0 if all(results) else 1
 
 
