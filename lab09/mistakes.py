@@ -209,11 +209,6 @@ def _messages(pairs, layout: str = "{tag}\n{content}\n") -> str:
     return "".join(layout.format(tag=tag, content=content) for tag, content in pairs)
 
 
-def _prompt(history) -> str:
-    """A history of (role, content) pairs of known roles laid out as rules F1–F3 say (to write slips in)."""
-    return _messages([(ROLE_TAG[role], content) for role, content in history]) + GENERATION_LINE
-
-
 def _rewritten(rewrite, expected):
     """The expected prompt as a slip writes it; None where it is no prompt or the slip changes nothing."""
     pairs = _prompt_pairs(expected) if isinstance(expected, str) else None
@@ -543,12 +538,22 @@ def _prompt_exception_hint(kind: str, message: str, given) -> str:
 # --- the drawn checks' known mistakes ---------------------------------------------------------------
 
 def format_mistakes(history, example: Example) -> dict:
-    """Outputs of the slips a drawn history can show: contents stripped, system moved first, no prompt at all."""
-    known = {_prompt([(role, content.strip()) for role, content in history]): "hint.content_verbatim",
-             _prompt(sorted(history, key=lambda message: message[0] != "system")): "hint.system_moved"}
+    """Outputs of the slips a drawn history can show, written by reshaping its expected prompt (as a rewrite
+    does): contents stripped, system messages moved first, no prompt at all."""
+    expected = example.expected
+    parts = _prompt_parts([{"role": role, "content": content} for role, content in history], expected) \
+        if isinstance(expected, str) else None
+    if parts is None:
+        return {}
+    stripped = "".join(expected[start:end].strip() if part == "content" else expected[start:end]
+                       for part, start, end, _ in parts)
+    written = ["".join(expected[start:end] for _, start, end, at in parts if at == index) for index in range(len(history))]
+    first = sorted(range(len(history)), key=lambda index: history[index][0] != "system")
+    known = {stripped: "hint.content_verbatim",
+             "".join(written[index] for index in first) + expected[parts[-1][1]:]: "hint.system_moved"}
     if not history:
         known[""] = "hint.x1"
-    known.pop(example.expected, None)
+    known.pop(expected, None)
     return known
 
 
