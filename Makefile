@@ -44,6 +44,7 @@ gradescope:
 
 tables:
 	$(LAB) run -m labkit.instructor.sheets --write
+	$(LAB) run -m labkit.instructor.fixed_inputs --write
 
 check:
 	$(LAB) run -m pytest -q -p no:cacheprovider tests

@@ -1,15 +1,16 @@
-"""What Lab09's drawn checks draw and demand: histories, replies and raw outputs, their validity, and the checks.
+"""What Lab09's drawn checks draw and demand: histories, replies and plain outputs, their validity, and the checks.
 
 A drawn input (a "specimen") is plain data (labkit/drawn.py shrinks it).  The property checks p1–p4 state
-what the protocol demands of any input of a shape, so the expected value comes from the input itself: the
-layout of a history (F1–F4), the ValueError for an unknown role (F2), the reply put between a prompt and a
-boundary (E2–E4), the whole text when there is no <|assistant|> (E1).  `make test-full` draws their inputs
-with one fixed seed, so students run the same checks on every machine; the grade draws each student's from
-the course secret and the student id (labkit/checks.py: the handout holds the fixed seed and these
-demands, so inputs drawn from it alone could be answered from a table).  The generated checks g1–g3 draw
-with these functions too, but are declared in lab09/generated.py, which only the grade has: their answers
-come from solutions/.  Everything here is deterministic: the same seed gives the same specimens on every
-run and every machine.
+what the protocol demands of any input of a shape: the prompt of a history (F1–F4) as the reference writes
+it, the ValueError for an unknown role (F2), the reply put between a prompt and a boundary (E2–E4: the raw
+output is the reference's prompt of the history, then the reply), the whole text when there is no
+<|assistant|> (E1).  Nothing here writes a prompt: a check that needs one `consult`s the reference.  In
+`make test-full` the inputs are the fixed ones lab09/fixed_inputs.py keeps, drawn with one fixed seed, with
+what the reference said of each (written by `make tables`), so students run the same checks on every machine
+without the reference; the grade draws each student's inputs from the course secret and the student id and
+asks the reference (labkit/checks.py: inputs the handout holds could be answered from a table).  The generated
+checks g1–g3 draw with these functions too, but are declared in lab09/generated.py, which only the grade has.
+Everything here is deterministic: the same seed gives the same specimens on every run and every machine.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import functools
 import random
 
 from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from lab09.examples import GENERATION_LINE
 from lab09.mistakes import ROLE_TAG, format_mistakes, plain_mistakes, reply_mistakes
 from labkit.drawn import Inputs
 from labkit.spec import Example
@@ -104,37 +104,11 @@ def draw_plain(rng: random.Random, size: int) -> list:
     return pieces + [draw_spaces(rng, size)]
 
 
-def draw_raw(rng: random.Random, size: int) -> list:
-    """Pieces of a raw model output: usually a prompt (LF or CRLF lines) and its generation tag, then a
-    continuation: stretches of text between tags (any of the four, <|assistant|> too), trailing whitespace."""
-    newline = "\r\n" if rng.random() < 0.15 else "\n"
-    pieces: list = []
-    if rng.random() < 0.8:
-        for role, content in draw_history(rng, size // 3 + 1):
-            pieces += [ROLE_TAG[role], newline, content, newline]
-        if rng.random() < 0.85:
-            pieces += [ASSISTANT_TAG, newline]
-    for _ in range(rng.randrange(size // 3 + 3)):
-        lookalike = rng.choice(LOOKALIKES) if rng.random() < 0.25 else ""
-        pieces.append(draw_spaces(rng, 2) + draw_text(rng, 2) + lookalike + draw_text(rng, 2) + draw_spaces(rng, 2))
-        if rng.random() < 0.7:
-            pieces.append(rng.choice(_CONTINUATION_TAGS))
-    return pieces + [draw_spaces(rng, size)]
-
-
-_CONTINUATION_TAGS = CUTS * 2 + (ASSISTANT_TAG,)  # a new <|assistant|> now and then, boundaries more often
-
-
 # --- what a specimen means ---------------------------------------------------------------------------
 
 def messages(history) -> list:
     """A history of (role, content) pairs as the list of message dicts the functions take."""
     return [{"role": role, "content": content} for role, content in history]
-
-
-def layout(history) -> str:
-    """The prompt rules F1–F3 give a history of known roles."""
-    return "".join(f"{ROLE_TAG[role]}\n{content}\n" for role, content in history) + GENERATION_LINE
 
 
 def known_tag_free(history) -> bool:
@@ -148,11 +122,6 @@ def one_unknown(history) -> bool:
 
 def unknown_role(history) -> str:
     return next(role for role, _ in history if role not in ROLE_TAG)
-
-
-def reply_output(specimen) -> str:
-    history, newline, reply, tail = specimen
-    return layout(history)[:-1] + newline + reply + "".join(tail)
 
 
 def reply_valid(specimen) -> bool:
@@ -172,19 +141,31 @@ EDGES = (_TAG_ENDS, _TAG_STARTS)  # a string is never shrunk into the characters
 
 # --- what the protocol demands (the known mistakes of each input: lab09/mistakes.py) --------------------
 
-def _layout_demand(history, reference) -> Example:
-    return Example((messages(history),), layout(history), unchanged=True)
+def reference_prompt(history, reference) -> str:
+    """The prompt the reference writes for a history (a check's `consult`: asked only where the grade draws)."""
+    return reference.format_prompt(messages(history))
 
 
-def _unknown_role_demand(history, reference) -> Example:
+def prompt_demand(history, prompt: str) -> Example:
+    """F1–F4: the prompt of the history, the messages left as they were."""
+    return Example((messages(history),), prompt, unchanged=True)
+
+
+def _unknown_role_demand(history, _) -> Example:
     return Example((messages(history),), raises="ValueError", mentions=unknown_role(history))
 
 
-def _reply_demand(specimen, reference) -> Example:
-    return Example((reply_output(specimen),), specimen[2].strip())
+def _reply_prompt(specimen, reference) -> str:
+    return reference_prompt(specimen[0], reference)
 
 
-def _plain_demand(pieces, reference) -> Example:
+def _reply_demand(specimen, prompt: str) -> Example:
+    """E2–E4: the prompt (its last newline there or not), the reply, the tail: the reply, trimmed."""
+    _, newline, reply, tail = specimen
+    return Example((prompt[:-1] + newline + reply + "".join(tail),), reply.strip())
+
+
+def _plain_demand(pieces, _) -> Example:
     return Example(("".join(pieces),), "".join(pieces).strip())
 
 
@@ -195,8 +176,8 @@ inputs = functools.partial(Inputs, atomic=ATOMIC, edges=EDGES)  # (draw, demand,
 
 INPUTS = {
     # property checks (make test-full, and per student in the grade): `count` inputs tried
-    "p1": inputs(draw_history, _layout_demand, known_tag_free, format_mistakes, count=20),
+    "p1": inputs(draw_history, prompt_demand, known_tag_free, format_mistakes, count=20, consult=reference_prompt),
     "p2": inputs(draw_unknown_role, _unknown_role_demand, one_unknown, count=8),
-    "p3": inputs(draw_reply, _reply_demand, reply_valid, reply_mistakes, count=32),
+    "p3": inputs(draw_reply, _reply_demand, reply_valid, reply_mistakes, count=32, consult=_reply_prompt),
     "p4": inputs(draw_plain, _plain_demand, plain_valid, plain_mistakes, count=20),
 }

@@ -1,50 +1,67 @@
-"""Lab09's generated checks g1–g3, which only the grade runs: their inputs, their answers from solutions/, and
-the reply cutters of the known slips of extract_response.
+"""Lab09's generated checks g1–g3, which only the grade runs: their raw outputs, their answers from solutions/,
+and the reply cutters of the known slips of extract_response.
 
 This module never ships in the handout (lab09/spec.py's `grading_only`): a slip's cutter with its slip taken
-away is a working extract_response, and the answers come from the instructors' reference solution, loaded in
-the grader's own trusted process (the student's child only ever receives the inputs).  The inputs are drawn
-per student, like the property checks' in the grade, by the drawing functions of lab09/draws.py.
+away is a working extract_response, a raw output is drawn with a prompt in it, and the answers come from the
+instructors' reference solution, which the grader loads in its own trusted process (labkit.checks.lab_reference;
+the student's child only ever receives the inputs).  The inputs are drawn per student, like the property checks'
+in the grade, by the drawing functions of lab09/draws.py and `draw_raw`.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib.util
+import random
 
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from lab09.draws import (draw_history, draw_raw, draw_unknown_role, inputs, known_tag_free, messages, one_unknown,
-                         unknown_role)
-from lab09.mistakes import ASCII_SPACE, BOUNDARIES, TAG_LIKE, format_mistakes
-from lab09.spec import LAB
+from lab09.draws import (CUTS, LOOKALIKES, draw_history, draw_spaces, draw_text, draw_unknown_role, inputs,
+                         known_tag_free, messages, one_unknown, prompt_demand, reference_prompt, unknown_role)
+from lab09.mistakes import ASCII_SPACE, BOUNDARIES, ROLE_TAG, TAG_LIKE, format_mistakes
 from labkit.spec import Example
+
+
+def draw_raw(rng: random.Random, size: int) -> list:
+    """Pieces of a raw model output: usually a prompt (LF or CRLF lines) and its generation tag, then a
+    continuation: stretches of text between tags (any of the four, <|assistant|> too), trailing whitespace."""
+    newline = "\r\n" if rng.random() < 0.15 else "\n"
+    pieces: list = []
+    if rng.random() < 0.8:
+        for role, content in draw_history(rng, size // 3 + 1):
+            pieces += [ROLE_TAG[role], newline, content, newline]
+        if rng.random() < 0.85:
+            pieces += [ASSISTANT_TAG, newline]
+    for _ in range(rng.randrange(size // 3 + 3)):
+        lookalike = rng.choice(LOOKALIKES) if rng.random() < 0.25 else ""
+        pieces.append(draw_spaces(rng, 2) + draw_text(rng, 2) + lookalike + draw_text(rng, 2) + draw_spaces(rng, 2))
+        if rng.random() < 0.7:
+            pieces.append(rng.choice(_CONTINUATION_TAGS))
+    return pieces + [draw_spaces(rng, size)]
+
+
+_CONTINUATION_TAGS = CUTS * 2 + (ASSISTANT_TAG,)  # a new <|assistant|> now and then, boundaries more often
+
 
 # --- the answers: the reference solution's ----------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
-def solution():
-    """The reference solution, loaded once into this process (it is the instructors' own code)."""
-    spec = importlib.util.spec_from_file_location("lab09_reference", LAB.solution_path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _solution_format_demand(history, reference) -> Example:
-    return Example((messages(history),), (reference or solution()).format_prompt(messages(history)), unchanged=True)
-
-
-def _solution_unknown_role_demand(history, reference) -> Example:
+def _prompt_or_refusal(history, reference):
+    """The reference's prompt for a history with an unknown role, or None where it raises ValueError."""
     try:
-        value = (reference or solution()).format_prompt(messages(history))  # its own copy of the messages
+        return reference.format_prompt(messages(history))  # its own copy of the messages
     except ValueError:
+        return None
+
+
+def _unknown_role_demand(history, prompt) -> Example:
+    if prompt is None:
         return Example((messages(history),), raises="ValueError", mentions=unknown_role(history))
-    return Example((messages(history),), value, unchanged=True)
+    return Example((messages(history),), prompt, unchanged=True)
 
 
-def _solution_extract_demand(pieces, reference) -> Example:
-    output = "".join(pieces)
-    return Example((output,), (reference or solution()).extract_response(output))
+def _reference_reply(pieces, reference) -> str:
+    return reference.extract_response("".join(pieces))
+
+
+def _extract_demand(pieces, reply: str) -> Example:
+    return Example(("".join(pieces),), reply)
 
 
 
@@ -91,7 +108,7 @@ def extract_mistakes(pieces, example: Example) -> dict:
 # --- the generated checks' inputs, by check id (lab09/spec.py declares them, drawn_by this module) -------
 
 INPUTS = {  # shares of the course's count of inputs, drawn per student
-    "g1": inputs(draw_history, _solution_format_demand, known_tag_free, format_mistakes, share=25),
-    "g2": inputs(draw_unknown_role, _solution_unknown_role_demand, one_unknown, share=10),
-    "g3": inputs(draw_raw, _solution_extract_demand, mistakes=extract_mistakes, share=65),
+    "g1": inputs(draw_history, prompt_demand, known_tag_free, format_mistakes, share=25, consult=reference_prompt),
+    "g2": inputs(draw_unknown_role, _unknown_role_demand, one_unknown, share=10, consult=_prompt_or_refusal),
+    "g3": inputs(draw_raw, _extract_demand, mistakes=extract_mistakes, share=65, consult=_reference_reply),
 }

@@ -104,10 +104,10 @@ def slips(example: Example, actual: str) -> list:
 
 
 def _fits(hint: str, example: Example, value: str) -> bool:
-    """Whether the slip `hint`, where it can be replayed on an expected prompt, gives `value` for `example`."""
-    rewrite = dict(_REWRITES).get(hint)
-    replayed = _rewritten(rewrite, example.expected) if rewrite else None
-    return replayed is None or replayed == value
+    """Whether the slip `hint`, where it can be replayed on an expected prompt (in one of the ways it is written),
+    gives `value` for `example`."""
+    replays = [_rewritten(rewrite, example.expected) for name, rewrite in _REWRITES if name == hint]
+    return not replays or any(replayed is None or replayed == value for replayed in replays)
 
 
 def _history_slip(expected: list, actual: list):
@@ -196,8 +196,8 @@ _REWRITES = (
     ("hint.content_before_tag", lambda pairs: _messages(pairs, "{content}\n{tag}\n") + GENERATION_LINE),
     ("hint.tag_same_line", lambda pairs: _messages(pairs, "{tag}{content}\n") + GENERATION_LINE),
     ("hint.missing_newline", lambda pairs: _messages(pairs, "{tag}\n{content}") + GENERATION_LINE),
-    ("hint.generation_after_every_user", lambda pairs: "".join(
-        f"{tag}\n{content}\n" + GENERATION_LINE * (tag == USER_TAG) for tag, content in pairs)),
+    ("hint.generation_after_every_user", lambda pairs: _after_every_user(pairs, at_end=False)),
+    ("hint.generation_after_every_user", lambda pairs: _after_every_user(pairs, at_end=True)),
     ("hint.history_lost", lambda pairs: _messages(pairs[-1:]) + GENERATION_LINE if len(pairs) > 1 else None),
     ("hint.system_dropped", lambda pairs: _messages([p for p in pairs if p[0] != SYSTEM_TAG]) + GENERATION_LINE),
     ("hint.system_moved", lambda pairs: _messages(sorted(pairs, key=lambda p: p[0] != SYSTEM_TAG)) + GENERATION_LINE),
@@ -209,9 +209,10 @@ def _messages(pairs, layout: str = "{tag}\n{content}\n") -> str:
     return "".join(layout.format(tag=tag, content=content) for tag, content in pairs)
 
 
-def _prompt(history) -> str:
-    """A history of (role, content) pairs of known roles laid out as rules F1–F3 say (to write slips in)."""
-    return _messages([(ROLE_TAG[role], content) for role, content in history]) + GENERATION_LINE
+def _after_every_user(pairs, at_end: bool) -> str:
+    """The generation line after every user message, and (`at_end`) at the end too when a user's is not last."""
+    written = "".join(f"{tag}\n{content}\n" + GENERATION_LINE * (tag == USER_TAG) for tag, content in pairs)
+    return written + GENERATION_LINE * (at_end and (not pairs or pairs[-1][0] != USER_TAG))
 
 
 def _rewritten(rewrite, expected):
@@ -268,6 +269,8 @@ def _prompt_difference(expected: str, actual: str, messages: list) -> list:
     here, rest = actual[start:], actual[at:]
     if part == "generation":
         return [_at_generation(at - start, rest)]
+    if _generation_after_user(actual, parts, messages, index):
+        return ["hint.generation_after_every_user"]
     content = messages[index]["content"]
     if part == "tag":
         return [_at_tag(here, messages, index)]
@@ -276,6 +279,16 @@ def _prompt_difference(expected: str, actual: str, messages: list) -> list:
     if part == "content":
         return [_at_content(rest, expected[at:at + 2])]
     return [_at_content_end(rest, messages, index)]
+
+
+def _generation_after_user(actual: str, parts: list, messages: list, index: int) -> bool:
+    """Whether a generation line stands where message `index`, which follows a user message, should begin,
+    and that message's tag after it (F3: one generation line, at the very end; the first difference lies in the
+    tag line after a user message, or in an assistant's content, whose tag line the generation line looks like)."""
+    if not 0 < index < len(messages) or messages[index - 1]["role"] != "user":
+        return False
+    begin = next(start for part, start, _, at in parts if at == index and part == "tag")
+    return actual.startswith(GENERATION_LINE + ROLE_TAG[messages[index]["role"]], begin)
 
 
 def _starts_message(text: str, messages: list, index: int) -> bool:
@@ -543,12 +556,22 @@ def _prompt_exception_hint(kind: str, message: str, given) -> str:
 # --- the drawn checks' known mistakes ---------------------------------------------------------------
 
 def format_mistakes(history, example: Example) -> dict:
-    """Outputs of the slips a drawn history can show: contents stripped, system moved first, no prompt at all."""
-    known = {_prompt([(role, content.strip()) for role, content in history]): "hint.content_verbatim",
-             _prompt(sorted(history, key=lambda message: message[0] != "system")): "hint.system_moved"}
+    """Outputs of the slips a drawn history can show, written by reshaping its expected prompt (as a rewrite
+    does): contents stripped, system messages moved first, no prompt at all."""
+    expected = example.expected
+    parts = _prompt_parts([{"role": role, "content": content} for role, content in history], expected) \
+        if isinstance(expected, str) else None
+    if parts is None:
+        return {}
+    stripped = "".join(expected[start:end].strip() if part == "content" else expected[start:end]
+                       for part, start, end, _ in parts)
+    written = ["".join(expected[start:end] for _, start, end, at in parts if at == index) for index in range(len(history))]
+    first = sorted(range(len(history)), key=lambda index: history[index][0] != "system")
+    known = {stripped: "hint.content_verbatim",
+             "".join(written[index] for index in first) + expected[parts[-1][1]:]: "hint.system_moved"}
     if not history:
         known[""] = "hint.x1"
-    known.pop(example.expected, None)
+    known.pop(expected, None)
     return known
 
 

@@ -202,5 +202,6 @@ LAB = Lab(
     functions=("format_prompt", "extract_response", "trim_history", "rewrite_messages", "clean_rewrite"),
     groups=(SIX, EXTENDED, PROPERTIES, GENERATED, CHALLENGE), sections=SECTIONS, checks=CHECKS,
     mistakes="lab09.mistakes:DETECTORS", verify="framework/verify.py", handout="lab09-step8",
-    trees=("framework", "lab09"), grading_only=("lab09/generated.py",), network="none",
+    trees=("framework", "lab09"), grading_only=("lab09/generated.py",), fixed_inputs="lab09.fixed_inputs",
+    network="none",
 )

@@ -5,7 +5,9 @@ explored on the inputs `Draws` gives it, each judged by the same judge as a one-
 (labkit/drawn.py), with the hints of the lab's detectors.  `make test`, `make test-full`, `make challenge`,
 the grader and `make dist`'s stub check all ask `verdict`.  What a drawn check draws is the lab's: the module
 its entry names (`drawn_by`) holds its `labkit.drawn.Inputs` in `INPUTS`, imported when it first runs, and
-labkit/drawn.py is imported only then too, so a run that never draws (`make test`) pays for neither.
+labkit/drawn.py is imported only then too, so a run that never draws (`make test`) pays for neither.  The fixed
+inputs, and what the reference says of them, are the lab's data (`Lab.fixed_inputs`, written by `make tables`);
+inputs drawn per student consult the reference itself, which only the grader has.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import functools
 import hashlib
 import importlib
 import json
+import types
 from dataclasses import dataclass, replace
 
 from labkit.judge import NO_DETECTORS, Detectors, Verdict, judge
@@ -32,7 +35,7 @@ class Draws:
     student: str | None = None  # None: the fixed inputs of the handout; else this student's id
     secret: str = ""  # the course secret (solutions/grading.ini), when drawing per student
     count: int = 0  # the course's number of generated inputs per student, shared by `Inputs.share`
-    reference: object = None  # the solution module for demands that need it (None: the lab's own)
+    reference: object = None  # the solution module the checks consult (None: the lab's own, when drawing per student)
 
     def seed(self, check: Drawn) -> int:
         from labkit.drawn import seed_of
@@ -50,12 +53,20 @@ class Draws:
         return self.count * inputs.share // 100
 
     def inputs(self, check: Drawn):
-        """The inputs `check` is tried on, in order: the fixed ones drawn once per process, a student's as
+        """The inputs `check` is tried on, in order: the fixed ones as the lab keeps them, a student's drawn as
         they are tried (a check that fails early draws little)."""
         from labkit.drawn import specimens
         if self.student is None:
-            return _fixed(check.drawn_by, check.id, self.seed(check), self.number(check))
+            self.number(check)  # a check drawn per student only has no fixed inputs
+            return tuple(specimen for specimen, _ in fixed_inputs(check))
         return specimens(inputs_of(check), self.seed(check), self.number(check))
+
+    def stencils(self, check: Drawn) -> dict | None:
+        """For the fixed inputs, what the reference says of each (repr(specimen) -> its stencil); None when
+        the inputs are drawn per student (the reference itself is consulted)."""
+        if self.student is not None:
+            return None
+        return {repr(specimen): stencil for specimen, stencil in fixed_inputs(check) if stencil is not None}
 
     def fingerprint(self, checks) -> str:
         """A short digest naming the inputs of the drawn checks among `checks` (their seeds and numbers, and
@@ -77,10 +88,13 @@ def verdict(student: StudentRun, check: Case, draws: Draws = FIXED, detectors: D
     if not isinstance(check, Drawn):
         return judge(check, student.run_case(check), student.load, (), detectors)
     from labkit.drawn import explore
-    shown = check
-    if draws.student is not None and not inputs_of(check).share:
+    inputs, shown, reference = inputs_of(check), check, draws.reference
+    if draws.student is not None and not inputs.share:
         shown = replace(check, section=GRADED + check.section)  # a header that says whose inputs they are
-    return explore(student, shown, inputs_of(check), draws.inputs(check), draws.reference, detectors)
+    if draws.student is not None and reference is None and inputs.consult is not None:
+        reference = lab_reference()
+    return explore(student, shown, inputs, draws.inputs(check), reference, detectors,
+                   stencils=draws.stencils(check))
 
 
 def lab_detectors() -> Detectors:
@@ -93,13 +107,30 @@ def inputs_of(check: Drawn):
     return _resolve(f"{check.drawn_by}:INPUTS")[check.id]
 
 
+def fixed_inputs(check: Drawn) -> tuple:
+    """(specimen, stencil or None) for each fixed input of `check`, as the active lab keeps them: its
+    `fixed_inputs` module's FIXED_INPUTS[check.id] (the stencil: what the reference says of it, for a check that
+    consults the reference)."""
+    module = active().fixed_inputs
+    kept = _resolve(f"{module}:FIXED_INPUTS") if module else {}
+    if check.id not in kept:
+        raise LookupError(f"{check.id}: {module or 'the lab'} keeps no fixed inputs for it (make tables writes them)")
+    return kept[check.id]
+
+
+@functools.lru_cache(maxsize=None)
+def lab_reference():
+    """The active lab's reference solution, loaded once into this process (the grader's: it is the instructors'
+    own code, and a student's child only ever gets inputs), compiled from its source, so no bytecode of it is
+    written anywhere."""
+    lab = active()
+    module = types.ModuleType(f"{lab.id}_reference")
+    module.__file__ = str(lab.solution_path)
+    exec(compile(lab.solution_path.read_bytes(), module.__file__, "exec"), module.__dict__)
+    return module
+
+
 @functools.lru_cache(maxsize=None)
 def _resolve(name: str):
     module, _, attribute = name.partition(":")
     return getattr(importlib.import_module(module), attribute)
-
-
-@functools.lru_cache(maxsize=None)
-def _fixed(drawn_by: str, check_id: str, seed: int, count: int) -> tuple:
-    from labkit.drawn import specimens
-    return tuple(specimens(_resolve(f"{drawn_by}:INPUTS")[check_id], seed, count))

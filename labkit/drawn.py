@@ -6,7 +6,10 @@ failure, `SHRINK_CALLS` to shrink it); a call that hangs or crashes costs one ca
 as a failure.  Nothing here reads a clock to decide anything, so the same student file gives the same
 verdict on every run.  What is drawn, and what the protocol demands of it, is the lab's (`Inputs`); how an
 input shrinks is generic: a drawn input (a "specimen") is plain data, lists (items that may be dropped),
-tuples (fixed records) and strings, and `smaller` lists the candidates strictly smaller than it.
+tuples (fixed records) and strings, and `smaller` lists the candidates strictly smaller than it.  A demand that
+needs the reference's word on an input (its prompt, say) `consult`s the reference when the grade draws per
+student; on the fixed inputs of `make test-full` it reads what the reference said from data (a stencil, which
+`follow`s each cut of shrinking), so the handout needs no reference and holds no code that answers.
 """
 
 from __future__ import annotations
@@ -36,17 +39,22 @@ class Inputs:
     which inputs are inside the protocol, outputs of known mistakes, and what shrinking must keep whole."""
 
     draw: Callable  # (random.Random, size) -> specimen
-    demand: Callable  # (specimen, reference) -> Example (without mistakes); reference: the solution module or None
+    demand: Callable  # (specimen, consulted) -> Example (without mistakes); consulted: what `consult` gave, or None
     valid: Callable = lambda specimen: True
     mistakes: Callable = lambda specimen, example: {}  # exact wrong output -> hint key, for the one shown
     atomic: frozenset = frozenset()  # strings that shrink only by being dropped whole
     edges: tuple = ((), ())  # (heads, tails): what a cut string may begin or end with only if it did before
     count: int = 24  # inputs drawn when the draw is fixed or the check has no `share`
     share: int = 0  # per cent of the course's count of inputs per student: drawn per student only (grading)
+    consult: Callable | None = None  # (specimen, reference) -> str: the reference's word the demand needs, if any
 
     def smaller(self, value):
         """Every candidate strictly smaller than `value` (see `smaller`), with this check's atoms and edges."""
         return smaller(value, self.atomic, self.edges)
+
+    def cuts_of(self, value):
+        """(candidate, cut) for every candidate of `smaller`, in its order: the cut says what was taken away."""
+        return cuts_of(value, self.atomic, self.edges)
 
 
 @dataclass
@@ -72,12 +80,14 @@ def specimens(inputs: Inputs, seed: int, count: int):
 
 
 def explore(student: StudentRun, case, inputs: Inputs, drawn, reference=None, detectors: Detectors = NO_DETECTORS,
-            shrink_calls: int = SHRINK_CALLS) -> Verdict:
+            shrink_calls: int = SHRINK_CALLS, stencils: dict | None = None) -> Verdict:
     """The verdict of the drawn check `case` on the specimens `drawn` (from `specimens`): a pass, or the
-    smallest failure found, with the hints of the lab's `detectors`.  Inputs go to the child BATCH at a time,
-    one request each (each call keeps its own limit and printed output), the first one alone (`_answers`)."""
+    smallest failure found, with the hints of the lab's `detectors`.  A check that consults the reference asks
+    `reference` (the solution module), or reads `stencils` (repr(specimen) -> the stencil of what it said, kept
+    as data for fixed inputs).  Inputs go to the child BATCH at a time, one request each (each call keeps its own
+    limit and printed output), the first one alone (`_answers`)."""
     started = time.monotonic()
-    check = _Check(case, inputs, reference, detectors)
+    check = _Check(case, inputs, reference, detectors, dict(stencils or {}))
     found, tried, context = None, 0, []
     drawn = iter(drawn)
     while found is None:
@@ -109,15 +119,36 @@ def explore(student: StudentRun, case, inputs: Inputs, drawn, reference=None, de
 
 @dataclass(frozen=True)
 class _Check:
-    """One drawn check as explored: its case, its inputs, the reference its demands may ask, the detectors."""
+    """One drawn check as explored: its case, its inputs, the reference it may consult (or the stencils of what
+    the reference said, by repr of the specimen: fixed inputs and the smaller ones shrinking made of them), the
+    detectors."""
 
     case: object
     inputs: Inputs
     reference: object
     detectors: Detectors
+    stencils: dict
 
     def demand(self, specimen):
-        return self.inputs.demand(specimen, self.reference)
+        return self.inputs.demand(specimen, self.consulted(specimen))
+
+    def consulted(self, specimen):
+        """What the reference says of `specimen` for the demand: asked, or read from its stencil; None when the
+        check consults nothing."""
+        if self.inputs.consult is None:
+            return None
+        if self.reference is not None:
+            return self.inputs.consult(specimen, self.reference)
+        stencil = self.stencils.get(repr(specimen))
+        if stencil is None:
+            raise LookupError(f"{self.case.id}: nothing is kept of what the reference says of this input, and no "
+                              "reference was given")
+        return fill(stencil, specimen)
+
+    def derive(self, parent, candidate, cut) -> None:
+        """Keep the stencil of `candidate`, which `cut` made of `parent` (when the reference is not asked)."""
+        if self.reference is None and repr(parent) in self.stencils:
+            self.stencils.setdefault(repr(candidate), follow(self.stencils[repr(parent)], cut))
 
 
 def _answers(student: StudentRun, check: _Check, chunk: list, examples: list, alone: bool) -> tuple[list, Attempt | None]:
@@ -166,7 +197,7 @@ def _shrink(student: StudentRun, check: _Check, found: Attempt, calls: int) -> t
     never shrunk further: each try could cost the limit.  Also says how it ended: "minimal" (nothing smaller
     fails that way), "budget" (out of calls) or "stopped"."""
     tried: set = set()
-    bottom = smallest(check.inputs, found.specimen)
+    bottom = smallest(check.inputs, found.specimen, check.derive)
     if found.run.calls and calls and bottom != found.specimen and found.verdict.hint != check.case.hint:
         tried.add(repr(bottom))
         calls -= 1
@@ -176,12 +207,13 @@ def _shrink(student: StudentRun, check: _Check, found: Attempt, calls: int) -> t
     while found.run.calls:  # a value came back (with none, a hang or a crash, stop there)
         if calls == 0:
             return found, "budget"
-        for candidate in check.inputs.smaller(found.specimen):
+        for candidate, cut in check.inputs.cuts_of(found.specimen):
             key = repr(candidate)
             if key in tried or not check.inputs.valid(candidate):
                 continue
             tried.add(key)
             calls -= 1
+            check.derive(found.specimen, candidate, cut)
             attempt = _attempt(student, check, candidate)
             if _same_failure(attempt.verdict, found.verdict, check):
                 found = attempt
@@ -193,15 +225,19 @@ def _shrink(student: StudentRun, check: _Check, found: Attempt, calls: int) -> t
     return found, "stopped"
 
 
-def smallest(inputs: Inputs, specimen):
+def smallest(inputs: Inputs, specimen, derive=None):
     """Where taking the first valid smaller candidate (`Inputs.smaller`) again and again leads from
     `specimen`: an input of the check with no valid smaller one at all (a history emptied, or down to its one
-    unknown role; strings cut to nothing), found without a call."""
+    unknown role; strings cut to nothing), found without a call.  `derive(parent, candidate, cut)` is told of
+    each step (a check keeps its stencils that way)."""
     while True:
-        candidate = next((candidate for candidate in inputs.smaller(specimen) if inputs.valid(candidate)), None)
-        if candidate is None:
+        step = next(((candidate, cut) for candidate, cut in inputs.cuts_of(specimen) if inputs.valid(candidate)),
+                    None)
+        if step is None:
             return specimen
-        specimen = candidate
+        if derive is not None:
+            derive(specimen, *step)
+        specimen = step[0]
 
 
 def _same_failure(candidate: Verdict, found: Verdict, check: _Check) -> bool:
@@ -226,13 +262,13 @@ def measure(value) -> tuple:
     return (items, chars)
 
 
-def cuts(sequence):
-    """`sequence` with one run of items removed: all of it, then halves, quarters, … single items."""
-    length = len(sequence)
+def cut_spans(length: int):
+    """(start, stop) of the runs of items a cut takes from a sequence of `length`: all of it, then halves,
+    quarters, … single items."""
     run = length
     while run >= 1:
         for start in range(0, length - run + 1, run):
-            yield sequence[:start] + sequence[start + run:]
+            yield start, start + run
         run //= 2
 
 
@@ -242,19 +278,66 @@ def smaller(value, atomic=frozenset(), edges=((), ())):
     or end with one of its tails unless it did already (for a lab with tags such as "<|x|>": ">" or "|>"
     after a tag, "<" or "<|" before one): next to the real thing such a piece reads as part of it, and a slip that misplaces a slice
     by a character or two would explain the shrunk input as well as the mistake that was found."""
+    for candidate, _ in cuts_of(value, atomic, edges):
+        yield candidate
+
+
+def cuts_of(value, atomic=frozenset(), edges=((), ()), path: tuple = ()):
+    """(candidate, cut) for every candidate of `smaller`, in its order.  A cut says what was taken away:
+    ("items", path, start, stop), the items start…stop-1 of the list at `path` (indices through the nested lists
+    and tuples), or ("chars", path, start, stop), characters of the string there."""
     if isinstance(value, str):
         if value not in atomic:
             heads, tails = edges
             old = value.startswith(heads), value.endswith(tails)
-            yield from (cut for cut in cuts(value)
-                        if cut == "" or all(new <= was for new, was in zip((cut.startswith(heads), cut.endswith(tails)),
-                                                                            old)))
+            for start, stop in cut_spans(len(value)):
+                cut = value[:start] + value[stop:]
+                if cut == "" or all(new <= was for new, was in zip((cut.startswith(heads), cut.endswith(tails)),
+                                                                    old)):
+                    yield cut, ("chars", path, start, stop)
     elif isinstance(value, list):
-        yield from cuts(value)
+        for start, stop in cut_spans(len(value)):
+            yield value[:start] + value[stop:], ("items", path, start, stop)
         for index, item in enumerate(value):
-            for candidate in smaller(item, atomic, edges):
-                yield value[:index] + [candidate] + value[index + 1:]
+            for candidate, cut in cuts_of(item, atomic, edges, path + (index,)):
+                yield value[:index] + [candidate] + value[index + 1:], cut
     elif isinstance(value, tuple):
         for index, item in enumerate(value):
-            for candidate in smaller(item, atomic, edges):
-                yield value[:index] + (candidate,) + value[index + 1:]
+            for candidate, cut in cuts_of(item, atomic, edges, path + (index,)):
+                yield value[:index] + (candidate,) + value[index + 1:], cut
+
+
+# --- what the reference said, kept as data -------------------------------------------------------------
+# A stencil is the reference's string for one specimen with the specimen's strings left as holes, as parts:
+# (path, text) is text the reference wrote, which belongs to the item at `path` of the specimen (() for the whole);
+# (path, None) is a hole, filled with the specimen's string at `path`.  Shrinking only cuts: a cut string fills its
+# hole as it now is, and an item taken away takes its parts with it (`follow`), so a smaller input's string is made
+# of the one kept, never written anew.
+
+def fill(stencil, specimen) -> str:
+    """The string `stencil` keeps, for `specimen` (the input it was kept for, or one `follow`ed from it)."""
+    return "".join(item_at(specimen, path) if text is None else text for path, text in stencil)
+
+
+def follow(stencil, cut) -> tuple:
+    """`stencil` after `cut` (see `cuts_of`): the parts of items taken away go, later items' paths move up."""
+    kind, where, start, stop = cut
+    if kind != "items":
+        return stencil
+    depth, kept = len(where), []
+    for path, text in stencil:
+        if len(path) > depth and path[:depth] == tuple(where):
+            index = path[depth]
+            if start <= index < stop:
+                continue
+            if index >= stop:
+                path = path[:depth] + (index - (stop - start),) + path[depth + 1:]
+        kept.append((path, text))
+    return tuple(kept)
+
+
+def item_at(value, path: tuple):
+    """What stands at `path` (indices through nested lists and tuples) in `value`."""
+    for index in path:
+        value = value[index]
+    return value

@@ -233,6 +233,10 @@ class Lab:
     grading_only: tuple[str, ...] = ()
     """the lab's own files or folders inside `trees` that only the grade uses and the handout never ships, from
     the lab's root: what would give an answer away (checks whose answers come from the solution, their helpers)"""
+    fixed_inputs: str = ""
+    """the module whose FIXED_INPUTS keeps, for each drawn check on fixed inputs (`make test-full`'s, the same for
+    everyone), those inputs and what the reference says of each (the stencil of its `consult`): data that
+    `make tables` writes from the draws and the solution; empty: the lab has no such check"""
     network: str = "none"
     """what the student's code may reach: "none", the only policy the engine has (no network wherever the sandbox
     level can stop it: README's threat table); a lab that needs another (the next chapter's chat over HTTP would

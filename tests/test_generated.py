@@ -3,8 +3,12 @@
 Lab09's drawn checks, but for one test: the toy lab (tests/toylab/) declares no drawn check of its own, so a check
 drawn for it here (TOY_TOKENS) shows that drawing, shrinking and the fixed seeds are the core's, not Lab09's."""
 
+import difflib
 import json
+import random
 import shutil
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -12,11 +16,11 @@ import pytest
 from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, use_lab
 from lab09 import draws as lab_draws
 from labkit import checks, render
-from labkit.checks import Draws, inputs_of
-from labkit.drawn import SHRINK_CALLS, Inputs, explore, measure, seed_of, specimens
+from labkit.checks import Draws, inputs_of, lab_reference
+from labkit.drawn import SHRINK_CALLS, Inputs, explore, fill, follow, measure, seed_of, specimens
 from labkit.run.engine import StudentRun
 from labkit.spec import Drawn, Example
-from labkit.instructor import config
+from labkit.instructor import config, fixed_inputs
 from labkit.instructor.grade import course_settings, grade_folder
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=60.0)
@@ -32,6 +36,14 @@ def drawn_inputs(student_id: str, secret: str = SECRET) -> dict:
     """case id -> every input drawn for this student's generated checks, in the order they are tried."""
     draws = Draws(student=student_id, secret=secret, count=SCHEME.generated_count)
     return {check.id: list(draws.inputs(check)) for check in GENERATED_CASES}
+
+
+def fixed_examples(check) -> list:
+    """The examples of `make test-full`'s fixed inputs of the drawn check `check`: each input with what the check
+    demands of it, from what the lab keeps of the reference's word on it (the handout's data)."""
+    inputs, stencils = inputs_of(check), Draws().stencils(check)
+    return [inputs.demand(specimen, fill(stencils[repr(specimen)], specimen) if inputs.consult else None)
+            for specimen in Draws().inputs(check)]
 
 
 def fingerprint(student_id: str) -> str:
@@ -106,6 +118,78 @@ def test_property_inputs_have_no_answer_key_but_the_rules():
     assert any(not newline and reply[:1].strip() for _, newline, reply, _ in drawn)  # written right after the tag
 
 
+# --- make test-full's fixed inputs: data the handout keeps ------------------------------------------------
+
+def test_the_fixed_inputs_the_handout_keeps_are_what_the_draws_and_the_reference_give():
+    """lab09/fixed_inputs.py holds make test-full's inputs of every drawn check on fixed inputs and what the reference
+    says of each; a draw, a count, the seed or the solution changed without `make tables` fails here, with the
+    diff make tables would apply."""
+    found = fixed_inputs.stale(LAB)
+    if found is not None:
+        now, wanted = found
+        diff = difflib.unified_diff(now.splitlines(keepends=True), wanted.splitlines(keepends=True),
+                                    "lab09/fixed_inputs.py (now)", "lab09/fixed_inputs.py (make tables)")
+        pytest.fail("lab09/fixed_inputs.py: stale, run make tables\n" + "".join(list(diff)[:60]), pytrace=False)
+    assert [check.id for check in fixed_inputs.fixed_checks(LAB)] == [check.id for check in PROPERTY_CASES]
+    kept = fixed_inputs.current(LAB)
+    assert all(stencil is None for _, stencil in kept["p2"] + kept["p4"])  # they consult nothing
+    assert all(stencil is not None for _, stencil in kept["p1"] + kept["p3"])
+
+
+def test_make_tables_rewrites_stale_fixed_inputs_and_then_finds_them_current(tmp_path):
+    (tmp_path / "lab09").mkdir()
+    lab = replace(LAB, root=tmp_path)
+    assert fixed_inputs.stale(lab)[0] == ""  # missing
+    (tmp_path / "lab09" / "fixed_inputs.py").write_text(
+        (LAB.root / "lab09" / "fixed_inputs.py").read_text(encoding="utf-8").replace("<|user|>", "<|User|>", 1),
+        encoding="utf-8")
+    now, wanted = fixed_inputs.stale(lab)
+    assert "<|User|>" in now and "<|User|>" not in wanted
+    assert fixed_inputs.write(lab) == ["lab09/fixed_inputs.py"] and fixed_inputs.stale(lab) is None
+    assert fixed_inputs.write(lab) == []
+    assert (tmp_path / "lab09" / "fixed_inputs.py").read_bytes() == (LAB.root / "lab09" / "fixed_inputs.py").read_bytes()
+    ran = subprocess.run([sys.executable, "-m", "labkit.instructor.fixed_inputs"], cwd=LAB.root, capture_output=True,
+                         text=True, timeout=120)
+    assert (ran.returncode, ran.stdout) == (0, "tables: lab09/fixed_inputs.py is current\n")
+    ran = subprocess.run([sys.executable, "-m", "labkit.instructor.fixed_inputs", "--write"], cwd=LAB.root,
+                         capture_output=True, text=True, timeout=120)
+    assert (ran.returncode, ran.stdout) == (0, "")  # make tables has said its tables are current: nothing to add
+
+
+def test_what_the_handout_keeps_follows_every_chain_of_cuts_shrinking_can_make():
+    """Shrinking a fixed input's failure takes cut after cut; the kept stencil, followed along, must give at each
+    step what the reference gives for the input reached (here: random chains of valid cuts from every fixed input,
+    down to the smallest)."""
+    rng, reference, steps = random.Random(7), lab_reference(), 0
+    for check in PROPERTY_CASES:
+        inputs = inputs_of(check)
+        for kept, kept_stencil in checks.fixed_inputs(check) * 2:
+            specimen, stencil = kept, kept_stencil
+            while stencil is not None:
+                options = [(candidate, cut) for candidate, cut in inputs.cuts_of(specimen) if inputs.valid(candidate)]
+                if not options:
+                    break
+                specimen, cut = rng.choice(options)
+                stencil = follow(stencil, cut)
+                assert fill(stencil, specimen) == inputs.consult(specimen, reference), (check.id, kept, specimen)
+                steps += 1
+    assert steps >= 1000
+
+
+def test_a_reference_string_that_cuts_cannot_follow_is_refused_when_kept():
+    """Keeping a string as a stencil assumes each list item's text stands in one place, and each string is either
+    copied or not used; a reference whose prompt put every system message first would break shrinking, and is
+    refused by name rather than kept."""
+    history = [("user", "a"), ("system", "b")]
+    moved = lambda specimen, reference: "".join(  # noqa: E731
+        f"<{role}>{content}" for role, content in sorted(specimen, key=lambda message: message[0] != "system"))
+    with pytest.raises(fixed_inputs.Unfollowable, match="one after another"):
+        fixed_inputs.stencil(history, lambda value: moved(value, None), lab_draws.ATOMIC)
+    kept = fixed_inputs.stencil(history, lambda value: "".join(f"<{r}>{c}" for r, c in value), lab_draws.ATOMIC)
+    assert kept == (((0,), "<user>"), ((0, 1), None), ((1,), "<system>"), ((1, 1), None))
+    assert fill(follow(kept, ("items", (), 0, 1)), history[1:]) == "<system>b"
+
+
 def test_shrinking_cuts_items_then_characters_and_keeps_atoms_whole():
     candidates = list(lab_draws.INPUTS["p1"].smaller([("user", "ab"), ("system", "")]))
     assert candidates[0] == [] and [("system", "")] in candidates and [("user", "b"), ("system", "")] in candidates
@@ -119,7 +203,7 @@ def test_a_failure_is_shrunk_to_the_smallest_input_and_shown_like_a_table_case()
     g1 = GENERATED_CASES[0]
     inputs = drawn_inputs("alice")
     with CountingRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK) as student:
-        verdict = explore(student, g1, inputs_of(g1), inputs["g1"])
+        verdict = explore(student, g1, inputs_of(g1), inputs["g1"], lab_reference())
         assert student.calls <= verdict.facts["drawn"]["tried"] + SHRINK_CALLS
     [messages] = verdict.case.examples[0].args
     assert not verdict.passed and verdict.problem == "wrong_value" and verdict.hint == "hint.content_verbatim"
@@ -127,13 +211,13 @@ def test_a_failure_is_shrunk_to_the_smallest_input_and_shown_like_a_table_case()
     assert verdict.facts["drawn"]["shrunk"] == "minimal"
     assert "化简后仍然出错的最小输入" in "\n".join(render.failure_lines(verdict, "strips_content.py"))
     again = explore(StudentRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK),
-                    g1, inputs_of(g1), inputs["g1"])
+                    g1, inputs_of(g1), inputs["g1"], lab_reference())
     assert again.case.examples == verdict.case.examples  # deterministic, shrinking included
 
 
 def test_a_hang_costs_one_case_limit_and_ends_the_check():
     with CountingRun(STUDENTS / "hostile" / "loop_in_call.py", limits=QUICK) as student:
-        verdict = explore(student, P3, inputs_of(P3), specimens(inputs_of(P3), 1, inputs_of(P3).count))
+        verdict = explore(student, P3, inputs_of(P3), specimens(inputs_of(P3), 1, inputs_of(P3).count), lab_reference())
         assert student.calls == 1
     assert verdict.problem == "timeout" and verdict.facts["drawn"]["tried"] == 1
     shown = "\n".join(render.failure_lines(verdict, "loop_in_call.py"))
@@ -149,14 +233,15 @@ def test_a_failure_that_does_not_depend_on_the_input_costs_two_calls_and_shows_t
     large = ([("user", "hello there"), ("assistant", "hi"), ("user", "and you?")], "\n", "a long reply",
              ["<|user|>", "and more"])
     with CountingRun(STUDENTS / "hostile" / "fills_every_bound.py", limits=LIMITS) as student:
-        verdict = explore(student, P3, inputs_of(P3), [large, *specimens(inputs_of(P3), 1, inputs_of(P3).count)])
+        verdict = explore(student, P3, inputs_of(P3), [large, *specimens(inputs_of(P3), 1, inputs_of(P3).count)],
+                          lab_reference())
         assert student.calls == 2  # was 32 + 4
     assert (verdict.problem, verdict.hint) == ("wrong_type", "hint.not_str")
-    assert verdict.case.examples[0].args == (lab_draws.reply_output(([], "", "", [])),)  # nothing is smaller
+    assert verdict.case.examples[0].args == (lab_draws.ASSISTANT_TAG,)  # the empty history's prompt: nothing smaller
     assert verdict.facts["drawn"] == {"tried": 1, "shrunk": "minimal"}
     inputs = list(specimens(inputs_of(P1), 1, inputs_of(P1).count))
     with CountingRun(STUB, limits=LIMITS) as student:  # format_prompt returns "": a wrong value at once
-        verdict = explore(student, P1, inputs_of(P1), inputs)
+        verdict = explore(student, P1, inputs_of(P1), inputs, lab_reference())
         assert student.calls >= min(len(inputs), 32) and verdict.problem == "wrong_value"
 
 
@@ -241,16 +326,14 @@ def test_each_extended_mistake_fails_a_property_check_in_make_test_full_too(path
 # --- the class: what cheating, honest and identical files score ----------------------------------------
 
 def replay_source(extract_fallback: str, drawn: bool = False) -> str:
-    """A file that answers every published input of the case table from a dict — with `drawn`, also every input
-    the property checks draw from the handout's fixed seed, answered by each property's own expected-value
-    function: everything the handout holds — and `extract_fallback` (an expression of `output`) for any other
-    output; any other history gets ""."""
+    """A file that answers every published input of the case table from a dict — with `drawn`, also every fixed
+    input of the property checks, answered from the reference's word the handout keeps on it
+    (lab09/fixed_inputs.py): everything the handout holds — and `extract_fallback` (an expression of `output`)
+    for any other output; any other history gets ""."""
     table = {}
     answers = [(case.function, example) for case in TABLE for example in case.examples]
     if drawn:
-        answers += [(prop.function, inputs_of(prop).demand(specimen, None)) for prop in PROPERTY_CASES
-                    for specimen in specimens(inputs_of(prop), seed_of(LAB.id, "properties", prop.id),
-                                              inputs_of(prop).count)]
+        answers += [(prop.function, example) for prop in PROPERTY_CASES for example in fixed_examples(prop)]
     for function, example in answers:
         key = json.dumps([function, list(example.args)], ensure_ascii=False)
         table[key] = ["raise", example.mentions] if example.raises else ["return", example.expected]

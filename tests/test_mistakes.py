@@ -30,6 +30,7 @@ MISTAKES = {
     "no_generation_tag": ({"1", "2", "3"}, "3", "hint.no_generation_tag"),
     "generation_tag_no_newline": ({"1", "2", "3"}, "3", "hint.generation_tag_newline"),
     "generation_after_every_user": ({"2", "3"}, "3", "hint.generation_after_every_user"),
+    "generation_after_every_user_and_at_end": ({"2", "3"}, "2", "hint.generation_after_every_user"),
     "system_as_user": ({"2", "3"}, "2", "hint.system_as_user"),
     "system_dropped": ({"2", "3"}, "2", "hint.system_dropped"),
     "history_lost": ({"2", "3"}, "2", "hint.history_lost"),
@@ -111,7 +112,8 @@ NAMED_IN_EVERY_FAILING_CASE = ("history_lost", "system_dropped", "misspelt_syste
 COMMON_MISTAKES = {
     1: ("missing_colon", "saved_as_gbk", "chat_loop_at_top_level"),
     2: ("returns_list", "forgot_return", "none_when_no_tag", "returns_bytes"),
-    3: ("no_generation_tag", "generation_after_every_user", "generation_tag_no_newline"),
+    3: ("no_generation_tag", "generation_after_every_user", "generation_after_every_user_and_at_end",
+        "generation_tag_no_newline"),
     4: ("content_before_tag", "tag_same_line", "missing_newline", "blank_line"),
     5: ("system_as_user", "system_dropped"),
     6: ("history_lost",),
@@ -391,6 +393,30 @@ def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
     others = [(Example(("<|user|>\nhi\n<|assistant|>\nA\n<|user|>\nmore\n<|assistant|>\nB",), "B"), "A"),
               (Example(("<|assistant|>\nok\n<|assistant|>\nlast",), "last"), "ok")]
     assert mistakes.DETECTORS.wrong_value(case, shown, ">", others) == "hint.first_not_last"
+
+
+@pytest.mark.parametrize("history, actual", [
+    ([("user", "a"), ("assistant", "b")], "<|user|>\na\n<|assistant|>\n<|assistant|>\nB\n<|assistant|>\n"),
+    ([("user", "a"), ("assistant", "")], "<|user|>\na\n<|assistant|>\n<|assistant|>\n\n<|assistant|>\n\n"),
+    ([("user", "a"), ("user", "b")], "<|user|>\na\n<|assistant|>\n<|user|>\n b\n<|assistant|>\n"),
+    ([("system", "s"), ("user", "a"), ("system", "t")], "<|system|>\ns\n<|user|>\na\n<|assistant|>\n<|system|>\nt"),
+], ids=["assistant", "empty assistant", "user", "system"])
+def test_a_generation_line_after_a_user_message_is_named_by_f3_whatever_follows(history, actual):
+    """Issue 26: a prompt with an <|assistant|> line after every user message was told "write content verbatim"
+    (x5) or "the messages are out of order" (p1, g1): its first difference lies in the tag line after a user
+    message, or in an assistant's content, whose tag line the generation line looks like.  F3 names it, whatever
+    the prompt gets wrong after it (here another slip each, so no replay of the slip gives the output)."""
+    from lab09 import mistakes
+    from labkit.spec import Example
+    messages = [{"role": role, "content": content} for role, content in history]
+    example = Example((messages,), judged_reference("format_prompt", messages))
+    assert mistakes.DETECTORS.wrong_value(LAB.check("p1"), example, actual) == "hint.generation_after_every_user"
+
+
+def judged_reference(function: str, *args):
+    """What the reference solution returns for `args`."""
+    from labkit.checks import lab_reference
+    return getattr(lab_reference(), function)(*args)
 
 
 def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
