@@ -38,7 +38,8 @@ from labkit.instructor.outputs.feedback import feedback_text, why_text
 from labkit.instructor.outputs.spool import Spool
 from labkit.instructor.results import StudentResult
 from labkit.instructor.config import ATTEMPTS, VISIBILITIES, Scheme
-from labkit.instructor.lms.downloads import describe as describe_download, readable as readable_download
+from labkit.instructor.lms.downloads import Refused as DownloadRefused, describe as describe_download
+from labkit.instructor.lms.downloads import readable as readable_download
 from labkit.instructor.outputs.figures import Figures
 from labkit.instructor.lms.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
@@ -413,7 +414,7 @@ def main(argv=None) -> int:
     try:
         run = grade_folder(args.submissions, args.out, limits, jobs=args.jobs, course=course, level=level,
                            gradebook=gradebook, merge=args.merge, progress=progress)
-    except (roster.RosterError, regrade.RegradeRefused) as refused:
+    except (roster.RosterError, regrade.RegradeRefused, DownloadRefused) as refused:
         print(str(refused), file=sys.stderr)
         return 2
     except KeyboardInterrupt:

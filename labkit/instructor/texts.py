@@ -11,7 +11,8 @@ register({
                            "the archive cannot be opened (damaged, encrypted, too large, or not a zip/tar.gz)"),
     "status.unsupported": ("不是文件夹、.py、.zip 或 .tar.gz，没有评分", "not a folder, .py, .zip or .tar.gz; not graded"),
     "status.unreadable": ("读不了这个提交 (权限?)", "this submission cannot be read (permissions?)"),
-    "status.too_many_files": ("提交里的文件太多 (超过 20000 个)，没有评分", "too many files in the submission (over 20000); not graded"),
+    "status.too_many_files": ("提交里的文件和文件夹太多 (超过 20000 个)，没有评分",
+                              "too many files and folders in the submission (over 20000); not graded"),
     "status.system_error": ("测试机没能运行这份提交 (进程数或磁盘空间用完了)，不是学生的问题: 请重新评分",
                             "the machine could not run this submission (out of processes or disk space), through "
                             "no fault of the student: grade it again"),
@@ -75,6 +76,11 @@ register({
                              "SUBMISSIONS: the files in {zip} are in no Canvas, Moodle or Blackboard layout: graded as "
                              "one student's submission (plain). To grade a class folder, unzip it first"),
     "download.unreadable": ("SUBMISSIONS: 读不了 {source}: {error}", "SUBMISSIONS: cannot read {source}: {error}"),
+    "download.too_many": ("SUBMISSIONS: {zip} 的目录列了 {entries} 个条目 ({megabytes:.1f} MB)，比一个班级的下载多 (最多 {most} 个)，"
+                          "没有打开它。请看看它是什么；真是全班的下载的话，解压后把文件夹交给 SUBMISSIONS=",
+                          "SUBMISSIONS: the directory of {zip} lists {entries} entries ({megabytes:.1f} MB), more than a "
+                          "class's download holds (at most {most}): not opened. Look at what it is; if it really is the "
+                          "class's download, unzip it and pass the folder as SUBMISSIONS="),
     # --- LMS downloads: decisions stated in the feedback (lms stream) ---------------------------
     "lms.note.versions": ("{files} 是同一次上传里同一个文件的几个副本 (LMS 或浏览器改的名)；测试的是编号最大、最新的 {chosen}",
                           "{files} are copies of one file in one upload (renamed by the LMS or the browser); "

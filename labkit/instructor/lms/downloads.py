@@ -20,10 +20,16 @@ from labkit.i18n import text
 from labkit.untrusted import safe_text
 from labkit.instructor.lms.archives import (MAX_DEPTH, READ_ERRORS, ArchiveError, Member, _Budget, archive_suffix,
                                             clean_path, read_entry_file, read_folder, read_zip_entry_file, searched,
-                                            zip_is_folder, zip_name)
+                                            zip_directory, zip_is_folder, zip_name)
 from labkit.instructor.lms.layouts import recognise
 
 LAYOUT_NAMES = {"canvas": "Canvas", "moodle": "Moodle", "blackboard": "Blackboard"}
+CLASS_MEMBERS = 100_000  # entries of the LMS's zip read at most (each student's own budget then applies)
+CLASS_DIRECTORY = 64 << 20  # bytes of its central directory
+
+
+class Refused(Exception):
+    """SUBMISSIONS is not something to grade: args[0] is the one line that says what was found and what to pass."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,7 @@ class ZipEntry:
     name: str
     is_dir: bool
     files: tuple = ()  # (path inside the entry, or None for a name that climbs out; its ZipInfo); a file: ("", info)
+    folders: int = 0  # the folder entries read_folder would list in it (each counts, as on disk)
 
     @property
     def is_file(self) -> bool:
@@ -86,6 +93,7 @@ class ZipEntry:
         opened one level (in memory, counted against the budget), a file as itself or its archive's contents."""
         members = []
         try:
+            budget.count_member(self.folders)
             for path, info in self.files:
                 if path is None:
                     budget.count_member()
@@ -137,6 +145,8 @@ def describe(source: Path, skip: tuple = ()) -> str:
     try:
         with opened(source, skip) as download:
             return download.line()
+    except Refused as refused:
+        return str(refused)
     except OSError as error:
         return text("download.unreadable", source=safe_text(str(source), 300, False),
                     error=safe_text(str(error), 300, False))
@@ -174,7 +184,15 @@ def is_grading_output(path: Path) -> bool:
 @contextmanager
 def _lms_zip(path: Path):
     """The top-level entries of the zip at `path` if most of them are named in an LMS layout, else None (also
-    for a zip that cannot be opened: it is then one student's damaged archive)."""
+    for a zip that cannot be opened: it is then one student's damaged archive).  Refused when its central
+    directory is larger than a class's download (CLASS_MEMBERS, CLASS_DIRECTORY), before zipfile reads it."""
+    try:
+        directory = zip_directory(path, CLASS_MEMBERS, CLASS_DIRECTORY)
+    except OSError:
+        directory = None
+    if directory is not None and (directory.entries > CLASS_MEMBERS or directory.size > CLASS_DIRECTORY):
+        raise Refused(text("download.too_many", zip=safe_text(path.name, 200, False), entries=directory.entries,
+                           megabytes=directory.size / (1 << 20), most=CLASS_MEMBERS))
     try:
         bundle = zipfile.ZipFile(path)
     except READ_ERRORS:
@@ -190,6 +208,7 @@ def _zip_entries(bundle: zipfile.ZipFile) -> list[ZipEntry]:
     """The zip's top-level entries, sorted by name; a folder's files in the order `read_folder` walks them,
     without what it never walks into (hidden and tool folders, beyond MAX_DEPTH)."""
     found: dict[tuple, list] = {}
+    folders: Counter = Counter()
     for info in bundle.infolist():
         name = clean_path(zip_name(info))
         if name is None:  # absolute or climbing out: an entry of its own, listed as such, never opened
@@ -202,10 +221,13 @@ def _zip_entries(bundle: zipfile.ZipFile) -> list[ZipEntry]:
             found.setdefault((top, False), []).append(("", info))
             continue
         files = found.setdefault((top, True), [])
-        if rest and not zip_is_folder(info) and searched(rest.rpartition("/")[0] + "/") and \
-                rest.count("/") <= MAX_DEPTH:
+        listed = rest and searched(rest.rpartition("/")[0] + "/") and rest.count("/") <= MAX_DEPTH
+        if listed and zip_is_folder(info):
+            folders[top] += 1  # a folder read_folder lists (it walks only into those it searches)
+        elif listed:
             files.append((rest, info))
-    return [ZipEntry(bundle, name, folder, tuple(sorted(files, key=lambda pair: _walk_order(pair[0]))))
+    return [ZipEntry(bundle, name, folder, tuple(sorted(files, key=lambda pair: _walk_order(pair[0]))),
+                     folders[name] if folder else 0)
             for (name, folder), files in sorted(found.items())]
 
 

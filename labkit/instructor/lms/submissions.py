@@ -379,7 +379,7 @@ def _why_none(pool: _Pool) -> str:
         return pool.errors[0]
     archives = [m for m, _ in pool.files if m.skipped and m.skipped.startswith("archive_")]
     if archives and len(archives) == len(pool.files):
-        return "bad_archive"
+        return "too_many_files" if any(m.skipped == "archive_too_many_files" for m in archives) else "bad_archive"
     if pool.owner.layout == "plain" and len(pool.entries) == 1 and len(pool.files) == 1 and \
             pool.files[0][0].path == pool.entries[0] and not pool.files[0][0].path.lower().endswith(".py"):
         return "unsupported"
