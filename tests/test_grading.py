@@ -423,9 +423,11 @@ def test_gradescope_says_why_nothing_ran_as_grades_json_does(tmp_path):
     subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
     outputs = {test["output"] for test in json.loads(results.read_text(encoding="utf-8"))["tests"]}
+    shutil.copy(SOLUTION, tmp_path / "class" / "alice.py")  # a class with nothing to grade is refused (issue 29)
     subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "class"), "--out", str(tmp_path / "out")],
                    cwd=ROOT, check=True, env=clean_env(), capture_output=True)
-    [record] = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["students"]
+    [record] = [record for record in json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["students"]
+                if record["student"] == "submission"]
     assert record["status"] == "no_student_py" and outputs == {record["why"]} and record["why"].endswith(": —")
 
 

@@ -877,7 +877,7 @@ def test_a_zip_of_one_student_stays_one_student(tmp_path):
 def test_make_grade_takes_the_canvas_zip_and_says_which_layout_it_recognised(tmp_path):
     """C7: `make grade SUBMISSIONS=cs101-lab09_submissions.zip` grades the class from the zip, as the download
     unzipped is graded (the same grades.csv), and the terminal names the layout recognised; a file that is
-    neither a folder nor a zip is refused in one line."""
+    neither a folder nor a zip is refused in one line (it used to end a usage dump)."""
     unzipped = canvas_export(tmp_path / "unzipped")
     download = zipped(unzipped, tmp_path / "cs101-lab09_submissions.zip")
     grade_folder(unzipped, tmp_path / "from_folder", CLASS_LIMITS, jobs=2)
@@ -895,7 +895,8 @@ def test_make_grade_takes_the_canvas_zip_and_says_which_layout_it_recognised(tmp
     (tmp_path / "notes.txt").write_text("not a download", encoding="utf-8")
     refused = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "notes.txt")], cwd=ROOT,
                              capture_output=True, text=True, env=clean_env(), timeout=60)
-    assert refused.returncode == 2 and "SUBMISSIONS must be a folder or an LMS download's .zip" in refused.stderr
+    assert refused.returncode == 2 and refused.stderr == (
+        f"SUBMISSIONS: {tmp_path / 'notes.txt'} 是一个文件，不是班级文件夹，也不是 LMS 下载的 .zip: 请给装着全班提交的文件夹或那个 .zip\n")
 
 
 def test_a_submissions_folder_that_cannot_be_read_is_named_as_such(tmp_path, monkeypatch, capsys):

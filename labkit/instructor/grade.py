@@ -39,7 +39,7 @@ from labkit.instructor.outputs.spool import Spool
 from labkit.instructor.results import StudentResult
 from labkit.instructor.config import ATTEMPTS, VISIBILITIES, Scheme
 from labkit.instructor.lms.downloads import Refused as DownloadRefused, describe as describe_download
-from labkit.instructor.lms.downloads import readable as readable_download
+from labkit.instructor.lms.downloads import refusal as download_refusal
 from labkit.instructor.outputs.figures import Figures
 from labkit.instructor.lms.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 
@@ -389,13 +389,11 @@ def main(argv=None) -> int:
     level = sandbox_level()
     if args.gradescope:
         return gradescope(args, limits, course, level)
-    if args.submissions is None or not readable_download(args.submissions):
+    if args.submissions is None:
         parser.error(f"SUBMISSIONS must be a folder or an LMS download's .zip: {MAKE_USAGE}")
-    try:  # one that cannot be read is said to be so, not taken for an OUT that could not be written
-        os.listdir(args.submissions) if args.submissions.is_dir() else args.submissions.open("rb").close()
-    except OSError as error:
-        print(text("download.unreadable", source=safe_text(str(args.submissions), 300, False),
-                   error=safe_text(str(error), 300, False)), file=sys.stderr)
+    refused = download_refusal(args.submissions, skip=(args.out,))  # not a class: one line, before anything else
+    if refused:
+        print(refused, file=sys.stderr)
         return 2
     refusal = refuse_unsafe(level, args.unsafe, private_files(args.config))
     if refusal:

@@ -76,6 +76,20 @@ register({
                              "SUBMISSIONS: the files in {zip} are in no Canvas, Moodle or Blackboard layout: graded as "
                              "one student's submission (plain). To grade a class folder, unzip it first"),
     "download.unreadable": ("SUBMISSIONS: 读不了 {source}: {error}", "SUBMISSIONS: cannot read {source}: {error}"),
+    "download.missing": ("SUBMISSIONS: {source} 不存在", "SUBMISSIONS: {source} does not exist"),
+    "download.missing_relative": ("SUBMISSIONS: {given} 不存在 (从当前文件夹算起是 {source})",
+                                  "SUBMISSIONS: {given} does not exist (taken from the current folder: {source})"),
+    "download.not_a_class": ("SUBMISSIONS: {source} 是一个文件，不是班级文件夹，也不是 LMS 下载的 .zip: 请给装着全班提交的文件夹或那个 .zip",
+                             "SUBMISSIONS: {source} is a file, neither a class's folder nor an LMS download's .zip: "
+                             "pass the folder that holds the class's submissions, or that .zip"),
+    "download.one_level_down": ("SUBMISSIONS: {source} 里 ({found}) 没有一个条目像 LMS 下载里的提交，但再往下一层有 LMS 的下载: "
+                                "是不是要给 {meant}?",
+                                "SUBMISSIONS: nothing in {source} ({found}) is named as in an LMS download, but one "
+                                "level down there is one: did you mean {meant}?"),
+    "download.nothing": ("SUBMISSIONS: {source} 里没有像提交的东西 (哪里都没有 .py、.zip 或 .tar.gz；找到的: {found})，"
+                         "请给装着全班提交的文件夹或 LMS 下载的 .zip",
+                         "SUBMISSIONS: nothing in {source} looks like a submission (no .py, .zip or .tar.gz in it; "
+                         "found: {found}): pass the folder that holds the class's submissions, or the LMS's .zip"),
     "download.too_many": ("SUBMISSIONS: {zip} 的目录列了 {entries} 个条目 ({megabytes:.1f} MB)，比一个班级的下载多 (最多 {most} 个)，"
                           "没有打开它。请看看它是什么；真是全班的下载的话，解压后把文件夹交给 SUBMISSIONS=",
                           "SUBMISSIONS: the directory of {zip} lists {entries} entries ({megabytes:.1f} MB), more than a "

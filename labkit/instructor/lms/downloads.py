@@ -140,6 +140,89 @@ def readable(source: Path) -> bool:
     return source.is_dir() or (source.is_file() and archive_suffix(source.name) == ".zip")
 
 
+LOOKED_AT = 2000  # names of one folder looked at when seeking a download one level down
+
+
+def refusal(source: Path, skip: tuple = ()) -> str | None:
+    """Why SUBMISSIONS is no class to grade, in one line that says what was found and what to pass instead; None
+    when it is one.  Refused: a path that does not exist (shown as resolved: make -C runs in the lab), a file that
+    is not a zip, one that cannot be read, a zip larger than a class's download, a folder that holds an LMS download
+    one level down and none of its own ("did you mean …/submissions?"), a folder where nothing looks like a
+    submission (no folder, .py or archive)."""
+    shown = safe_text(str(Path(os.path.abspath(source))), 300, False)
+    if not source.exists() and not source.is_symlink():
+        if source.is_absolute():
+            return text("download.missing", source=shown)
+        return text("download.missing_relative", source=shown, given=safe_text(str(source), 300, False))
+    if not readable(source):
+        return text("download.not_a_class", source=shown)
+    try:  # one that cannot be read is said to be so, not taken for an OUT that could not be written
+        os.listdir(source) if source.is_dir() else source.open("rb").close()
+        with opened(source, skip) as download:
+            if download.kind != "folder" or any(_layout(entry) != "plain" for entry in download.entries):
+                return None
+            entries = download.entries
+            below = [entry for entry in entries if _holds_a_download(entry)]
+    except Refused as refused:
+        return str(refused)
+    except OSError as error:
+        return text("download.unreadable", source=shown, error=safe_text(str(error), 300, False))
+    if below:
+        return text("download.one_level_down", source=shown, found=_few([entry.name for entry in entries]),
+                    meant=" / ".join(safe_text(str(entry.path), 300, False) for entry in below[:3]))
+    if not any(_holds_code(entry) for entry in entries):
+        return text("download.nothing", source=shown, found=_few([entry.name for entry in entries]) or "—")
+    return None
+
+
+def _code_file(name: str) -> bool:
+    """Whether a file could be (part of) a student's submission: a .py or an archive."""
+    return name.lower().endswith(".py") or archive_suffix(name) is not None
+
+
+def _holds_code(entry: DiskEntry) -> bool:
+    """Whether a top-level entry looks like a submission: a .py or an archive, or a folder with one among its first
+    LOOKED_AT names."""
+    if not entry.is_dir or entry.path.is_symlink():
+        return _code_file(entry.name)
+    looked = 0
+    for _, folders, files in os.walk(entry.path):
+        if any(_code_file(name) for name in files):
+            return True
+        looked += len(folders) + len(files)
+        if looked >= LOOKED_AT:
+            return False
+    return False
+
+
+def _holds_a_download(entry: DiskEntry) -> bool:
+    """Whether a top-level entry of a folder is an LMS download itself: a folder most of whose (first LOOKED_AT)
+    names, two at least, are in an LMS layout, or a zip `_lms_zip` reads as one."""
+    if entry.path.is_symlink():
+        return False
+    if entry.is_dir:
+        names = []
+        with os.scandir(entry.path) as listing:
+            for item in listing:
+                if _counted(item.name):
+                    names.append(recognise(item.name, item.is_dir(follow_symlinks=False)) is not None)
+                if len(names) >= LOOKED_AT:
+                    break
+        return sum(names) >= 2 and 2 * sum(names) > len(names)
+    if entry.is_file and archive_suffix(entry.name) == ".zip":
+        try:
+            with _lms_zip(entry.path) as entries:
+                return entries is not None
+        except Refused:
+            return False
+    return False
+
+
+def _few(names: list, shown: int = 6) -> str:
+    shown_names = [safe_text(name, 80, False) for name in names[:shown]]
+    return ", ".join(shown_names) + (f" … +{len(names) - shown}" if len(names) > shown else "")
+
+
 def describe(source: Path, skip: tuple = ()) -> str:
     """The terminal's line naming the layout recognised in SUBMISSIONS (the same reading `opened` does)."""
     try:
