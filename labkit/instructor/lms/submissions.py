@@ -467,8 +467,8 @@ def gradescope_metadata(path: Path) -> dict:
         return {}
     facts = {}
     users = [user for user in document.get("users") or [] if isinstance(user, dict) and user.get("id") is not None]
-    if users:  # who submitted (a group shares one submission): seeds their generated checks
-        facts["student"] = safe_id("+".join(sorted(str(user["id"]) for user in users)))
+    if users:  # who submitted (a group shares one submission): seeds their generated checks; a user listed twice
+        facts["student"] = safe_id("+".join(sorted({str(user["id"]) for user in users})))  # is one (S3)
     created = str(document.get("created_at") or "")
     assignment = document.get("assignment") if isinstance(document.get("assignment"), dict) else {}
     due = _own_due_date(document) or str(assignment.get("due_date") or "")
