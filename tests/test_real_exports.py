@@ -5,11 +5,13 @@ dir, from those facts."""
 
 import csv
 import json
+import subprocess
+import sys
 import unicodedata
 
 import pytest
 
-from conftest import CLASS_LIMITS, ROOT
+from conftest import CLASS_LIMITS, ROOT, clean_env
 from lms_fixtures import RIGHT, WRONG, canvas_gradebook, put
 from labkit.instructor import config
 from labkit.instructor.grade import grade_folder
@@ -76,3 +78,32 @@ def test_a_gradescope_user_listed_twice_seeds_that_user_once(tmp_path):
     metadata["users"][1]["id"] = 42
     path.write_text(json.dumps(metadata), encoding="utf-8")
     assert gradescope_metadata(path)["student"] == "3690678+42"
+
+
+def test_canvas_test_student_is_graded_but_left_out_of_the_class_figures(tmp_path):
+    """G6, C3: Canvas's Test Student (Student View; the download's `studenttest_3143_207797_…`, the gradebook's
+    `Student, Test`) hands in like anyone: graded, in grades.csv, its gradebook row left as it was, and in none of
+    the class's figures (counts, statuses, scores, pass rates, mistakes); named once in the terminal and the
+    report.  It counted as a student of the class before."""
+    folder = put(tmp_path / "download", {"studenttest_3143_207797_student.py": WRONG,
+                                         "smithbob_340934_208490284_student.py": RIGHT,
+                                         "wellslane_334244_394803489_student.py": RIGHT})
+    rows = [("Smith, Bob", "340934", "bob", "A", "", "", ""), ("Wells, Lane", "334244", "lane", "A", "", "", ""),
+            ("Student, Test", "3143", "", "", "", "", "")]
+    (tmp_path / "gradebook.csv").write_bytes(canvas_gradebook(rows))
+    for roster in ([], ["--roster", str(tmp_path / "gradebook.csv")]):
+        out = tmp_path / ("roster" if roster else "alone")
+        result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out),
+                                 "--jobs", "2", *roster], cwd=ROOT, capture_output=True, text=True,
+                                env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+        assert result.returncode == 0, result.stderr
+        grades = {row["student"]: row for row in csv.DictReader(open(out / "grades.csv", encoding="utf-8"))}
+        assert sorted(grades) == ["3143", "334244", "340934"] and int(grades["3143"]["score"]) < MAX_SCORE
+        assert "Lab09: 2 份提交评分完成" in result.stdout and "全部运行完 2" in result.stdout
+        assert f"平均 {MAX_SCORE:.1f}" in result.stdout and "最常见的错误" not in result.stdout  # its slip: not the class's
+        assert result.stdout.count("3143") == 1 and "Canvas 的测试学生 (Student View) 的提交 (3143)" in result.stdout
+        page = (out / "report.html").read_text("utf-8")
+        prose = page.split("id=students", 1)[0]
+        assert "2 份提交，其中 2 份已评分" in prose and prose.count("3143") == 1 and "id=mistakes>" in prose
+    lines = (tmp_path / "roster" / "canvas.csv").read_text("utf-8").splitlines()
+    assert lines[-1] == "\"Student, Test\",3143,2023143,,,"  # its row as it was

@@ -181,8 +181,8 @@ register({
     "lms.roster.anonymous": ("匿名提交 ({count}) 的编号 (anon_…) 不在成绩册里，匿名解除前请在 SpeedGrader 里给分: {ids}",
                              "anonymous submissions ({count}): their ids (anon_…) are not in the gradebook until "
                              "anonymity is lifted; grade them in SpeedGrader: {ids}"),
-    "lms.roster.kept": ("保持原样、没有写成绩的 ({count}: EX、N/A 或 Test Student): {ids}",
-                        "left as they were, no grade written ({count}: EX, N/A or the Test Student): {ids}"),
+    "lms.roster.kept": ("保持原样、没有写成绩的 ({count}: EX 或 N/A): {ids}",
+                        "left as they were, no grade written ({count}: EX or N/A): {ids}"),
     "lms.roster.by_name": ("按姓名对应的提交 ({count}，下载里没有编号): {ids}",
                            "matched by name ({count}; the download carries no id): {ids}"),
     "lms.teams": ("小组提交 ({count})，每组只评分一次；小组其他成员的成绩请在 LMS 里给: {ids}",
@@ -199,6 +199,10 @@ register({
     "report.scores": ("分数 (已评分的 {count} 份提交{rest}): 平均 {mean:.1f}，中位数 {median:g} (满分 {top})",
                       "score ({count} graded submissions{rest}): mean {mean:.1f}, median {median:g} (out of {top})"),
     "report.scores_rest": ("；另 {count} 份没有评分", "; {count} not graded"),
+    "figures.test_student": ("Canvas 的测试学生 (Student View) 的提交 ({ids}) 照样评了分、写进了 grades.csv，但不计入全班的统计；"
+                             "成绩册里它那一行保持原样",
+                             "Canvas's Test Student (Student View) handed in {ids}: graded and in grades.csv, but left out "
+                             "of the class's figures; its gradebook row stays as it was"),
     "report.mistakes_top": ("最常见的错误:", "most common mistakes:"),
     "report.where": ("结果: {out}/grades.csv、grades.json、report.html、feedback/",
                      "written: {out}/grades.csv, grades.json, report.html, feedback/"),

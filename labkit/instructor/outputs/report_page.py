@@ -19,7 +19,8 @@ from urllib.parse import quote
 
 from labkit.i18n import current_language, text
 from labkit.spec import active
-from labkit.instructor.outputs.figures import TABLE_ROWS, Figures, feedback_name, sandbox_line, status_label
+from labkit.instructor.outputs.figures import (TABLE_ROWS, Figures, feedback_name, sandbox_line, status_label,
+                                               test_student_line)
 
 SORT_SCRIPT = """
 document.documentElement.dataset.sorting = "ready";
@@ -107,11 +108,13 @@ def write_page(stream, records, figures, course, level, unmatched=(), roster_not
 <style>{STYLE}</style></head><body>
 """)
     overview = text("report.overview", count=figures.count, graded=figures.graded, top=figures.top_score())
+    test_student = test_student_line(figures)
     sections = [
         f"<h1>{e(title)}</h1>",
         f"<p>{e(overview)} " + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">"
                                        f"{e(status_label(s))} {n}</span>" for s, n in figures.status_counts())
         + "</p>",
+        f"<p id=test-student>{e(test_student)}</p>" if test_student else "",
         _sandbox(level, figures),
         _mistakes(mistakes),
         _rates(figures),

@@ -397,9 +397,9 @@ def summary(roster: Roster, records: list[dict], matched: dict, unmatched: list[
     if anonymous:
         lines.append(text("lms.roster.anonymous", count=len(anonymous), ids=_few(anonymous)))
     column = _canvas_assignment(roster.header, title) if roster.kind == "canvas" else None
-    kept = [str(record["student"]) for index, record in matched.items()
-            if is_test_student(roster, index) or (column is not None and roster.rows[index][column].strip()
-                                                  in CANVAS_KEPT)]
+    kept = [str(record["student"]) for index, record in matched.items()  # (the Test Student: its own line)
+            if not is_test_student(roster, index) and column is not None and roster.rows[index][column].strip()
+            in CANVAS_KEPT]
     if kept:
         lines.append(text("lms.roster.kept", count=len(kept), ids=_few(kept)))
     by_name = [str(record["student"]) for index, record in matched.items() if find(
