@@ -24,7 +24,8 @@ MAX_SCORE = config.load().max_score
 # Ruby's [[:word:]] holds combining marks (Python's \w does not): ọ̀ is o + U+0323 + U+0300, and `İ` lower-cases to
 # i + U+0307.  Canvas stores a name as it was typed (NFC, or NFD from a Mac): both must be read.
 MARKED = {"100109": "Adébáyọ̀, Olúmídé", "100110": "Öztürk, İlayda"}
-SLUGS = {"100109": "ad\u00e9b\u00e1y\u1ecd\u0300ol\u00fam\u00edd\u00e9", "100110": "\u00f6zt\u00fcrki\u0307layda"}  # as Canvas wrote them
+SLUGS = {"100109": "ad\u00e9b\u00e1y\u1ecd\u0300ol\u00fam\u00edd\u00e9",  # as Canvas wrote them
+         "100110": "\u00f6zt\u00fcrki\u0307layda"}
 
 
 def marked_download(folder, form: str = "NFC"):
@@ -38,7 +39,8 @@ def test_canvas_names_with_combining_marks_are_read_as_ruby_writes_them(tmp_path
     """C1, C2: `adébáyọ̀olúmídé_100109_…` and `öztürki̇layda_100110_…` are Canvas entries keyed by their user
     ids (they were plain entries named after the whole file, so those two students had no row)."""
     assert [canvas_slug(MARKED[user]) for user in SLUGS] == list(SLUGS.values())
-    assert canvas_slug("'other 567, guy 8'") == "other567guy8" and canvas_slug("some_999_, _1234_guy") == "some9991234guy"
+    assert canvas_slug("'other 567, guy 8'") == "other567guy8"
+    assert canvas_slug("some_999_, _1234_guy") == "some9991234guy"
     folder = marked_download(tmp_path / "download", form)
     by_id = {s.student: s for s in discover(folder)}
     assert sorted(by_id) == ["10001", "100109", "100110"] and {s.layout for s in by_id.values()} == {"canvas"}

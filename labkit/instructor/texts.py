@@ -158,11 +158,65 @@ register({
                         "from the LMS again as CSV"),
     "roster.unknown": ("{path} 既不是 Canvas 成绩册导出，也不是 Moodle 评分表 (grading worksheet)",
                        "{path} is neither a Canvas gradebook export nor a Moodle grading worksheet"),
-    "roster.written": ("已按名单写好 {path}，可以导入", "written {path}, following the roster, ready to import"),
     "roster.unmatched": ("名单里找不到的提交 ({count}): {ids}", "submissions missing from the roster ({count}): {ids}"),
-    "roster.about": ("{file} 已按名单写好，可以导入；名单里找不到的提交列在下面，需要手工处理",
-                     "{file} follows the roster and is ready to import; the submissions below match no row of it and "
-                     "need a hand"),
+    # --- the import line and every roster row accounted for (lms stream, issue 29) ---------------------------
+    "gradebook.ready": ("{file} 已按名单写好，可以导入: {written} 行写了成绩，名单上其余的行上面都有交代",
+                        "{file} follows the roster and is ready to import: {written} rows got a grade, every other row "
+                        "is accounted for above"),
+    "gradebook.not_ready": ("{file} 已写出，但还不能直接导入: {problems}",
+                            "{file} is written but NOT ready to import: {problems}"),
+    "gradebook.empty": ("{file} 导入的会是空的一列: {count} 份提交没有一份对得上名单里的行 ({ids})。这是这门课、这个作业的成绩册吗?",
+                        "{file} would import an empty column: none of the {count} submissions matches a row of the "
+                        "roster ({ids}). Is it this course's gradebook?"),
+    "gradebook.and": ("；", "; "),
+    "gradebook.problem.unmatched": ("{count} 份提交在名单里找不到，它们的成绩没有写进去 ({ids})",
+                                    "{count} submissions match no row, and their grades are in it nowhere ({ids})"),
+    "gradebook.problem.failed": ("{count} 行因为评分程序或测试机出错留空，请重新评分 ({who})",
+                                 "{count} rows left blank because the grader or the machine failed: grade them again "
+                                 "({who})"),
+    "gradebook.column": ("{file}: 写的是 {column} 这一列 (满分 {maximum})", "{file}: writes the column {column} (out of "
+                         "{maximum})"),
+    "gradebook.column_new": ("{file}: 新加的一列 {column} (满分 {maximum})；导入时 Canvas 会把它建成一个新作业",
+                             "{file}: a new column {column} (out of {maximum}); Canvas makes it a new assignment when "
+                             "you import it"),
+    "gradebook.rows": ("名单 {total} 行 = {parts}", "the roster's {total} rows = {parts}"),
+    "gradebook.part.graded": ("写了成绩 {count}", "{count} graded"),
+    "gradebook.part.no_code_zero": ("没有可运行的代码、写了 0 分 {count}", "{count} with no code to run, written 0"),
+    "gradebook.part.no_code_blank": ("没有可运行的代码、留空 {count}", "{count} with no code to run, left blank"),
+    "gradebook.part.failed": ("评分出错、留空 {count}", "{count} left blank (grading failed)"),
+    "gradebook.part.no_submission": ("没有提交 {count}", "{count} without a submission"),
+    "gradebook.part.excused": ("EX (免交) {count}", "{count} excused (EX)"),
+    "gradebook.part.cannot_see": ("N/A (看不到这个作业) {count}", "{count} N/A (cannot see it)"),
+    "gradebook.part.test_student": ("Test Student {count}", "{count} Test Student"),
+    "gradebook.list.graded": ("  写了成绩 ({count}): {who}", "  graded ({count}): {who}"),
+    "gradebook.list.no_code_zero": ("  没有可运行的代码，按课程文件写了 0 分 ({count}): {who}",
+                                    "  no code to run, written 0 as the course file says ({count}): {who}"),
+    "gradebook.list.no_code_blank": ("  没有可运行的代码，按课程文件留空 ({count}): {who}",
+                                     "  no code to run, left blank as the course file says ({count}): {who}"),
+    "gradebook.list.failed": ("  评分出错、留空 ({count}): {who}", "  left blank, grading failed ({count}): {who}"),
+    "gradebook.list.no_submission": ("  没有提交、保持原样 ({count}): {who}", "  no submission, left as it was ({count}): "
+                                     "{who}"),
+    "gradebook.list.excused": ("  EX (免交)、保持原样 ({count}): {who}", "  excused (EX), left as it was ({count}): {who}"),
+    "gradebook.list.cannot_see": ("  N/A (看不到这个作业)、保持原样 ({count}): {who}",
+                                  "  N/A (cannot see it), left as it was ({count}): {who}"),
+    "report.gradebook": ("成绩册 {file}", "Gradebook: {file}"),
+    # --- late submissions (lms stream, issue 29) --------------------------------------------------------
+    "late.line": ("迟交 ({count}): {ids} — {policy}", "late ({count}): {ids} — {policy}"),
+    "late.none": ("这个评分程序没有因此扣分；导入后由 LMS 自己的迟交规则处理 (如果设了的话)",
+                  "this grader took nothing off for it: the LMS's own late policy applies when you import (if it has "
+                  "one)"),
+    "late.penalty": ("canvas.csv 和 moodle.csv 里扣了 {penalty}% (grading.ini 的 [late] penalty)，grades.csv 里是没扣的分数；"
+                     "LMS 自己如果也设了迟交规则，导入时会再扣一次",
+                     "{penalty}% taken off in canvas.csv and moodle.csv (grading.ini's [late] penalty), grades.csv "
+                     "keeps the points earned; if the LMS has a late policy of its own, it applies again when you "
+                     "import"),
+    "note.late": ("这次提交迟交了 (LMS 是这样标的)；评分程序没有因此扣分，课程的迟交规则 (如果有) 由 LMS 处理。",
+                  "This submission came late (so the LMS says); this grader took nothing off for it: the course's "
+                  "late policy, if any, is the LMS's to apply."),
+    "note.late_penalty": ("这次提交迟交了 (LMS 是这样标的)；按课程的规定，成绩册里的分数扣了 {penalty}%。",
+                          "This submission came late (so the LMS says); as the course decides, {penalty}% is taken off "
+                          "its points in the gradebook."),
+    "report.late": ("迟交的提交 ({count})", "Late submissions ({count})"),
     # --- gradebooks as they really come (lms stream) ---------------------------------------------
     "lms.roster.columns": ("{path} 看起来是 Moodle 评分表，但分不清哪一列是 {missing}；找到的列: {found}",
                            "{path} looks like a Moodle grading worksheet, but which column is the {missing} cannot be "
@@ -181,8 +235,14 @@ register({
     "lms.roster.anonymous": ("匿名提交 ({count}) 的编号 (anon_…) 不在成绩册里，匿名解除前请在 SpeedGrader 里给分: {ids}",
                              "anonymous submissions ({count}): their ids (anon_…) are not in the gradebook until "
                              "anonymity is lifted; grade them in SpeedGrader: {ids}"),
-    "lms.roster.kept": ("保持原样、没有写成绩的 ({count}: EX 或 N/A): {ids}",
-                        "left as they were, no grade written ({count}: EX or N/A): {ids}"),
+    "lms.roster.no_title": ("{path} 里没有 TITLE={title} 这一列；最接近的: {closest}。请用 TITLE= 给出其中一列 "
+                            "(括号里的编号可以不写)，或者加 NEW_COLUMN=1 把 {title} 作为新的一列写进去",
+                            "{path} has no column for TITLE={title}; the closest: {closest}. Give one of them as TITLE= "
+                            "(its id in brackets may be left out), or add NEW_COLUMN=1 to write {title} as a new column"),
+    "lms.roster.no_columns": ("(成绩册里没有作业列)", "(the gradebook has no assignment column)"),
+    "lms.roster.title_twice": ("{path} 里有几列都是 TITLE={title} ({columns})：请用 TITLE= 给出带编号的那一列全名",
+                               "{path} has several columns for TITLE={title} ({columns}): give the one you mean, with its "
+                               "id, as TITLE="),
     "lms.roster.by_name": ("按姓名对应的提交 ({count}，下载里没有编号): {ids}",
                            "matched by name ({count}; the download carries no id): {ids}"),
     "lms.teams": ("小组提交 ({count})，每组只评分一次；小组其他成员的成绩请在 LMS 里给: {ids}",
@@ -206,6 +266,8 @@ register({
     "report.mistakes_top": ("最常见的错误:", "most common mistakes:"),
     "report.where": ("结果: {out}/grades.csv、grades.json、report.html、feedback/",
                      "written: {out}/grades.csv, grades.json, report.html, feedback/"),
+    "report.where_gradebook": ("结果: {out}/grades.csv、grades.json、report.html、feedback/、{file}",
+                               "written: {out}/grades.csv, grades.json, report.html, feedback/, {file}"),
     # --- report.html --------------------------------------------------------------------------
     "report.title": ("{title} · {subject} — 评分报告", "{title} · {subject} — grading report"),
     "report.title_bare": ("{title} — 评分报告", "{title} — grading report"),  # a lab whose spec gives no title

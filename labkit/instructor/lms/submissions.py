@@ -445,6 +445,14 @@ def unique_ids(submissions: list[Submission]) -> list[Submission]:
     return [replace(submission, student=student) for submission, student in zip(submissions, ids)]
 
 
+def noted_late(submissions: list, penalty: int) -> list:
+    """The submissions, each late one with a note for its feedback saying so and what this grader does about it
+    (the course file's late penalty, or nothing: the LMS's own policy then applies)."""
+    note = ("note.late_penalty", {"penalty": penalty}) if penalty else ("note.late", {})
+    return [replace(submission, notes=(*submission.notes, note)) if submission.late else submission
+            for submission in submissions]
+
+
 # --- Gradescope -------------------------------------------------------------------------------
 
 def from_folder(folder: Path, student: str = "submission") -> Submission:

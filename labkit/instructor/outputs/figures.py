@@ -35,6 +35,8 @@ class Figures:
         self.mistakes: dict[str, dict] = {}
         self._lowest: list[tuple] = []  # (graded, score, student), at most 2 * TABLE_ROWS between trims
         self.test_students: list[str] = []  # Canvas's Test Student: graded, in no figure
+        self.late = 0  # late submissions, and the first LATE_SHOWN of them
+        self.late_students: list[str] = []
 
     @classmethod
     def of(cls, results, level=None) -> Figures:
@@ -51,6 +53,10 @@ class Figures:
             self.test_students.append(result.student)
             return
         self.count += 1
+        if result.late:
+            self.late += 1
+            if len(self.late_students) < LATE_SHOWN:
+                self.late_students.append(result.student)
         graded = result.gradable
         self.top = max(self.top, result.max_score)
         self.statuses.setdefault(result.status, [0, graded])[0] += 1
@@ -141,6 +147,31 @@ def is_test_student(result) -> bool:
     """Whether a result is Canvas's Test Student (Student View, G6): its name, the download's slug or the roster's
     `Student, Test`, is that.  Its submission is graded like any other and left out of the class's figures."""
     return result.layout == "canvas" and canvas_slug(result.name or "") in TEST_STUDENT_SLUGS
+
+
+LATE_SHOWN = 10
+
+
+def penalised(score: float, late, scheme=None) -> float:
+    """Points once the course's late penalty (`[late] penalty`) is taken off: none unless late and one is set."""
+    penalty = getattr(scheme, "late_penalty", 0) if late else 0
+    return score * (100 - penalty) / 100
+
+
+def late_policy(scheme) -> str:
+    """What this grader does about late submissions: the course file's penalty, or nothing (the LMS's own
+    policy applies when the gradebook is imported)."""
+    penalty = getattr(scheme, "late_penalty", 0)
+    return text("late.penalty", penalty=penalty) if penalty else text("late.none")
+
+
+def late_line(figures: Figures, scheme) -> str:
+    """The terminal's line naming the late submissions and the policy ("" when none came late)."""
+    if not figures.late:
+        return ""
+    more = f" … +{figures.late - len(figures.late_students)}" if figures.late > len(figures.late_students) else ""
+    return text("late.line", count=figures.late, ids=", ".join(figures.late_students) + more,
+                policy=late_policy(scheme))
 
 
 def test_student_line(figures: Figures) -> str:

@@ -19,8 +19,9 @@ from urllib.parse import quote
 
 from labkit.i18n import current_language, text
 from labkit.spec import active
-from labkit.instructor.outputs.figures import (TABLE_ROWS, Figures, feedback_name, sandbox_line, status_label,
-                                               test_student_line)
+from labkit.instructor.outputs.figures import (TABLE_ROWS, Figures, feedback_name, late_policy, penalised,
+                                               sandbox_line, status_label, test_student_line)
+from labkit.instructor.outputs.gradebooks import kind_lines, rows_line
 
 SORT_SCRIPT = """
 document.documentElement.dataset.sorting = "ready";
@@ -84,16 +85,17 @@ MAX_ROWS = TABLE_ROWS  # students the table lists; a larger class shows those no
 MAX_ITEMS = 200  # entries of each list (not graded, decisions, roster misses) before "… N more"
 
 
-def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
+def page(records, course, level, matched=None) -> str:
     """The whole report for these records, as one string (`write_page` writes it without holding it)."""
     stream = io.StringIO()
-    write_page(stream, records, Figures.of(records, level), course, level, unmatched, roster_note)
+    write_page(stream, records, Figures.of(records, level), course, level, matched)
     return stream.getvalue()
 
 
-def write_page(stream, records, figures, course, level, unmatched=(), roster_note: str = "") -> None:
+def write_page(stream, records, figures, course, level, matched=None) -> None:
     """The report into a text stream; `records` is read once per section that lists students (a list, or
-    the run's spool.Spool), `figures` are theirs."""
+    the run's spool.Spool), `figures` are theirs; `matched` is what the roster made of them (gradebooks.Matched),
+    None without one."""
     e = html.escape
     mistakes = figures.common_mistakes()
     refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}
@@ -120,8 +122,9 @@ def write_page(stream, records, figures, course, level, unmatched=(), roster_not
         _rates(figures),
         _histogram(figures),
         _not_graded(records),
-        _notes(records),
-        _unmatched(unmatched, roster_note),
+        _late(records, course.scheme),
+        _notes(records, course.scheme),
+        _gradebook(matched),
     ]
     stream.write("".join(section + "\n" for section in sections if section))
     _students(stream, records, refs, figures)
@@ -200,20 +203,44 @@ def _not_graded(records) -> str:
             f"<ul class=plain id=not-graded>{rows}</ul>")
 
 
-def _notes(records) -> str:
+def _notes(records, scheme) -> str:
+    """The decisions about students' files (a late note is the late section's)."""
     e = html.escape
-    rows, _ = _listed((f"<li>{e(r.student)}: {e(note)}</li>" for r in records for note in r.notes), "feedback/")
+    late = {text("note.late"), text("note.late_penalty", penalty=scheme.late_penalty)}
+    rows, _ = _listed((f"<li>{e(r.student)}: {e(note)}</li>" for r in records for note in r.notes
+                       if note not in late), "feedback/")
     return f"<h2>{e(text('report.notes'))}</h2><ul class=plain id=notes>{rows}</ul>" if rows else ""
 
 
-def _unmatched(unmatched, roster_note: str) -> str:
+def _late(records, scheme) -> str:
+    """The late submissions, and what this grader did about them (the course file's `[late] penalty`, or nothing:
+    the LMS's own policy then applies)."""
     e = html.escape
-    if not unmatched and not roster_note:
+    penalty = scheme.late_penalty
+    rows, count = _listed((f"<li>{_feedback_link(r.student)}" + (f": {r.score} → {penalised(r.score, r.late, scheme):g}"
+                                                               if penalty and r.gradable else "") + "</li>"
+                           for r in records if r.late), "grades.csv")
+    if not count:
         return ""
-    rows, _ = _listed((f"<li>{e(student)}</li>" for student in unmatched), "grades.csv")
-    about = e(roster_note) if roster_note else ""
-    return (f"<h2>{e(text('report.unmatched', count=len(unmatched)))}</h2><p>{about}</p>"
-            f"<ul class=plain id=unmatched>{rows}</ul>")
+    return (f"<h2>{e(text('report.late', count=count))}</h2><p>{e(late_policy(scheme))}</p>"
+            f"<ul class=plain id=late>{rows}</ul>")
+
+
+def _gradebook(matched) -> str:
+    """What the roster made of the class: whether the gradebook written back is ready to import, the column it
+    fills, every roster row by kind and name, the submissions it does not list, what is left to do in the LMS."""
+    e = html.escape
+    if matched is None or not matched.file:
+        return ""
+    kind = "full" if matched.ready else "weak"
+    rows = "".join(f"<li>{e(line.strip())}</li>" for line in kind_lines(matched, shown=MAX_ITEMS))
+    missing, _ = _listed((f"<li>{e(entry)}</li>" for entry in matched.missing), "grades.csv")
+    lines = "".join(f"<p>{e(line)}</p>" for line in matched.lines)
+    return (f"<h2 id=gradebook-title>{e(text('report.gradebook', file=matched.file))}</h2>"
+            f"<p class=\"banner {kind}\" id=gradebook>{e(matched.verdict)}</p><p>{e(matched.column)}</p>"
+            f"<p>{e(rows_line(matched))}</p><ul class=plain id=roster-rows>{rows}</ul>"
+            + (f"<h3>{e(text('report.unmatched', count=len(matched.missing)))}</h3><ul class=plain id=unmatched>"
+               f"{missing}</ul>" if matched.missing else "") + lines)
 
 
 def _students(stream, records, refs, figures) -> None:
@@ -276,4 +303,4 @@ def piece(result, _feedback: str) -> bytes:
 
 def write(run, staging) -> None:
     with staging.create(NAME, text=True) as stream:
-        write_page(stream, run.records, run.figures, run.course, run.level, run.unmatched, run.note)
+        write_page(stream, run.records, run.figures, run.course, run.level, run.matched)
