@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CLASS_LIMITS, ROOT, clean_env, make
-from lms_fixtures import CANVAS_ROWS, RIGHT, canvas_class, canvas_gradebook, put, zip_bytes
+from lms_fixtures import CANVAS_ROWS, RIGHT, WRONG as WRONG_BYTES, canvas_class, canvas_gradebook, put, zip_bytes
 
 
 def grade(*args: str, **env) -> subprocess.CompletedProcess:
@@ -278,3 +278,68 @@ def test_the_course_files_new_keys_are_checked(tmp_path, setting, says):
     folder = put(tmp_path / "class", {"alice.py": RIGHT})
     result = grade(str(folder), "--out", str(tmp_path / "out"), "--config", str(course_file(tmp_path, setting)))
     assert result.returncode == 2 and says in result.stderr and not (tmp_path / "out").exists()
+
+
+# --- the small ones (item 6) ----------------------------------------------------------------------------------
+
+def test_an_empty_file_is_named_as_empty(tmp_path):
+    """A 0-byte student.py was told "student.py 里没有函数 format_prompt"; now its feedback opens with what it is."""
+    folder = put(tmp_path / "class", {"alice/student.py": b"", "bob/student.py": b"\n  \n", "cai/student.py": RIGHT})
+    grade(str(folder), "--out", str(tmp_path / "out"))
+    for student, size in (("alice", 0), ("bob", 4)):
+        feedback = (tmp_path / "out" / "feedback" / f"{student}.txt").read_text("utf-8")
+        assert feedback.startswith(f"关于你提交的文件:\n  - student.py 是空文件 ({size} 字节，里面没有代码)，所以下面每个测试都找不到函数")
+    assert "空文件" not in (tmp_path / "out" / "feedback" / "cai.txt").read_text("utf-8")
+
+
+def test_the_reports_attempt_column_says_what_grades_csv_says(tmp_path):
+    """The report's 第几次 was blank while grades.csv said 1: now 1, or 2/2 when there was a choice (B1)."""
+    first, second = "Lab 09_zw_attempt_2024-03-01-10-00-00", "Lab 09_zw_attempt_2024-03-02-10-00-00"
+    folder = put(tmp_path / "class", {f"{first}_student.py": WRONG_BYTES, f"{second}_student.py": RIGHT,
+                                      "Lab 09_ls_attempt_2024-03-01-11-00-00_student.py": RIGHT})
+    grade(str(folder), "--out", str(tmp_path / "out"))
+    page = (tmp_path / "out" / "report.html").read_text("utf-8")
+    rows = {row["student"]: row["attempt"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv",
+                                                                          encoding="utf-8"))}
+    assert rows == {"ls": "1", "zw": "2"}
+    for student, shown in (("ls", "1"), ("zw", "2/2")):
+        row = page.split(f'<tr><td data-v="{student}">', 1)[1].split("</tr>", 1)[0]
+        assert f'<td class=num data-v="{rows[student]}">{shown}</td>' in row, row
+
+
+def test_python_lab_py_grade_does_what_make_grade_does(tmp_path):
+    """`python lab.py grade` said "看不懂 grade": now it takes make's spelling and grades, paths taken from where it
+    was typed; the other instructors' targets say in one line to use make, and the handout says they are not in it."""
+    folder = put(tmp_path / "class", {"alice.py": RIGHT})
+    result = subprocess.run([sys.executable, str(ROOT / "lab.py"), "grade", "SUBMISSIONS=class", "OUT=out", "JOBS=1",
+                             "MERGE=", "TITLE=Lab09"], cwd=tmp_path, capture_output=True, text=True,
+                            env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert {row["student"]: row["score"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv",
+                                                                        encoding="utf-8"))} == {"alice": "100"}
+    assert f"SUBMISSIONS: 文件夹 {folder.name}" in result.stdout
+    said = subprocess.run([sys.executable, str(ROOT / "lab.py"), "dist"], capture_output=True, text=True,
+                          env=clean_env(), timeout=60)
+    assert said.returncode == 2 and said.stderr == ("python lab.py dist: 这是 make 的目标，请用 make dist (python lab.py "
+                                                    "只代替 make grade)\n")
+    from labkit.instructor.grade import make_spelling
+    assert make_spelling(["SUBMISSIONS=a b", "OUT=o", "MERGE=1", "NEW_COLUMN=", "TITLE=Lab 9", "--jobs", "2"]) == [
+        "a b", "--out", "o", "--merge", "--title", "Lab 9", "--jobs", "2"]
+
+
+def test_in_the_handout_python_lab_py_grade_says_it_is_not_there(monkeypatch, capsys):
+    from labkit import entry
+    monkeypatch.setattr(entry, "_instructor", lambda: False)
+    with pytest.raises(SystemExit) as ended:
+        entry.parse(["grade", "SUBMISSIONS=class"])
+    assert ended.value.code == 2 and capsys.readouterr().err == (
+        "python lab.py grade: 评分等老师用的目标不在学生发放包里 (可用的目标见 python lab.py help)\n")
+
+
+def test_make_dist_names_the_folder_and_both_archives():
+    """`make dist` printed only the .tar.gz it made beside the .zip."""
+    built = make("dist", timeout=600)
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.splitlines()[-1] == ("学生发放包: dist/lab09-step8/，以及它的两个压缩包 dist/lab09-step8.tar.gz, "
+                                             "dist/lab09-step8.zip (Windows 上用 .zip)")
+    assert (ROOT / "dist" / "lab09-step8.zip").is_file() and (ROOT / "dist" / "lab09-step8.tar.gz").is_file()

@@ -55,6 +55,30 @@ MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it 
 MAKE_USAGE = "make grade SUBMISSIONS=dir|zip " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
 
 
+def make_spelling(argv: list) -> list:
+    """The arguments with make's spelling (`python lab.py grade SUBMISSIONS=class OUT=out MERGE=1`) as the options
+    make grade passes: SUBMISSIONS= the folder, each of MAKE_OPTIONS its option, a switch (`=1`) on when its value is
+    not empty, as the Makefile's `$(if …)` does; anything else as it was."""
+    options = {name: (option, example == "1") for name, example, option in MAKE_OPTIONS}
+    spelt = []
+    for arg in argv:
+        name, equals, value = arg.partition("=")
+        if equals and name == "SUBMISSIONS":
+            spelt.append(value)
+        elif equals and name in options:
+            option, switch = options[name]
+            spelt += ([option] if value else []) if switch else ([option, value] if value else [])
+        else:
+            spelt.append(arg)
+    return spelt
+
+
+def typed(path: Path | None) -> Path | None:
+    """A path as the instructor typed it: relative to where they ran make or lab.py (LAB_CWD), not to the lab."""
+    base = os.environ.get("LAB_CWD")
+    return Path(base) / path if path is not None and base and not path.is_absolute() else path
+
+
 @dataclass
 class Grade:
     """One student's result: status, score, the verdict of every case and the feedback text."""
@@ -383,7 +407,10 @@ def main(argv=None) -> int:
     parser.add_argument("--config", type=Path, default=None, help="a course file read over solutions/grading.ini")
     parser.add_argument("--submission-seconds", type=float, default=Limits.submission_seconds,
                         help="wall-clock limit for one student, all cases together")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(make_spelling(sys.argv[1:] if argv is None else argv))
+    given = args.submissions
+    args.submissions, args.out, args.roster, args.config = map(typed, (args.submissions, args.out, args.roster,
+                                                                       args.config))
     limits = replace(Limits.from_env(), submission_seconds=args.submission_seconds)
     try:
         scheme = config.load(args.config)
@@ -396,7 +423,7 @@ def main(argv=None) -> int:
         return gradescope(args, limits, course, level)
     if args.submissions is None:
         parser.error(f"SUBMISSIONS must be a folder or an LMS download's .zip: {MAKE_USAGE}")
-    refused = download_refusal(args.submissions, skip=(args.out,))  # not a class: one line, before anything else
+    refused = download_refusal(args.submissions, skip=(args.out,), given=given)  # not a class: one line, first
     if refused:
         print(refused, file=sys.stderr)
         return 2

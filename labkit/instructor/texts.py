@@ -99,6 +99,9 @@ register({
     "lms.note.versions": ("{files} 是同一次上传里同一个文件的几个副本 (LMS 或浏览器改的名)；测试的是编号最大、最新的 {chosen}",
                           "{files} are copies of one file in one upload (renamed by the LMS or the browser); "
                           "tested {chosen}, the highest number, the newest"),
+    "lms.note.empty": ("{file} 是空文件 ({size} 字节，里面没有代码)，所以下面每个测试都找不到函数；是不是交错了文件?",
+                       "{file} is empty ({size} bytes, no code in it), so every check below finds no function: was the "
+                       "wrong file handed in?"),
     "lms.note.link": ("提交的是一个网址 (link.html)，不是代码，没有评分", "a URL was submitted (link.html): not code, not graded"),
     "lms.note.receipt_only": ("只有 Blackboard 的回执，没有附加文件；在提交框里输入的文字不是代码，没有评分",
                               "only Blackboard's receipt, no file attached; text typed into the Submission Field is "
@@ -326,6 +329,8 @@ register({
                       "and run make dist again"),
     "dist.baseline": ("拒绝打包: 打好的发放包里 make test 不是正好 0 通过 {total} 失败 ({why})",
                       "refusing to build the handout: its make test is not exactly 0 passed, {total} failed ({why})"),
+    "dist.built": ("学生发放包: {folder}，以及它的两个压缩包 {archives} (Windows 上用 .zip)",
+                   "the student handout: {folder}, and its two archives {archives} (the .zip for Windows)"),
     "dist.uncommitted": ("注意: 工作区里 {files} 有未提交的修改，发放包用的是已提交的版本",
                          "note: {files} has uncommitted changes; the handout uses the committed version"),
 })

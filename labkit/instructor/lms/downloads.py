@@ -143,17 +143,18 @@ def readable(source: Path) -> bool:
 LOOKED_AT = 2000  # names of one folder looked at when seeking a download one level down
 
 
-def refusal(source: Path, skip: tuple = ()) -> str | None:
+def refusal(source: Path, skip: tuple = (), given: Path | None = None) -> str | None:
     """Why SUBMISSIONS is no class to grade, in one line that says what was found and what to pass instead; None
     when it is one.  Refused: a path that does not exist (shown as resolved: make -C runs in the lab), a file that
     is not a zip, one that cannot be read, a zip larger than a class's download, a folder that holds an LMS download
     one level down and none of its own ("did you mean …/submissions?"), a folder where nothing looks like a
-    submission (no folder, .py or archive)."""
+    submission (no folder, .py or archive).  `given`: the path as typed, when `source` is it made absolute."""
     shown = safe_text(str(Path(os.path.abspath(source))), 300, False)
+    given = source if given is None else given
     if not source.exists() and not source.is_symlink():
-        if source.is_absolute():
+        if given.is_absolute():
             return text("download.missing", source=shown)
-        return text("download.missing_relative", source=shown, given=safe_text(str(source), 300, False))
+        return text("download.missing_relative", source=shown, given=safe_text(str(given), 300, False))
     if not readable(source):
         return text("download.not_a_class", source=shown)
     try:  # one that cannot be read is said to be so, not taken for an OUT that could not be written

@@ -189,6 +189,8 @@ def resolve(pool: _Pool) -> Submission:
             ambiguous += [member.path for member, _ in uploads[key]]
             continue
         attempts.append(_attempt(chosen, pool))
+        if not chosen[0].data.strip():  # named as empty, not as a file missing the lab's functions
+            notes.append(("lms.note.empty", {"file": chosen[0].path, "size": len(chosen[0].data)}))
     if ambiguous:
         return replace(base, status="several_student_py", found=tuple(sorted(ambiguous)), notes=tuple(notes))
     return replace(base, attempts=tuple(attempts), notes=tuple(notes))

@@ -283,7 +283,7 @@ def student_row(result, refs: dict) -> str:
         cells.append(f"<td class=f data-v=0 title=\"{e(why)}\">{mark}</td>")
     late = {True: text("report.yes"), False: text("report.no")}.get(result.late, "")
     attempt = result.attempt or ""
-    shown_attempt = f"{attempt}/{result.attempts}" if attempt and result.attempts > 1 else ""  # only if there was a choice
+    shown_attempt = f"{attempt}/{result.attempts}" if attempt and result.attempts > 1 else str(attempt)  # as grades.csv
     link = _feedback_link(result.student)
     return (f"<tr><td data-v=\"{e(result.student)}\">{link}</td><td>{e(result.name)}</td>"
             f"<td>{e(status_label(result.status))}</td><td class=num>{result.score}</td>"
