@@ -6,7 +6,7 @@ scores over the graded submissions (syntax errors and timeouts included), what w
 decisions taken about students' files, submissions missing from the roster, and every student in a table
 sortable by any column (above MAX_ROWS students, those not graded and the lowest scores, and each list stops
 after MAX_ITEMS entries, so the page stays a few MB for any class; every student is in grades.csv).
-Readable on a phone (the tables scroll sideways, nothing else does) and printable.  Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
+Readable on a phone (the tables scroll sideways, nothing else does), the students' table as wide as the window, and printable.  Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ for (const table of document.querySelectorAll("table.sortable")) {
 
 STYLE = """
 *{box-sizing:border-box} body{font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-serif;
-margin:0 auto;padding:1em;max-width:70em;color:#1f2328} h1{font-size:1.45em;margin:.2em 0 .4em}
+margin:0;padding:1em;color:#1f2328} .page{margin:0 auto;max-width:70em} h1{font-size:1.45em;margin:.2em 0 .4em}
 h2{font-size:1.15em;margin:1.8em 0 .5em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
 .scroll{overflow-x:auto;max-width:100%} table{border-collapse:collapse} td,th{padding:3px 8px;text-align:left;
 vertical-align:top} tbody tr:nth-child(even){background:#f6f8fa} .num{text-align:right;white-space:nowrap}
@@ -62,6 +62,8 @@ vertical-align:top} tbody tr:nth-child(even){background:#f6f8fa} .num{text-align
 .col div{background:#10b981;width:100%} .col span{font-size:12px} .col em{font-style:normal;font-size:11px;
 color:#57606a;order:-1} .tag{display:inline-block;padding:0 6px;border-radius:4px;margin:2px 4px 2px 0}
 .ok{background:#dafbe1} .bad{background:#ffebe9} td.p{color:#1a7f37} td.f{color:#cf222e;white-space:nowrap}
+td.status{white-space:nowrap} .students{margin:0 auto;font-size:.9em} .students td.p,.students td.f,
+.students th[title]{padding:3px;text-align:center} .students .ref{margin-left:1px;font-size:.75em}
 .mistakes td.hint{min-width:14em;max-width:40em} .ref{font-size:.8em;color:#57606a}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 th[aria-sort=ascending] button::after{content:" ▲"} th[aria-sort=descending] button::after{content:" ▼"}
@@ -70,7 +72,7 @@ ul.plain{padding-left:1.2em} th{white-space:nowrap}
 .mistakes td{display:block;width:auto;min-width:0;max-width:none;text-align:left} .mistakes tr{padding:.4em 0;
 border-bottom:1px solid #d0d7de} .mistakes td{padding:1px 4px} .mistakes td::before{content:attr(data-label) ": ";
 font-weight:600;color:#57606a}}
-@media print{body{max-width:none;padding:0;font-size:10pt} .scroll{overflow:visible} th button::after{content:""}
+@media print{body{padding:0;font-size:10pt} .page{max-width:none} .scroll{overflow:visible} th button::after{content:""}
 a{color:inherit;text-decoration:none} h2{break-after:avoid} tr,.hist{break-inside:avoid}
 .students td,.students th{padding:1px 3px}}
 """
@@ -107,7 +109,7 @@ def write_page(stream, records, figures, course, level, matched=None) -> None:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '{script_hash()}'; base-uri 'none'; form-action 'none'">
 <title>{e(title)}</title>
-<style>{STYLE}</style></head><body>
+<style>{STYLE}</style></head><body><div class=page>
 """)
     overview = text("report.overview", count=figures.count, graded=figures.graded, top=figures.top_score())
     test_student = test_student_line(figures)
@@ -256,7 +258,7 @@ def _students(stream, records, refs, figures) -> None:
     if shown is not None:
         about += " " + e(text("report.students_shown", shown=len(shown), count=figures.count)).replace(
             "grades.csv", "<a href=\"grades.csv\">grades.csv</a>", 1)
-    stream.write(f"<h2>{e(text('report.students'))}</h2><p>{about}</p>"
+    stream.write(f"<h2>{e(text('report.students'))}</h2><p>{about}</p></div>\n"  # the table: the window's width
                  f"<div class=scroll><table class=\"sortable students\" id=students><thead><tr>{head}</tr></thead>"
                  f"<tbody>")
     for result in records:
@@ -279,14 +281,14 @@ def student_row(result, refs: dict) -> str:
         if ref and ref not in seen:
             seen.append(ref)
         why = (check.hint_text if check else "") or status_label(result.status)
-        mark = f"✗ <a class=ref href=\"#{ref.lower()}\">{ref}</a>" if ref else "✗"
+        mark = f"✗<a class=ref href=\"#{ref.lower()}\">{ref}</a>" if ref else "✗"
         cells.append(f"<td class=f data-v=0 title=\"{e(why)}\">{mark}</td>")
     late = {True: text("report.yes"), False: text("report.no")}.get(result.late, "")
     attempt = result.attempt or ""
     shown_attempt = f"{attempt}/{result.attempts}" if attempt and result.attempts > 1 else str(attempt)  # as grades.csv
     link = _feedback_link(result.student)
     return (f"<tr><td data-v=\"{e(result.student)}\">{link}</td><td>{e(result.name)}</td>"
-            f"<td>{e(status_label(result.status))}</td><td class=num>{result.score}</td>"
+            f"<td class=status>{e(status_label(result.status))}</td><td class=num>{result.score}</td>"
             f"<td data-v=\"{1 if result.late else 0}\">{e(late)}</td>"
             f"<td class=num data-v=\"{e(str(attempt))}\">{e(shown_attempt)}</td>{''.join(cells)}"
             f"<td>{e(' '.join(seen))}</td></tr>")
