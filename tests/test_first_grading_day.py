@@ -174,6 +174,17 @@ def test_a_gradebook_no_submission_matches_would_import_an_empty_column(tmp_path
         "canvas.csv would import an empty column: none of the 1 submissions matches a row of the roster (340934 "
         "(100/100, smithbob_340934_208490284_student.py)). Is it this course's gradebook?")
     assert "ready to import" not in result.stdout
+    # G1: such a gradebook (a real one of another course) has no column of this TITLE either: it is still read, the
+    # class graded and listed, the TITLE's absence said (the gradebook is the problem, not the TITLE)
+    other = "Student,ID,SIS Login ID,Section,Lab 01 (150834)\n    Points Possible,,,,10.00\nZelda Fitzgerald,10001,z,A,\n"
+    (tmp_path / "other.csv").write_text(other, encoding="utf-8")
+    result = grade(str(folder), "--out", str(tmp_path / "other"), "--roster", str(tmp_path / "other.csv"),
+                   LAB_LANG="en")
+    assert result.returncode == 0, result.stderr
+    assert "canvas.csv: the gradebook has no column Lab09 (the closest: Lab 01 (150834)); written as a new column, " \
+        "but no submission is in this gradebook (see the last line)" in result.stdout
+    assert "  no submission, left as it was (1): Zelda Fitzgerald (10001)" in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("canvas.csv would import an empty column")
 
 
 # --- TITLE matched or refused, the column always named (item 4) ---------------------------------------------

@@ -431,10 +431,8 @@ def main(argv=None) -> int:
     if refusal:
         print(refusal, file=sys.stderr)
         return 2
-    try:  # a file that is not a gradebook, or a TITLE it has no column for, is refused in one line, before anything
-        gradebook = roster.load(args.roster) if args.roster else None  # else is said or done
-        if gradebook is not None:
-            roster.assignment(gradebook, course.title, course.new_column)
+    try:  # a file that is not a gradebook is refused in one line, before anything else is said or done
+        gradebook = roster.load(args.roster) if args.roster else None
     except roster.RosterError as refused:
         print(str(refused), file=sys.stderr)
         return 2
@@ -499,8 +497,8 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     submissions = discover(folder, skip=(out,))
     if gradebook is None and roster_path:
         gradebook = roster.load(roster_path)
-    if gradebook is not None:
-        roster.assignment(gradebook, course.title, course.new_column)  # (RosterError before grading)
+    if gradebook is not None:  # a TITLE with no column: RosterError before grading, unless no submission is in it
+        roster.assignment(gradebook, course.title, course.new_column, required=roster.in_roster(gradebook, submissions))
         submissions = roster.prepare(gradebook, submissions)
     submissions = noted_late(submissions, course.scheme.late_penalty)
     previous = regrade.previous(out, [s.student for s in submissions], merge)

@@ -182,6 +182,10 @@ register({
     "gradebook.column_new": ("{file}: 新加的一列 {column} (满分 {maximum})；导入时 Canvas 会把它建成一个新作业",
                              "{file}: a new column {column} (out of {maximum}); Canvas makes it a new assignment when "
                              "you import it"),
+    "gradebook.column_missing": ("{file}: 成绩册里没有 {column} 这一列 (最接近的: {closest})；它作为新的一列写出，但这个成绩册里"
+                                 "没有一份提交对得上 (见最后一行)",
+                                 "{file}: the gradebook has no column {column} (the closest: {closest}); written as a new "
+                                 "column, but no submission is in this gradebook (see the last line)"),
     "gradebook.rows": ("名单 {total} 行 = {parts}", "the roster's {total} rows = {parts}"),
     "gradebook.part.graded": ("写了成绩 {count}", "{count} graded"),
     "gradebook.part.no_code_zero": ("没有可运行的代码、写了 0 分 {count}", "{count} with no code to run, written 0"),

@@ -22,6 +22,8 @@ class Matched:
     is left to do in the LMS."""
 
     matched: dict = field(default_factory=dict)
+    column_chosen: object = None
+    """the roster's column the points go to (roster.Column)"""
     unmatched: list = field(default_factory=list)
     """ids of the submissions no row matches"""
     names: dict = field(default_factory=dict)
@@ -51,7 +53,7 @@ def match(gradebook, records, course) -> Matched:
         return Matched(lines=roster.team_lines(roster.brief(result) for result in records))
     briefs = [roster.brief(result) for result in records]
     matched, unmatched = roster.match(gradebook, briefs)
-    column = roster.assignment(gradebook, course.title, getattr(course, "new_column", False))
+    column = roster.assignment(gradebook, course.title, getattr(course, "new_column", False), required=False)
     kinds = roster.accounted(gradebook, matched, column)
     by_id = {str(brief["student"]): brief for brief in briefs}
     missing = [_missing(by_id[student]) for student in unmatched]
@@ -70,7 +72,7 @@ def match(gradebook, records, course) -> Matched:
         verdict = text("gradebook.ready", file=file, written=written)
     lines = roster.summary(gradebook, briefs, matched, unmatched) + roster.team_lines(briefs)
     names = {brief["student"]: brief["name"] for brief in roster.named(gradebook, briefs, matched)}
-    return Matched(matched=matched, unmatched=unmatched, names=names, lines=lines, file=file,
+    return Matched(matched=matched, column_chosen=column, unmatched=unmatched, names=names, lines=lines, file=file,
                    column=_column(gradebook, column, file, course), total=len(gradebook.rows), missing=missing,
                    rows={kind: _who(rows) for kind, rows in kinds.items()}, ready=bool(written) and not problems,
                    verdict=verdict, no_code=course.scheme.no_code)
@@ -78,6 +80,9 @@ def match(gradebook, records, course) -> Matched:
 
 def _column(gradebook, column, file: str, course) -> str:
     """The line naming the column filled (and what it is out of)."""
+    if column.index is None and not getattr(course, "new_column", False):  # no submission is in this roster
+        return text("gradebook.column_missing", file=file, column=column.title,
+                    closest=", ".join(column.closest) or text("lms.roster.no_columns"))
     if column.index is None:
         return text("gradebook.column_new", file=file, column=column.title, maximum=f"{course.scheme.max_score:.2f}")
     return text("gradebook.column", file=file, column=column.title, maximum=column.maximum or "—")
@@ -88,8 +93,10 @@ def _who(rows: list) -> list[str]:
 
 
 def _missing(brief: dict) -> str:
-    """An unmatched submission as the instructor would look for it: its id, score and entry in the download."""
-    entry = safe_text(str(brief.get("entry") or ""), 80, False)
+    """An unmatched submission as the instructor would look for it: its id, score and its entry in the download
+    (the file graded, when the student's work is spread over several entries)."""
+    entries, files = str(brief.get("entry") or ""), brief.get("files") or ()
+    entry = safe_text(files[0] if "; " in entries and files else entries, 80, False)
     graded = brief.get("gradable")
     score = f"{brief['score']}/{brief['max_score']}" if graded else status_label(str(brief.get("status")))
     return f"{brief['student']} ({score}" + (f", {entry})" if entry else ")")
@@ -140,5 +147,5 @@ def wanted(kind: str):
 
 
 def write(run, staging) -> None:
-    name, content = roster.export(run.gradebook, run.matched.matched, run.course)
+    name, content = roster.export(run.gradebook, run.matched.matched, run.course, run.matched.column_chosen)
     staging.write(name, content.encode("utf-8"))

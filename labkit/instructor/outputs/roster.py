@@ -235,13 +235,15 @@ class Column:
     index: int | None
     title: str
     maximum: str = ""
+    closest: tuple = ()  # a new column: the roster's closest ones (what TITLE may have meant)
 
 
-def assignment(roster: Roster, title: str, new_column: bool = False) -> Column:
+def assignment(roster: Roster, title: str, new_column: bool = False, required: bool = True) -> Column:
     """The column for `title`: Canvas's `<title> (<id>)` or `<title>` (compared exactly, else ignoring case,
     width and spacing, when one column alone is that), Moodle's Grade.  A title that matches no column is refused
-    (RosterError) with the closest ones, unless `new_column` asks for it as a new column; one that matches several
-    is refused with them."""
+    (RosterError) with the closest ones, unless `new_column` asks for it as a new column or it is not `required`
+    (no submission of the class is in this roster: the gradebook is the problem, and the import line says so); one
+    that matches several is refused with them."""
     if roster.kind == "moodle":
         maxima = sorted({row[roster.columns["maximum"]].strip() for row in roster.rows} - {""})
         return Column(roster.columns["grade"], roster.header[roster.columns["grade"]], " / ".join(maxima[:3]))
@@ -256,13 +258,18 @@ def assignment(roster: Roster, title: str, new_column: bool = False) -> Column:
         if found:
             index = found[0]
             return Column(index, roster.header[index], roster.points_row[index].strip() if roster.points_row else "")
-    if new_column:
-        return Column(None, title)
     assignments = [roster.header[index] for index in columns if CANVAS_ASSIGNMENT.match(roster.header[index])]
     closest = sorted(assignments, key=lambda name: -difflib.SequenceMatcher(
         None, _normal(title), _normal(CANVAS_ASSIGNMENT.match(name)["title"])).ratio())[:CLOSEST]
+    if new_column or not required:
+        return Column(None, title, closest=tuple(closest))
     raise RosterError(text("lms.roster.no_title", path=roster.path, title=title,
                            closest=", ".join(closest) or text("lms.roster.no_columns")))
+
+
+def in_roster(roster: Roster, submissions: list) -> bool:
+    """Whether any submission of the class has a row in the roster (by `find`'s rules)."""
+    return any(find(roster, s.student, s.layout, s.name).row is not None for s in submissions)
 
 
 def _assignment_columns(header: list) -> list[int]:
@@ -405,7 +412,8 @@ def prepare(roster: Roster, submissions: list) -> list:
     return prepared
 
 
-BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "max_score", "late", "attempt", "entry")
+BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "max_score", "late", "attempt", "entry",
+         "files")
 
 
 def brief(result) -> dict:
@@ -504,10 +512,12 @@ def _few(ids: list, shown: int = 10) -> str:
 
 # --- writing -------------------------------------------------------------------------------------------
 
-def export(roster: Roster, matched: dict, course) -> tuple[str, str]:
-    """(file name, CSV text) for this roster, given the records its rows matched (`match`)."""
+def export(roster: Roster, matched: dict, course, column: Column | None = None) -> tuple[str, str]:
+    """(file name, CSV text) for this roster, given the records its rows matched (`match`) and the column chosen
+    (`assignment`, as grading allowed it)."""
     if roster.kind == "canvas":
-        return _canvas(roster, matched, course)
+        column = column or assignment(roster, course.title, getattr(course, "new_column", False), required=False)
+        return _canvas(roster, matched, course, column)
     return _moodle(roster, matched, course.scheme)
 
 
@@ -532,9 +542,8 @@ def _number(value: str) -> float | None:
     return number if number > 0 else None
 
 
-def _canvas(roster: Roster, matched: dict, course) -> tuple[str, str]:
+def _canvas(roster: Roster, matched: dict, course, target: Column) -> tuple[str, str]:
     student = [i for i, name in enumerate(roster.header) if name in CANVAS_STUDENT]
-    target = assignment(roster, course.title, getattr(course, "new_column", False))
     column = target.index
     new_points = f"{course.scheme.max_score:.2f}".replace(".", roster.decimal)  # a new column: out of full marks
     maximum = _number(roster.points_row[column]) if column is not None and roster.points_row else None
