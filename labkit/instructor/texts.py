@@ -210,8 +210,7 @@ register({
     # --- late submissions (lms stream, issue 29) --------------------------------------------------------
     "late.line": ("迟交 ({count}): {ids} — {policy}", "late ({count}): {ids} — {policy}"),
     "late.none": ("这个评分程序没有因此扣分；导入后由 LMS 自己的迟交规则处理 (如果设了的话)",
-                  "this grader took nothing off for it: the LMS's own late policy applies when you import (if it has "
-                  "one)"),
+                  "nothing taken off by this grader: the LMS's own late policy applies when you import (if it has one)"),
     "late.penalty": ("canvas.csv 和 moodle.csv 里扣了 {penalty}% (grading.ini 的 [late] penalty)，grades.csv 里是没扣的分数；"
                      "LMS 自己如果也设了迟交规则，导入时会再扣一次",
                      "{penalty}% taken off in canvas.csv and moodle.csv (grading.ini's [late] penalty), grades.csv "
