@@ -141,14 +141,16 @@ def readable(source: Path) -> bool:
 
 
 LOOKED_AT = 2000  # names of one folder looked at when seeking a download one level down
+FEW = 20  # a folder of more entries than this is a class, not a TA's folder with a download in it
 
 
 def refusal(source: Path, skip: tuple = (), given: Path | None = None) -> str | None:
     """Why SUBMISSIONS is no class to grade, in one line that says what was found and what to pass instead; None
     when it is one.  Refused: a path that does not exist (shown as resolved: make -C runs in the lab), a file that
-    is not a zip, one that cannot be read, a zip larger than a class's download, a folder that holds an LMS download
-    one level down and none of its own ("did you mean …/submissions?"), a folder where nothing looks like a
-    submission (no folder, .py or archive).  `given`: the path as typed, when `source` is it made absolute."""
+    is not a zip, one that cannot be read, a zip larger than a class's download, a folder of at most FEW entries that
+    holds an LMS download one level down and none of its own ("did you mean …/submissions?"), a folder where nothing
+    looks like a submission (no .py or archive in it).  `given`: the path as typed, when `source` is it made
+    absolute."""
     shown = safe_text(str(Path(os.path.abspath(source))), 300, False)
     given = source if given is None else given
     if not source.exists() and not source.is_symlink():
@@ -163,7 +165,7 @@ def refusal(source: Path, skip: tuple = (), given: Path | None = None) -> str | 
             if download.kind != "folder" or any(_layout(entry) != "plain" for entry in download.entries):
                 return None
             entries = download.entries
-            below = [entry for entry in entries if _holds_a_download(entry)]
+            below = [entry for entry in entries if _holds_a_download(entry)] if len(entries) <= FEW else []
     except Refused as refused:
         return str(refused)
     except OSError as error:
