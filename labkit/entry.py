@@ -19,6 +19,8 @@ OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_
 FLAGS = {"--make": "make"}  # --make: started by the Makefile (messages then say `make`)
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
 REBUILT = []  # the venv remade by this run: its (new) Python must run the target, not this process
+INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "check", "bench")  # the Makefile's, instructors only
+GRADE = "grade"  # the one of them lab.py runs too (python lab.py grade SUBMISSIONS=…, in make's spelling)
 
 
 def main(argv=None):
@@ -118,6 +120,10 @@ def _parsed(argv, lab):
             options[FLAGS[arg]] = True
         elif arg in ("-h", "--help"):
             options["target"] = "help"
+        elif not options["target"] and arg == GRADE and _instructor():
+            options["target"], options["rest"], args = arg, args, []  # the grader reads make's spelling itself
+        elif not options["target"] and arg in INSTRUCTOR_TARGETS:
+            raise _Refused("lab.instructor_only" if not _instructor() else "lab.make_only", dict(target=arg))
         elif not options["target"] and arg in names:
             options["target"] = arg
             if arg == "run":
@@ -129,6 +135,11 @@ def _parsed(argv, lab):
             raise _Refused("lab.bad_argument", dict(argument=arg, targets=", ".join(names)))
     options["target"] = options["target"] or "help"  # like `make` alone
     return options
+
+
+def _instructor():
+    """Whether this checkout has the instructors' part (labkit/instructor/: never in the student handout)."""
+    return os.path.exists(os.path.join(ROOT, "labkit", "instructor", "grade.py"))
 
 
 def _fail(key, **fields):
@@ -152,6 +163,8 @@ def command(options, python, lab=None):
         return test + PYTEST_TARGETS[target]
     if target == "watch":
         return [python, "-m", "labkit.watch", "--student", student, "--"] + test
+    if target == GRADE:
+        return [python, "-m", "labkit.instructor.grade"] + options["rest"]
     own = lab.own_target(target)
     if own is not None:
         return [python, "-m", own.runs, "--student", student] + _flags(own, options["settings"])
@@ -433,6 +446,7 @@ def help_text(cmd, lab=None):
     lines.append("options: PYTHON=/path/to/python (已装 pytest / with pytest), BASE_PYTHON=python3.12, LAB_LANG=en")
     if cmd != "make":
         lines.append("{0} / {1}".format(*both("help.windows")))
-    if os.path.exists(os.path.join(ROOT, "labkit", "instructor", "grade.py")):
-        lines += ["instructors:"] + [row(usage, key) for usage, key in INSTRUCTOR_HELP]
+    if _instructor():
+        lines += ["instructors:"] + [row(usage.replace("make", cmd, 1) if usage.split()[:2] == ["make", GRADE] else usage,
+                                         key) for usage, key in INSTRUCTOR_HELP]
     return "\n".join(lines)

@@ -156,7 +156,8 @@ CORE = {
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),
     "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE={lab}] "
-                   "[UNSAFE=1] [CONFIG=solutions/grading.ini]", "grade a class (titled {lab} unless TITLE= says otherwise)"),
+                   "[NEW_COLUMN=1] [UNSAFE=1] [CONFIG=solutions/grading.ini]",
+                   "grade a class (titled {lab} unless TITLE= says otherwise)"),
     "help.dist": ("学生发放包 dist/{handout}.tar.gz/.zip (已提交的版本)", "the student handout, dist/{handout}.tar.gz/.zip (the committed tree)"),
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
     "help.tables": ("重写过时的生成内容: 任务说明和 README 的表格，固定输入及参考答案的数据",
@@ -165,6 +166,12 @@ CORE = {
     "help.bench": ("计时目标", "timing goals of make test and make grade"),
     "lab.bad_argument": ("看不懂 {argument}: 用法 python lab.py 目标 [STUDENT=文件]，目标是 {targets} 之一",
                          "cannot use {argument}: python lab.py TARGET [STUDENT=file], TARGET one of {targets}"),
+    "lab.instructor_only": ("python lab.py {target}: 评分等老师用的目标不在学生发放包里 (可用的目标见 python lab.py help)",
+                            "python lab.py {target}: grading and the other instructors' targets are not part of the "
+                            "student handout (python lab.py help lists the ones it has)"),
+    "lab.make_only": ("python lab.py {target}: 这是 make 的目标，请用 make {target} (python lab.py 只代替 make grade)",
+                      "python lab.py {target}: a make target; run make {target} (python lab.py stands in for make "
+                      "grade only)"),
     "lab.no_target": ("{command} {target}: 这个实验没有 {target} 这个目标 (它有: {targets})",
                       "{command} {target}: this lab has no {target} target (it has: {targets})"),
     "lab.other_venv": ("[setup] {venv} 是 Python {made} 建的，这次照样用它 (不是 Python {this})；要换成 {this}: "

@@ -361,10 +361,10 @@ def test_every_way_of_asking_lists_every_option_readme_documents():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     synopsis = readme.split("## Grading a class", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
     assert " ".join(synopsis.split()) == MAKE_USAGE  # README's synopsis is the grader's own
-    documented = re.findall(r"\[([A-Z]+)=", MAKE_USAGE)
-    assert documented == [name for name, _, _ in MAKE_OPTIONS] and len(documented) == 8
+    documented = re.findall(r"\[([A-Z_]+)=", MAKE_USAGE)
+    assert documented == [name for name, _, _ in MAKE_OPTIONS] and len(documented) == 9
     recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\ngrade:", 1)[1].split("\n\n", 1)[0]
-    passed_on = set(re.findall(r"\$\(([A-Z]+)\)", recipe)) - {"LAB", "SUBMISSIONS"}
+    passed_on = set(re.findall(r"\$\(([A-Z_]+)\)", recipe)) - {"LAB", "SUBMISSIONS"}
     assert sorted(passed_on) == sorted(documented)  # every variable the recipe hands to the grader
     usage = make("grade").stderr
     assert f"usage: {MAKE_USAGE}" in usage
@@ -423,9 +423,11 @@ def test_gradescope_says_why_nothing_ran_as_grades_json_does(tmp_path):
     subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
     outputs = {test["output"] for test in json.loads(results.read_text(encoding="utf-8"))["tests"]}
+    shutil.copy(SOLUTION, tmp_path / "class" / "alice.py")  # a class with nothing to grade is refused (issue 29)
     subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "class"), "--out", str(tmp_path / "out")],
                    cwd=ROOT, check=True, env=clean_env(), capture_output=True)
-    [record] = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["students"]
+    [record] = [record for record in json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["students"]
+                if record["student"] == "submission"]
     assert record["status"] == "no_student_py" and outputs == {record["why"]} and record["why"].endswith(": —")
 
 

@@ -99,7 +99,9 @@ def test_every_decision_about_a_students_files_is_stated_in_their_feedback(canva
     assert "测试的是 lab09.zip/lab09/student.py；lab09.zip/lab09/backup/student.py 在备份文件夹里" in feedback["10004"]
     assert "helper.py" in feedback["10003"].split("\n\n")[0]
     assert "在线文本不是代码" in feedback["10006"] and "text.html" in feedback["10006"]  # says what was found
-    assert feedback["10002"].startswith("=== Prompt")  # nothing to decide: exactly what make test-full prints
+    late, rest = feedback["10002"].split("\n\n", 1)  # C1: it came late, and this grader took nothing off for it
+    assert late == "这次提交迟交了 (LMS 是这样标的)；评分程序没有因此扣分，课程的迟交规则 (如果有) 由 LMS 处理。"
+    assert rest.startswith("=== Prompt")  # nothing to decide: exactly what make test-full prints
 
 
 def test_the_best_attempt_counts_when_asked(tmp_path):
@@ -270,8 +272,14 @@ def test_a_canvas_gradebook_export_becomes_an_importable_canvas_csv(tmp_path):
     points = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(lines)}
     assert points == {"": "10.00", "10001": "10", "10002": "10", "10003": "10", "10004": "10", "10005": "10",
                       "10006": "0", "10008": ""}  # 10006 handed in no code: 0; 10008 nothing: blank
-    assert "10099" in result.stdout and "名单里找不到的提交 (1): 10099" in result.stdout
-    assert f"已按名单写好 {tmp_path / 'out' / 'canvas.csv'}" in result.stdout
+    assert "名单里找不到的提交 (1): 10099 (100/100, stranger_10099_50100_student.py)" in result.stdout
+    assert f"结果: {tmp_path / 'out'}/grades.csv、grades.json、report.html、feedback/、canvas.csv" in result.stdout
+    assert result.stdout.splitlines()[-1] == (  # issue 29: never "ready to import" with a submission left out
+        "canvas.csv 已写出，但还不能直接导入: 1 份提交在名单里找不到，它们的成绩没有写进去 (10099 (100/100, "
+        "stranger_10099_50100_student.py))")
+    assert "canvas.csv: 写的是 Lab09 (4242) 这一列 (满分 10.00)" in result.stdout
+    assert "名单 7 行 = 写了成绩 5 + 没有可运行的代码、写了 0 分 1 + 没有提交 1" in result.stdout
+    assert "  没有提交、保持原样 (1): Absent, Student (10008)" in result.stdout
     assert "10099" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8").split('id=unmatched')[1]
     # the roster names its students: its names, not the file names' slugs, in every output
     names = {row["student"]: row["name"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv",
@@ -594,8 +602,11 @@ def test_canvas_csv_keeps_the_separator_decimal_mark_and_cells_it_must_not_touch
                      "10007": "0", "10008": "0", "10009": "7", "10010": score["10010"], "10012": "EX",
                      "10013": "N/A", "10011": ""}
     assert "," in score["10010"]  # a fraction, written with the decimal comma read
-    assert "名单里找不到的提交 (2): anon_Bc4Dm, anon_Xq3Kp" in stdout and "SpeedGrader" in stdout
-    assert "保持原样、没有写成绩的 (2: EX、N/A 或 Test Student): 10011, 10012" in stdout
+    assert "名单里找不到的提交 (2): anon_Bc4Dm (40/100, LATE_anon_Bc4Dm_50004_student.py), anon_Xq3Kp (100/100, " \
+        "anon_Xq3Kp_50003_student.py)" in stdout and "SpeedGrader" in stdout
+    assert "  EX (免交)、保持原样 (1): Excused, Edd (10012)" in stdout
+    assert "  N/A (看不到这个作业)、保持原样 (1): Hidden, Hal (10013)" in stdout
+    assert stdout.count("10011") == 1 and "Canvas 的测试学生 (Student View) 的提交 (10011) 照样评了分" in stdout  # G6
 
 
 def test_blackboard_user_names_come_from_receipts_in_any_language(tmp_path):
@@ -656,7 +667,7 @@ def test_canvas_gradebook_variants_are_read_and_written_back_as_they_came(tmp_pa
     assert (book.kind, book.delimiter, book.decimal, book.bom) == ("canvas", ",", ".", False)
     matched, unmatched = roster.match(book, records_of(("10001", "canvas", 75, "zhangwei"),
                                                        ("10099", "canvas", 100, "stranger")))
-    name, content = roster.export(book, matched, config.load())
+    name, content = roster.export(book, matched, course_settings())
     header, points, *rows = list(csv.reader(io.StringIO(content)))
     student = {"comma": ["Student"], "first-last": ["LastName", "FirstName"], "no-sis": ["Student"]}[variant]
     assert header == student + ["ID"] + ([] if variant == "no-sis" else ["SIS User ID"]) + [
@@ -706,14 +717,14 @@ def test_moodle_worksheets_in_every_language_are_read_by_meaning(tmp_path, langu
     records = records_of(("301", "moodle", 75, "Zhang Wei"), ("302", "moodle", 100, "Li Si"))
     assert [roster.late(book, row) for row in range(2)] == [True, False]
     matched, unmatched = roster.match(book, records)
-    written = list(csv.reader(io.StringIO(roster.export(book, matched, config.load())[1].lstrip("\ufeff"))))
+    written = list(csv.reader(io.StringIO(roster.export(book, matched, course_settings())[1].lstrip("\ufeff"))))
     assert unmatched == [] and written[0] == header
     assert [row[4] for row in written[1:]] == (["15", "20"])
     assert [row[:4] + row[5:] for row in written[1:]] == [row[:4] + row[5:] for row in rows[1:]]
     rows[1][5] = "17,25" if comma else "17.25"  # a maximum with a fraction: the grade keeps the decimal mark
     path.write_bytes(spout_csv(rows))
     book = roster.load(path)
-    out = roster.export(book, roster.match(book, records)[0], config.load())[1]
+    out = roster.export(book, roster.match(book, records)[0], course_settings())[1]
     assert ("12,94" if comma else "12.94") in out
 
 
@@ -756,8 +767,10 @@ def test_a_grade_never_lands_on_another_student_of_the_same_name(tmp_path):
                             capture_output=True, text=True, env=clean_env(LAB_TIMEOUT="1"), timeout=300)
     assert result.returncode == 0, result.stderr
     assert moodle_import((tmp_path / "out" / "moodle.csv").read_bytes()) == {}
-    assert "名单里找不到的提交 (1): 123" in result.stdout and "456" not in result.stdout
-    assert '<li>123</li>' in (tmp_path / "out" / "report.html").read_text("utf-8").split("id=unmatched")[1]
+    assert "名单里找不到的提交 (1): 123 (100/100, Li Wei_123_assignsubmission_file)" in result.stdout
+    assert [line for line in result.stdout.splitlines() if "456" in line] == ["  没有提交、保持原样 (1): Li Wei (456)"]
+    assert '<li>123 (100/100, Li Wei_123_assignsubmission_file)</li>' in (
+        tmp_path / "out" / "report.html").read_text("utf-8").split("id=unmatched")[1]
 
 
 def test_a_plain_folder_is_matched_by_name_only_when_one_row_has_it_and_says_so(tmp_path):
@@ -877,7 +890,7 @@ def test_a_zip_of_one_student_stays_one_student(tmp_path):
 def test_make_grade_takes_the_canvas_zip_and_says_which_layout_it_recognised(tmp_path):
     """C7: `make grade SUBMISSIONS=cs101-lab09_submissions.zip` grades the class from the zip, as the download
     unzipped is graded (the same grades.csv), and the terminal names the layout recognised; a file that is
-    neither a folder nor a zip is refused in one line."""
+    neither a folder nor a zip is refused in one line (it used to end a usage dump)."""
     unzipped = canvas_export(tmp_path / "unzipped")
     download = zipped(unzipped, tmp_path / "cs101-lab09_submissions.zip")
     grade_folder(unzipped, tmp_path / "from_folder", CLASS_LIMITS, jobs=2)
@@ -895,7 +908,8 @@ def test_make_grade_takes_the_canvas_zip_and_says_which_layout_it_recognised(tmp
     (tmp_path / "notes.txt").write_text("not a download", encoding="utf-8")
     refused = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "notes.txt")], cwd=ROOT,
                              capture_output=True, text=True, env=clean_env(), timeout=60)
-    assert refused.returncode == 2 and "SUBMISSIONS must be a folder or an LMS download's .zip" in refused.stderr
+    assert refused.returncode == 2 and refused.stderr == (
+        f"SUBMISSIONS: {tmp_path / 'notes.txt'} 是一个文件，不是班级文件夹，也不是 LMS 下载的 .zip: 请给装着全班提交的文件夹或那个 .zip\n")
 
 
 def test_a_submissions_folder_that_cannot_be_read_is_named_as_such(tmp_path, monkeypatch, capsys):

@@ -98,6 +98,26 @@ def test_readable_at_420_px_only_the_tables_scroll_and_hints_are_text(pages):
     assert facts["viewport"].startswith("width=device-width") and facts["font"] >= 12
 
 
+def test_the_students_table_uses_the_windows_width_at_1400_px(pages):
+    """Issue 26 item 6: at 1400 px the table sat in the page's 70em column, its status cells wrapped over three
+    lines ("全部运行完") and the generated checks' columns lay past the page's edge; now the table takes the window's
+    width: every column inside it, no sideways scrolling, each status on one line, in both languages."""
+    for language in ("zh", "en"):
+        _, page = pages[language]
+        facts = probe(page, """(() => {
+            const table = document.getElementById('students'), wrapper = table.parentElement;
+            const lines = (cell) => { const range = document.createRange(); range.selectNodeContents(cell);
+                                      return range.getClientRects().length; };
+            const column = Array.from(table.tHead.rows[0].cells).findIndex(c => c.textContent.trim() === '%s');
+            return {right: Math.max(...Array.from(table.tHead.rows[0].cells).map(c => c.getBoundingClientRect().right)),
+                    scrolls: wrapper.scrollWidth > wrapper.clientWidth, page: document.documentElement.scrollWidth,
+                    statuses: Array.from(table.tBodies[0].rows).map(r => [r.cells[column].textContent,
+                                                                          lines(r.cells[column])])};
+        })()""" % text("report.col.status", language=language), width=1400)
+        assert facts["right"] <= 1400 and not facts["scrolls"] and facts["page"] <= 1400, facts
+        assert facts["statuses"] and all(count == 1 for _, count in facts["statuses"]), facts["statuses"]
+
+
 def test_every_column_sorts_both_ways(pages):
     _, page = pages["zh"]
     order = probe(page, """(() => {

@@ -20,6 +20,7 @@ COURSE_FILE = "grading.ini"  # the course file's name, beside the lab's referenc
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 LANGUAGES = ("zh", "en")
 ATTEMPTS = ("latest", "best")  # which attempt counts (--attempt, LAB_ATTEMPT)
+NO_CODE = ("0", "blank")  # a gradebook cell of a submission with no code to run
 NUMBER = "a whole number ≥ 0"
 
 
@@ -35,6 +36,8 @@ class Key:
     """what it decides, as README's table of the course file says"""
     choices: tuple = ()
     """the values it may take (empty: any string; NUMBER: a whole number)"""
+    most: int | None = None
+    """the largest a NUMBER may be (None: no bound)"""
 
 
 def keys(lab: Lab) -> tuple[Key, ...]:
@@ -51,6 +54,12 @@ def keys(lab: Lab) -> tuple[Key, ...]:
             "overrides)", VISIBILITIES),
         Key("gradescope", "generated_visibility", "after_due_date", "the tests run only in grading (Gradescope "
             "then hides the total until the due date)", VISIBILITIES),
+        Key("gradebook", "no_code", "0", "what canvas.csv and moodle.csv get for a submission with no code to run "
+            "(nothing to test, only a .docx or a text entry, a broken archive …): `0`, or `blank` to leave its cell "
+            "as it was; either way the summary names them", NO_CODE),
+        Key("late", "penalty", "0", "percent taken off a late submission's points in canvas.csv and moodle.csv "
+            "(grades.csv keeps the points earned; the feedback and report say it); 0: none, and the LMS's own late "
+            "policy applies when you import", (NUMBER,), most=100),
         *[Key("weights", group.id, str(group.points), f"points of `{group.id}` (overrides the spec)"
               + ("; 0 skips its checks" if group.runs == "grade" else ""), (NUMBER,)) for group in lab.graded_groups],
     )
@@ -74,6 +83,10 @@ class Scheme:
     language: str
     visibility: str
     generated_visibility: str
+    no_code: str = "0"
+    """what a gradebook gets for a submission with no code to run: "0" or "blank" (its cell as it was)"""
+    late_penalty: int = 0
+    """percent taken off a late submission's points in a gradebook (0: none; the LMS's own policy applies)"""
     lab: Lab = field(default_factory=active, repr=False, compare=False)
     """the lab it grades"""
 
@@ -140,6 +153,8 @@ def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:
             if not (value.isascii() and value.isdigit()):
                 raise ConfigError(f"{where}: [{section}] {name} must be {NUMBER}, not {value!r}")
             value = int(value)
+            if key.most is not None and value > key.most:
+                raise ConfigError(f"{where}: [{section}] {name} must be at most {key.most}, not {value}")
         elif key.choices and value not in key.choices:
             raise ConfigError(f"{where}: [{section}] {name} must be one of {', '.join(key.choices)}, not {value!r}")
         values[section, name] = value
@@ -148,4 +163,5 @@ def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:
                   generated_count=values.get(("generated", "count"), counts[0] if counts else 0),
                   secret=values["generated", "secret"], title=values["course", "title"],
                   language=values["course", "language"], visibility=values["gradescope", "visibility"],
-                  generated_visibility=values["gradescope", "generated_visibility"], lab=lab)
+                  generated_visibility=values["gradescope", "generated_visibility"],
+                  no_code=values["gradebook", "no_code"], late_penalty=values["late", "penalty"], lab=lab)

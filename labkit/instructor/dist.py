@@ -267,6 +267,9 @@ def main(argv=None) -> int:
             if changed:
                 print(text("dist.uncommitted", files=", ".join(changed)), file=sys.stderr)
             built = handout(args.python)
+            print(text("dist.built", folder=f"{(DIST / NAME).relative_to(ROOT)}/", archives=", ".join(
+                str(path.relative_to(ROOT)) for path in (built, built.with_name(f"{NAME}.zip")))))
+            return 0
     except Refused as refused:
         print(str(refused), file=sys.stderr)
         return 1

@@ -38,18 +38,45 @@ from labkit.instructor.outputs.feedback import feedback_text, why_text
 from labkit.instructor.outputs.spool import Spool
 from labkit.instructor.results import StudentResult
 from labkit.instructor.config import ATTEMPTS, VISIBILITIES, Scheme
-from labkit.instructor.lms.downloads import describe as describe_download, readable as readable_download
-from labkit.instructor.outputs.figures import Figures
+from labkit.instructor.lms.downloads import Refused as DownloadRefused, describe as describe_download
+from labkit.instructor.lms.downloads import refusal as download_refusal
+from labkit.instructor.outputs.figures import Figures, late_line
+from labkit.instructor.outputs.gradebooks import kind_lines, missing_line, rows_line
 from labkit.instructor.lms.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
+from labkit.instructor.lms.submissions import noted_late
 
 MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
     ("OUT", "grades", "--out"), ("JOBS", "n", "--jobs"), ("ROSTER", "gradebook.csv", "--roster"),
     ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", active().name, "--title"),
-    ("UNSAFE", "1", "--unsafe"), ("CONFIG", "solutions/grading.ini", "--config"),
+    ("NEW_COLUMN", "1", "--new-column"), ("UNSAFE", "1", "--unsafe"), ("CONFIG", "solutions/grading.ini", "--config"),
 )
 MAKE_USAGE = "make grade SUBMISSIONS=dir|zip " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
+
+
+def make_spelling(argv: list) -> list:
+    """The arguments with make's spelling (`python lab.py grade SUBMISSIONS=class OUT=out MERGE=1`) as the options
+    make grade passes: SUBMISSIONS= the folder, each of MAKE_OPTIONS its option, a switch (`=1`) on when its value is
+    not empty, as the Makefile's `$(if …)` does; anything else as it was."""
+    options = {name: (option, example == "1") for name, example, option in MAKE_OPTIONS}
+    spelt = []
+    for arg in argv:
+        name, equals, value = arg.partition("=")
+        if equals and name == "SUBMISSIONS":
+            spelt.append(value)
+        elif equals and name in options:
+            option, switch = options[name]
+            spelt += ([option] if value else []) if switch else ([option, value] if value else [])
+        else:
+            spelt.append(arg)
+    return spelt
+
+
+def typed(path: Path | None) -> Path | None:
+    """A path as the instructor typed it: relative to where they ran make or lab.py (LAB_CWD), not to the lab."""
+    base = os.environ.get("LAB_CWD")
+    return Path(base) / path if path is not None and base and not path.is_absolute() else path
 
 
 @dataclass
@@ -111,10 +138,11 @@ class Course:
     visibility: str
     attempt: str
     scheme: Scheme
+    new_column: bool = False  # a TITLE no column of the gradebook has becomes a new column (NEW_COLUMN=1)
 
 
 def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
-                    scheme: Scheme | None = None) -> Course:
+                    scheme: Scheme | None = None, new_column: bool = False) -> Course:
     """The course's settings: options given, else the environment (LAB_ATTEMPT, LAB_VISIBILITY), else the
     grading scheme (solutions/grading.ini, or `scheme`).  The language is LAB_LANG's (main sets it from the scheme)."""
     scheme = scheme or config.load()
@@ -122,7 +150,7 @@ def course_settings(title: str | None = None, attempt: str | None = None, enviro
     visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
     return Course(title=title or scheme.title,
                   visibility=visibility if visibility in VISIBILITIES else scheme.visibility,
-                  attempt=chosen if chosen in ATTEMPTS else "latest", scheme=scheme)
+                  attempt=chosen if chosen in ATTEMPTS else "latest", scheme=scheme, new_column=new_column)
 
 
 # --- one submission ------------------------------------------------------------------------------
@@ -372,29 +400,32 @@ def main(argv=None) -> int:
     parser.add_argument("--roster", type=Path, default=None, help="Canvas gradebook export or Moodle worksheet")
     parser.add_argument("--merge", action="store_true", help="replace only these students' rows in OUT")
     parser.add_argument("--title", default=None, help="the assignment's title (default: the course file's, else the lab's name)")
+    parser.add_argument("--new-column", action="store_true",
+                        help="write TITLE as a new gradebook column when none has it (else such a TITLE is refused)")
     parser.add_argument("--unsafe", action="store_true", default=os.environ.get("LAB_UNSAFE") == "1",
                         help="grade as root even with no sandbox at all (also LAB_UNSAFE=1)")
     parser.add_argument("--config", type=Path, default=None, help="a course file read over solutions/grading.ini")
     parser.add_argument("--submission-seconds", type=float, default=Limits.submission_seconds,
                         help="wall-clock limit for one student, all cases together")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(make_spelling(sys.argv[1:] if argv is None else argv))
+    given = args.submissions
+    args.submissions, args.out, args.roster, args.config = map(typed, (args.submissions, args.out, args.roster,
+                                                                       args.config))
     limits = replace(Limits.from_env(), submission_seconds=args.submission_seconds)
     try:
         scheme = config.load(args.config)
     except config.ConfigError as exc:
         parser.error(str(exc))
     os.environ.setdefault("LAB_LANG", scheme.language)  # feedback and report in the course's language
-    course = course_settings(args.title, args.attempt, scheme=scheme)
+    course = course_settings(args.title, args.attempt, scheme=scheme, new_column=args.new_column)
     level = sandbox_level()
     if args.gradescope:
         return gradescope(args, limits, course, level)
-    if args.submissions is None or not readable_download(args.submissions):
+    if args.submissions is None:
         parser.error(f"SUBMISSIONS must be a folder or an LMS download's .zip: {MAKE_USAGE}")
-    try:  # one that cannot be read is said to be so, not taken for an OUT that could not be written
-        os.listdir(args.submissions) if args.submissions.is_dir() else args.submissions.open("rb").close()
-    except OSError as error:
-        print(text("download.unreadable", source=safe_text(str(args.submissions), 300, False),
-                   error=safe_text(str(error), 300, False)), file=sys.stderr)
+    refused = download_refusal(args.submissions, skip=(args.out,), given=given)  # not a class: one line, first
+    if refused:
+        print(refused, file=sys.stderr)
         return 2
     refusal = refuse_unsafe(level, args.unsafe, private_files(args.config))
     if refusal:
@@ -413,7 +444,7 @@ def main(argv=None) -> int:
     try:
         run = grade_folder(args.submissions, args.out, limits, jobs=args.jobs, course=course, level=level,
                            gradebook=gradebook, merge=args.merge, progress=progress)
-    except (roster.RosterError, regrade.RegradeRefused) as refused:
+    except (roster.RosterError, regrade.RegradeRefused, DownloadRefused) as refused:
         print(str(refused), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -423,13 +454,12 @@ def main(argv=None) -> int:
         print(text("grade.write_failed", out=args.out, error=safe_text(str(error), 300, False)), file=sys.stderr)
         return 1
     extra = ["", *run.changes] if run.changes else []
-    if run.gradebook:
-        extra += ["", text("roster.written", path=args.out / run.gradebook)]
-    if run.unmatched:
-        extra.append(text("roster.unmatched", count=len(run.unmatched), ids=", ".join(run.unmatched)))
-    extra += [*run.lms_lines, "", describe_download(args.submissions, skip=(args.out,))]  # the layout read
+    extra += ["", *run.gradebook_lines] if run.gradebook_lines else []  # the column, every roster row, the misses
+    extra += [*run.lms_lines, *filter(None, [late_line(run.figures, course.scheme)])]
+    extra += ["", describe_download(args.submissions, skip=(args.out,))]  # the layout read
     print(terminal.terminal_summary(run.figures, time.monotonic() - started, args.jobs, args.out, level, extra,
-                                    merged=run.graded if run.merged else None))
+                                    merged=run.graded if run.merged else None, gradebook=run.gradebook or "",
+                                    last=[run.verdict] if run.verdict else []))
     return 0
 
 
@@ -446,6 +476,8 @@ class ClassRun:
     graded: int = 0  # submissions graded by this run (fewer than the records after a merge)
     merged: bool = False
     lms_lines: list = field(default_factory=list)  # what to do by hand in the LMS (groups, anonymous ids …)
+    gradebook_lines: list = field(default_factory=list)  # the column filled, every roster row, the misses
+    verdict: str = ""  # whether the gradebook written is ready to import (the terminal's last line)
 
     @property
     def records(self) -> list[dict]:
@@ -465,8 +497,10 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     submissions = discover(folder, skip=(out,))
     if gradebook is None and roster_path:
         gradebook = roster.load(roster_path)
-    if gradebook is not None:
+    if gradebook is not None:  # a TITLE with no column: RosterError before grading, unless no submission is in it
+        roster.assignment(gradebook, course.title, course.new_column, required=roster.in_roster(gradebook, submissions))
         submissions = roster.prepare(gradebook, submissions)
+    submissions = noted_late(submissions, course.scheme.late_penalty)
     previous = regrade.previous(out, [s.student for s in submissions], merge)
     with atomic.Staging(out) as staging:
         spool = Spool(staging.scratch("records"))
@@ -484,8 +518,10 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
         finally:
             spool.close()
     written = next((name for name in ("canvas.csv", "moodle.csv") if name in names), None)
+    matched = run.matched
+    lines = [matched.column, rows_line(matched), *kind_lines(matched), missing_line(matched)] if matched.file else []
     return ClassRun(run.figures, out, run.unmatched, changes, written, len(submissions), previous is not None,
-                    run.matched.lines)
+                    matched.lines, [line for line in lines if line], matched.verdict)
 
 
 def _terminate_like_ctrl_c() -> list:

@@ -74,6 +74,7 @@ def course_file_table(lab: Lab) -> str:
     rows = []
     for key in keys(lab):
         allowed = "" if key.choices in ((), (NUMBER,)) else f"; one of {', '.join(key.choices)}"
+        allowed += f" (at most {key.most})" if key.most is not None else ""
         rows.append((f"`[{key.section}] {key.name}`", "(required)" if key.default is None else key.default,
                      key.about + allowed))
     return markdown(("key", "default", "meaning"), rows)

@@ -11,7 +11,8 @@ register({
                            "the archive cannot be opened (damaged, encrypted, too large, or not a zip/tar.gz)"),
     "status.unsupported": ("不是文件夹、.py、.zip 或 .tar.gz，没有评分", "not a folder, .py, .zip or .tar.gz; not graded"),
     "status.unreadable": ("读不了这个提交 (权限?)", "this submission cannot be read (permissions?)"),
-    "status.too_many_files": ("提交里的文件太多 (超过 20000 个)，没有评分", "too many files in the submission (over 20000); not graded"),
+    "status.too_many_files": ("提交里的文件和文件夹太多 (超过 20000 个)，没有评分",
+                              "too many files and folders in the submission (over 20000); not graded"),
     "status.system_error": ("测试机没能运行这份提交 (进程数或磁盘空间用完了)，不是学生的问题: 请重新评分",
                             "the machine could not run this submission (out of processes or disk space), through "
                             "no fault of the student: grade it again"),
@@ -75,10 +76,32 @@ register({
                              "SUBMISSIONS: the files in {zip} are in no Canvas, Moodle or Blackboard layout: graded as "
                              "one student's submission (plain). To grade a class folder, unzip it first"),
     "download.unreadable": ("SUBMISSIONS: 读不了 {source}: {error}", "SUBMISSIONS: cannot read {source}: {error}"),
+    "download.missing": ("SUBMISSIONS: {source} 不存在", "SUBMISSIONS: {source} does not exist"),
+    "download.missing_relative": ("SUBMISSIONS: {given} 不存在 (从当前文件夹算起是 {source})",
+                                  "SUBMISSIONS: {given} does not exist (taken from the current folder: {source})"),
+    "download.not_a_class": ("SUBMISSIONS: {source} 是一个文件，不是班级文件夹，也不是 LMS 下载的 .zip: 请给装着全班提交的文件夹或那个 .zip",
+                             "SUBMISSIONS: {source} is a file, neither a class's folder nor an LMS download's .zip: "
+                             "pass the folder that holds the class's submissions, or that .zip"),
+    "download.one_level_down": ("SUBMISSIONS: {source} 里 ({found}) 没有一个条目像 LMS 下载里的提交，但再往下一层有 LMS 的下载: "
+                                "是不是要给 {meant}?",
+                                "SUBMISSIONS: nothing in {source} ({found}) is named as in an LMS download, but one "
+                                "level down there is one: did you mean {meant}?"),
+    "download.nothing": ("SUBMISSIONS: {source} 里没有像提交的东西 (哪里都没有 .py、.zip 或 .tar.gz；找到的: {found})，"
+                         "请给装着全班提交的文件夹或 LMS 下载的 .zip",
+                         "SUBMISSIONS: nothing in {source} looks like a submission (no .py, .zip or .tar.gz in it; "
+                         "found: {found}): pass the folder that holds the class's submissions, or the LMS's .zip"),
+    "download.too_many": ("SUBMISSIONS: {zip} 的目录列了 {entries} 个条目 ({megabytes:.1f} MB)，比一个班级的下载多 (最多 {most} 个)，"
+                          "没有打开它。请看看它是什么；真是全班的下载的话，解压后把文件夹交给 SUBMISSIONS=",
+                          "SUBMISSIONS: the directory of {zip} lists {entries} entries ({megabytes:.1f} MB), more than a "
+                          "class's download holds (at most {most}): not opened. Look at what it is; if it really is the "
+                          "class's download, unzip it and pass the folder as SUBMISSIONS="),
     # --- LMS downloads: decisions stated in the feedback (lms stream) ---------------------------
     "lms.note.versions": ("{files} 是同一次上传里同一个文件的几个副本 (LMS 或浏览器改的名)；测试的是编号最大、最新的 {chosen}",
                           "{files} are copies of one file in one upload (renamed by the LMS or the browser); "
                           "tested {chosen}, the highest number, the newest"),
+    "lms.note.empty": ("{file} 是空文件 ({size} 字节，里面没有代码)，所以下面每个测试都找不到函数；是不是交错了文件?",
+                       "{file} is empty ({size} bytes, no code in it), so every check below finds no function: was the "
+                       "wrong file handed in?"),
     "lms.note.link": ("提交的是一个网址 (link.html)，不是代码，没有评分", "a URL was submitted (link.html): not code, not graded"),
     "lms.note.receipt_only": ("只有 Blackboard 的回执，没有附加文件；在提交框里输入的文字不是代码，没有评分",
                               "only Blackboard's receipt, no file attached; text typed into the Submission Field is "
@@ -138,11 +161,68 @@ register({
                         "from the LMS again as CSV"),
     "roster.unknown": ("{path} 既不是 Canvas 成绩册导出，也不是 Moodle 评分表 (grading worksheet)",
                        "{path} is neither a Canvas gradebook export nor a Moodle grading worksheet"),
-    "roster.written": ("已按名单写好 {path}，可以导入", "written {path}, following the roster, ready to import"),
     "roster.unmatched": ("名单里找不到的提交 ({count}): {ids}", "submissions missing from the roster ({count}): {ids}"),
-    "roster.about": ("{file} 已按名单写好，可以导入；名单里找不到的提交列在下面，需要手工处理",
-                     "{file} follows the roster and is ready to import; the submissions below match no row of it and "
-                     "need a hand"),
+    # --- the import line and every roster row accounted for (lms stream, issue 29) ---------------------------
+    "gradebook.ready": ("{file} 已按名单写好，可以导入: {written} 行写了成绩，名单上其余的行上面都有交代",
+                        "{file} follows the roster and is ready to import: {written} rows got a grade, every other row "
+                        "is accounted for above"),
+    "gradebook.not_ready": ("{file} 已写出，但还不能直接导入: {problems}",
+                            "{file} is written but NOT ready to import: {problems}"),
+    "gradebook.empty": ("{file} 导入的会是空的一列: {count} 份提交没有一份对得上名单里的行 ({ids})。这是这门课、这个作业的成绩册吗?",
+                        "{file} would import an empty column: none of the {count} submissions matches a row of the "
+                        "roster ({ids}). Is it this course's gradebook?"),
+    "gradebook.and": ("；", "; "),
+    "gradebook.problem.unmatched": ("{count} 份提交在名单里找不到，它们的成绩没有写进去 ({ids})",
+                                    "{count} submissions match no row, and their grades are in it nowhere ({ids})"),
+    "gradebook.problem.failed": ("{count} 行因为评分程序或测试机出错留空，请重新评分 ({who})",
+                                 "{count} rows left blank because the grader or the machine failed: grade them again "
+                                 "({who})"),
+    "gradebook.column": ("{file}: 写的是 {column} 这一列 (满分 {maximum})", "{file}: writes the column {column} (out of "
+                         "{maximum})"),
+    "gradebook.column_new": ("{file}: 新加的一列 {column} (满分 {maximum})；导入时 Canvas 会把它建成一个新作业",
+                             "{file}: a new column {column} (out of {maximum}); Canvas makes it a new assignment when "
+                             "you import it"),
+    "gradebook.column_missing": ("{file}: 成绩册里没有 {column} 这一列 (最接近的: {closest})；它作为新的一列写出，但这个成绩册里"
+                                 "没有一份提交对得上 (见最后一行)",
+                                 "{file}: the gradebook has no column {column} (the closest: {closest}); written as a new "
+                                 "column, but no submission is in this gradebook (see the last line)"),
+    "gradebook.rows": ("名单 {total} 行 = {parts}", "the roster's {total} rows = {parts}"),
+    "gradebook.part.graded": ("写了成绩 {count}", "{count} graded"),
+    "gradebook.part.no_code_zero": ("没有可运行的代码、写了 0 分 {count}", "{count} with no code to run, written 0"),
+    "gradebook.part.no_code_blank": ("没有可运行的代码、留空 {count}", "{count} with no code to run, left blank"),
+    "gradebook.part.failed": ("评分出错、留空 {count}", "{count} left blank (grading failed)"),
+    "gradebook.part.no_submission": ("没有提交 {count}", "{count} without a submission"),
+    "gradebook.part.excused": ("EX (免交) {count}", "{count} excused (EX)"),
+    "gradebook.part.cannot_see": ("N/A (看不到这个作业) {count}", "{count} N/A (cannot see it)"),
+    "gradebook.part.test_student": ("Test Student {count}", "{count} Test Student"),
+    "gradebook.list.graded": ("  写了成绩 ({count}): {who}", "  graded ({count}): {who}"),
+    "gradebook.list.no_code_zero": ("  没有可运行的代码，按课程文件写了 0 分 ({count}): {who}",
+                                    "  no code to run, written 0 as the course file says ({count}): {who}"),
+    "gradebook.list.no_code_blank": ("  没有可运行的代码，按课程文件留空 ({count}): {who}",
+                                     "  no code to run, left blank as the course file says ({count}): {who}"),
+    "gradebook.list.failed": ("  评分出错、留空 ({count}): {who}", "  left blank, grading failed ({count}): {who}"),
+    "gradebook.list.no_submission": ("  没有提交、保持原样 ({count}): {who}", "  no submission, left as it was ({count}): "
+                                     "{who}"),
+    "gradebook.list.excused": ("  EX (免交)、保持原样 ({count}): {who}", "  excused (EX), left as it was ({count}): {who}"),
+    "gradebook.list.cannot_see": ("  N/A (看不到这个作业)、保持原样 ({count}): {who}",
+                                  "  N/A (cannot see it), left as it was ({count}): {who}"),
+    "report.gradebook": ("成绩册 {file}", "Gradebook: {file}"),
+    # --- late submissions (lms stream, issue 29) --------------------------------------------------------
+    "late.line": ("迟交 ({count}): {ids} — {policy}", "late ({count}): {ids} — {policy}"),
+    "late.none": ("这个评分程序没有因此扣分；导入后由 LMS 自己的迟交规则处理 (如果设了的话)",
+                  "nothing taken off by this grader: the LMS's own late policy applies when you import (if it has one)"),
+    "late.penalty": ("canvas.csv 和 moodle.csv 里扣了 {penalty}% (grading.ini 的 [late] penalty)，grades.csv 里是没扣的分数；"
+                     "LMS 自己如果也设了迟交规则，导入时会再扣一次",
+                     "{penalty}% taken off in canvas.csv and moodle.csv (grading.ini's [late] penalty), grades.csv "
+                     "keeps the points earned; if the LMS has a late policy of its own, it applies again when you "
+                     "import"),
+    "note.late": ("这次提交迟交了 (LMS 是这样标的)；评分程序没有因此扣分，课程的迟交规则 (如果有) 由 LMS 处理。",
+                  "This submission came late (so the LMS says); this grader took nothing off for it: the course's "
+                  "late policy, if any, is the LMS's to apply."),
+    "note.late_penalty": ("这次提交迟交了 (LMS 是这样标的)；按课程的规定，成绩册里的分数扣了 {penalty}%。",
+                          "This submission came late (so the LMS says); as the course decides, {penalty}% is taken off "
+                          "its points in the gradebook."),
+    "report.late": ("迟交的提交 ({count})", "Late submissions ({count})"),
     # --- gradebooks as they really come (lms stream) ---------------------------------------------
     "lms.roster.columns": ("{path} 看起来是 Moodle 评分表，但分不清哪一列是 {missing}；找到的列: {found}",
                            "{path} looks like a Moodle grading worksheet, but which column is the {missing} cannot be "
@@ -161,8 +241,14 @@ register({
     "lms.roster.anonymous": ("匿名提交 ({count}) 的编号 (anon_…) 不在成绩册里，匿名解除前请在 SpeedGrader 里给分: {ids}",
                              "anonymous submissions ({count}): their ids (anon_…) are not in the gradebook until "
                              "anonymity is lifted; grade them in SpeedGrader: {ids}"),
-    "lms.roster.kept": ("保持原样、没有写成绩的 ({count}: EX、N/A 或 Test Student): {ids}",
-                        "left as they were, no grade written ({count}: EX, N/A or the Test Student): {ids}"),
+    "lms.roster.no_title": ("{path} 里没有 TITLE={title} 这一列；最接近的: {closest}。请用 TITLE= 给出其中一列 "
+                            "(括号里的编号可以不写)，或者加 NEW_COLUMN=1 把 {title} 作为新的一列写进去",
+                            "{path} has no column for TITLE={title}; the closest: {closest}. Give one of them as TITLE= "
+                            "(its id in brackets may be left out), or add NEW_COLUMN=1 to write {title} as a new column"),
+    "lms.roster.no_columns": ("(成绩册里没有作业列)", "(the gradebook has no assignment column)"),
+    "lms.roster.title_twice": ("{path} 里有几列都是 TITLE={title} ({columns})：请用 TITLE= 给出带编号的那一列全名",
+                               "{path} has several columns for TITLE={title} ({columns}): give the one you mean, with its "
+                               "id, as TITLE="),
     "lms.roster.by_name": ("按姓名对应的提交 ({count}，下载里没有编号): {ids}",
                            "matched by name ({count}; the download carries no id): {ids}"),
     "lms.teams": ("小组提交 ({count})，每组只评分一次；小组其他成员的成绩请在 LMS 里给: {ids}",
@@ -179,9 +265,15 @@ register({
     "report.scores": ("分数 (已评分的 {count} 份提交{rest}): 平均 {mean:.1f}，中位数 {median:g} (满分 {top})",
                       "score ({count} graded submissions{rest}): mean {mean:.1f}, median {median:g} (out of {top})"),
     "report.scores_rest": ("；另 {count} 份没有评分", "; {count} not graded"),
+    "figures.test_student": ("Canvas 的测试学生 (Student View) 的提交 ({ids}) 照样评了分、写进了 grades.csv，但不计入全班的统计；"
+                             "成绩册里它那一行保持原样",
+                             "Canvas's Test Student (Student View) handed in {ids}: graded and in grades.csv, but left out "
+                             "of the class's figures; its gradebook row stays as it was"),
     "report.mistakes_top": ("最常见的错误:", "most common mistakes:"),
     "report.where": ("结果: {out}/grades.csv、grades.json、report.html、feedback/",
                      "written: {out}/grades.csv, grades.json, report.html, feedback/"),
+    "report.where_gradebook": ("结果: {out}/grades.csv、grades.json、report.html、feedback/、{file}",
+                               "written: {out}/grades.csv, grades.json, report.html, feedback/, {file}"),
     # --- report.html --------------------------------------------------------------------------
     "report.title": ("{title} · {subject} — 评分报告", "{title} · {subject} — grading report"),
     "report.title_bare": ("{title} — 评分报告", "{title} — grading report"),  # a lab whose spec gives no title
@@ -240,6 +332,8 @@ register({
                       "and run make dist again"),
     "dist.baseline": ("拒绝打包: 打好的发放包里 make test 不是正好 0 通过 {total} 失败 ({why})",
                       "refusing to build the handout: its make test is not exactly 0 passed, {total} failed ({why})"),
+    "dist.built": ("学生发放包: {folder}，以及它的两个压缩包 {archives} (Windows 上用 .zip)",
+                   "the student handout: {folder}, and its two archives {archives} (the .zip for Windows)"),
     "dist.uncommitted": ("注意: 工作区里 {files} 有未提交的修改，发放包用的是已提交的版本",
                          "note: {files} has uncommitted changes; the handout uses the committed version"),
 })

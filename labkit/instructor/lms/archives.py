@@ -1,9 +1,10 @@
 """Lists what a submission holds (a folder, a .zip, a .tar.gz/.tgz) without extracting anything to disk.
 
-Every reader is bounded by one budget per student: at most MAX_MEMBERS entries and MAX_INFLATED bytes
-decompressed in all, however many entries and archives inside folders they hand in (so a zip or gzip bomb
+Every reader is bounded by one budget per student: at most MAX_MEMBERS entries (folders count) and MAX_INFLATED
+bytes decompressed in all, however many entries and archives inside folders they hand in (so a zip or gzip bomb
 stops early, and twenty uploads do not get twenty budgets), and only Python files are read, each at most
-the engine's source limit plus one byte (so the engine can still say "too large").  Links, devices and names that climb out
+the engine's source limit plus one byte (so the engine can still say "too large").  A zip's central directory is
+bounded before zipfile reads it (`zip_directory`: its size and entry count from the end record).  Links, devices and names that climb out
 (`..`, absolute paths) are listed as skipped and never followed; nothing is ever written.
 """
 
@@ -13,6 +14,7 @@ import gzip
 import io
 import os
 import stat
+import struct
 import tarfile
 import zipfile
 import zlib
@@ -28,6 +30,7 @@ SKIPPED_DIRS = {"__MACOSX", "__pycache__", "node_modules", "site-packages", "ven
 MAX_INFLATED = 64 << 20
 MAX_DEPTH = 12
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
+ENTRY_BYTES = 1024  # of a zip's central directory per entry the budget has left (an honest record: 50-300)
 
 
 class ArchiveError(Exception):
@@ -88,10 +91,13 @@ class _Budget:
         self.members = 0
         self.inflated = 0
 
-    def count_member(self):
-        self.members += 1
+    def count_member(self, count: int = 1):
+        self.members += count
         if self.members > self.max_members:
             raise ArchiveError("too_many_files")
+
+    def members_left(self) -> int:
+        return max(0, self.max_members - self.members)
 
     def count_bytes(self, amount: int):
         self.inflated += amount
@@ -139,6 +145,94 @@ def _read_archive(source, suffix: str | None, budget: _Budget, prefix: str) -> l
     raise ArchiveError("not_an_archive")
 
 
+END_RECORD = struct.Struct("<4s4H2LH")  # the end of central directory record
+ZIP64_LOCATOR = struct.Struct("<4sLQL")
+ZIP64_END = struct.Struct("<4sQ2H2L4Q")
+CENTRAL_RECORD = 46  # bytes of a central directory record before its name, extra field and comment
+
+
+@dataclass(frozen=True)
+class Directory:
+    """A zip's central directory as its end record states it, read before zipfile reads any of it."""
+
+    entries: int
+    """the entries it holds: as declared (zip64's count when there is one), or as many as a walk over its records
+    counted, whichever is more (the walk stops one past the bound it was given, so a count that lies is caught)"""
+    size: int
+    """its bytes, which zipfile reads whole and turns into one ZipInfo per record"""
+
+
+def zip_directory(source, most: int, most_bytes: int) -> Directory | None:
+    """The central directory of the zip at `source` (a Path or a seekable binary file), found as zipfile finds it
+    (the end record at the end, else the last one in the final 64 KiB, and the zip64 records before it), its
+    records counted up to `most` + 1 when its size is within `most_bytes`; None when there is no end record
+    (zipfile then refuses the file itself)."""
+    handle = open(source, "rb") if isinstance(source, Path) else source
+    try:
+        handle.seek(0, 2)
+        length = handle.tell()
+        tail_start = max(0, length - END_RECORD.size - 0xFFFF)
+        handle.seek(tail_start)
+        tail = handle.read()
+        at = len(tail) - END_RECORD.size
+        if at < 0 or tail[at:at + 4] != b"PK\x05\x06" or tail[-2:] != b"\0\0":
+            at = tail.rfind(b"PK\x05\x06")
+        if at < 0 or len(tail) - at < END_RECORD.size:
+            return None
+        _, _, _, _, entries, size, _, _ = END_RECORD.unpack_from(tail, at)
+        location = tail_start + at
+        start = location - size
+        if location >= ZIP64_LOCATOR.size + ZIP64_END.size:
+            handle.seek(location - ZIP64_LOCATOR.size)
+            if handle.read(4) == b"PK\x06\x07":
+                handle.seek(location - ZIP64_LOCATOR.size - ZIP64_END.size)
+                record = handle.read(ZIP64_END.size)
+                if record[:4] == b"PK\x06\x06":
+                    *_, entries, size, _ = ZIP64_END.unpack(record)
+                    start = location - ZIP64_LOCATOR.size - ZIP64_END.size - size
+        if entries > most or size > most_bytes or start < 0:
+            return Directory(entries, size)
+        return Directory(max(entries, _records(handle, start, size, most)), size)
+    finally:
+        if handle is not source:
+            handle.close()
+
+
+def _records(handle, start: int, size: int, most: int) -> int:
+    """How many central directory records lie in the `size` bytes at `start` (zipfile makes a ZipInfo of each),
+    counted up to `most` + 1, reading a MiB at a time."""
+    handle.seek(start)
+    buffer, at, left, count = b"", 0, size, 0
+
+    def ensure(wanted: int) -> bool:
+        nonlocal buffer, at, left
+        while len(buffer) - at < wanted and left > 0:
+            chunk = handle.read(min(left, 1 << 20))
+            if not chunk:
+                break
+            buffer, at, left = buffer[at:] + chunk, 0, left - len(chunk)
+        return len(buffer) - at >= wanted
+
+    while count <= most and ensure(CENTRAL_RECORD) and buffer[at:at + 4] == b"PK\x01\x02":
+        name, extra, comment = struct.unpack_from("<3H", buffer, at + 28)
+        count += 1
+        wanted = CENTRAL_RECORD + name + extra + comment
+        if not ensure(wanted):
+            break
+        at += wanted
+    return count
+
+
+def bound_zip(source, budget: "_Budget") -> None:
+    """Refuse (too_many_files) a zip whose central directory holds more entries than the budget has left, or more
+    bytes than ENTRY_BYTES for each of them, before zipfile reads it (an 88 MB zip of a million folder entries
+    cost the grader 14.6 s and 558 MB in zipfile alone)."""
+    most = budget.members_left()
+    directory = zip_directory(source, most, most * ENTRY_BYTES)
+    if directory is not None and (directory.entries > most or directory.size > most * ENTRY_BYTES):
+        raise ArchiveError("too_many_files")
+
+
 def zip_name(info: zipfile.ZipInfo) -> str:
     """The member's name; names written by Windows tools without the UTF-8 flag are often GBK, not cp437."""
     if info.flag_bits & 0x800:
@@ -161,11 +255,12 @@ def zip_is_folder(info: zipfile.ZipInfo) -> bool:
 
 def _read_zip(source, budget: _Budget, prefix: str) -> list[Member]:
     members = []
+    bound_zip(source, budget)
     with zipfile.ZipFile(source) as bundle:
         for info in bundle.infolist():
+            budget.count_member()  # folder entries too: a million of them are no lighter than files
             if zip_is_folder(info):
                 continue
-            budget.count_member()
             name = clean_path(zip_name(info))
             if name is None:
                 members.append(Member(prefix + safe_text(info.filename, 200, False), skipped="unsafe_path"))
@@ -254,9 +349,9 @@ def _read_tar(source, budget: _Budget, prefix: str, compressed: bool) -> list[Me
         stream = gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
         with tarfile.open(fileobj=_Bounded(stream, budget), mode="r|") as tar:  # one pass, nothing seeks
             for info in tar:
+                budget.count_member()  # folders too (tarfile keeps every member it has read)
                 if info.isdir():
                     continue
-                budget.count_member()
                 name = clean_path(info.name)
                 if name is None:
                     members.append(Member(prefix + safe_text(info.name, 200, False), skipped="unsafe_path"))
@@ -281,8 +376,8 @@ def read_folder(folder: Path, budget: _Budget) -> list[Member]:
         kept = []
         for name in sorted(dirs):
             full = os.path.join(top, name)
+            budget.count_member()  # a folder is an entry, as in a zip (a million empty ones cost a walk)
             if os.path.islink(full):
-                budget.count_member()
                 members.append(Member(_join(relative, name), skipped="link"))
             elif depth < MAX_DEPTH and searched(_join(relative, name) + "/"):
                 kept.append(name)

@@ -17,11 +17,12 @@ Anything else is a plain entry: one folder or file per student, named after the 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 BASE58 = "[1-9A-HJ-NP-Za-km-z]"
 CANVAS_ANONYMOUS = re.compile(rf"^(?P<late>LATE_)?(?P<user>anon_{BASE58}{{5}})_(?P<tail>.+)$")  # C4
-CANVAS_NAMED = re.compile(r"^(?P<name>[\w-]*?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<tail>.+)$")  # C1, C2
+CANVAS_NAMED = re.compile(r"^(?P<name>.*?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<tail>.+)$")  # C1, C2 (name: ruby_word)
 CANVAS_TAIL = re.compile(r"^(?:(?P<attachment>\d+)_(?P<file>.+)|(?P<entry>text|link)\.html)$")  # C1, C3
 MOODLE = re.compile(r"^(?P<prefix>.+?)_assignsubmission_(?P<plugin>[a-z0-9]+)(?P<underscore>_?)(?P<file>.*)$")
 MOODLE_PREFIX = re.compile(r"^(?P<name>.*)_(?P<id>\d+)$")
@@ -84,8 +85,9 @@ def _canvas(entry: str) -> Owner | None:
     name = ""
     if not found:
         found = CANVAS_NAMED.match(entry)
-        if not found or found["name"] != found["name"].lower():
-            return None
+        if not found or found["name"] != found["name"].lower() or \
+                not all(ruby_word(character) or character == "-" for character in found["name"]):
+            return None  # ("-": older Canvas wrote hyphenated slugs, C2)
         late, name = bool(found["late"]), found["name"]
     tail = CANVAS_TAIL.match(found["tail"])
     if not tail:
@@ -138,10 +140,19 @@ def _shared_head(prefixes: list[str]) -> str:
     return head[:head.rfind("_") + 1] if "_" in head else ""
 
 
+def ruby_word(character: str) -> bool:
+    """Whether a character is one Canvas keeps in a name (C1): Ruby's `[[:word:]]`, letters, marks, decimal digits
+    and connector punctuation.  Python's `\\w` differs: it has no combining marks (`ọ̀`, the `i̇` that `İ` lower-cases
+    to), so `adébáyọ̀olúmídé_100109_…` was no Canvas name and its student had no row."""
+    category = unicodedata.category(character)
+    return category[0] in "LM" or category in ("Nd", "Pc")
+
+
 def canvas_slug(name: str) -> str:
-    """A name as Canvas writes it into file names (C1, C2): `_<digits>_` collapsed, lower-cased, every non-word
-    character deleted (`Zhang, Wei` → `zhangwei`, `'other 567, guy 8'` → `other567guy8`)."""
-    return re.sub(r"\W", "", re.sub(r"_(\d+)_", r"\1", name).lower())
+    """A name as Canvas writes it into file names (C1, C2): `_<digits>_` collapsed, lower-cased, every character
+    that is not a Ruby word character deleted (`Zhang, Wei` → `zhangwei`, `'other 567, guy 8'` → `other567guy8`,
+    `Öztürk, İlayda` → `öztürki̇layda`)."""
+    return "".join(character for character in re.sub(r"_(\d+)_", r"\1", name).lower() if ruby_word(character))
 
 
 VERSION = re.compile(r"^(?P<stem>.+?)(?:-(?P<dash>\d+)| ?\((?P<paren>\d+)\))?"

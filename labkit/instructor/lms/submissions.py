@@ -189,6 +189,8 @@ def resolve(pool: _Pool) -> Submission:
             ambiguous += [member.path for member, _ in uploads[key]]
             continue
         attempts.append(_attempt(chosen, pool))
+        if not chosen[0].data.strip():  # named as empty, not as a file missing the lab's functions
+            notes.append(("lms.note.empty", {"file": chosen[0].path, "size": len(chosen[0].data)}))
     if ambiguous:
         return replace(base, status="several_student_py", found=tuple(sorted(ambiguous)), notes=tuple(notes))
     return replace(base, attempts=tuple(attempts), notes=tuple(notes))
@@ -379,7 +381,7 @@ def _why_none(pool: _Pool) -> str:
         return pool.errors[0]
     archives = [m for m, _ in pool.files if m.skipped and m.skipped.startswith("archive_")]
     if archives and len(archives) == len(pool.files):
-        return "bad_archive"
+        return "too_many_files" if any(m.skipped == "archive_too_many_files" for m in archives) else "bad_archive"
     if pool.owner.layout == "plain" and len(pool.entries) == 1 and len(pool.files) == 1 and \
             pool.files[0][0].path == pool.entries[0] and not pool.files[0][0].path.lower().endswith(".py"):
         return "unsupported"
@@ -445,6 +447,14 @@ def unique_ids(submissions: list[Submission]) -> list[Submission]:
     return [replace(submission, student=student) for submission, student in zip(submissions, ids)]
 
 
+def noted_late(submissions: list, penalty: int) -> list:
+    """The submissions, each late one with a note for its feedback saying so and what this grader does about it
+    (the course file's late penalty, or nothing: the LMS's own policy then applies)."""
+    note = ("note.late_penalty", {"penalty": penalty}) if penalty else ("note.late", {})
+    return [replace(submission, notes=(*submission.notes, note)) if submission.late else submission
+            for submission in submissions]
+
+
 # --- Gradescope -------------------------------------------------------------------------------
 
 def from_folder(folder: Path, student: str = "submission") -> Submission:
@@ -467,8 +477,8 @@ def gradescope_metadata(path: Path) -> dict:
         return {}
     facts = {}
     users = [user for user in document.get("users") or [] if isinstance(user, dict) and user.get("id") is not None]
-    if users:  # who submitted (a group shares one submission): seeds their generated checks
-        facts["student"] = safe_id("+".join(sorted(str(user["id"]) for user in users)))
+    if users:  # who submitted (a group shares one submission): seeds their generated checks; a user listed twice
+        facts["student"] = safe_id("+".join(sorted({str(user["id"]) for user in users})))  # is one (S3)
     created = str(document.get("created_at") or "")
     assignment = document.get("assignment") if isinstance(document.get("assignment"), dict) else {}
     due = _own_due_date(document) or str(assignment.get("due_date") or "")

@@ -17,13 +17,19 @@ def note_text(key: str, fields: dict) -> str:
     return text(key, target=target_file(), **fields)
 
 
+LATE_NOTES = ("note.late", "note.late_penalty")  # said on their own, before the decisions about files
+
+
 def feedback_text(grade) -> str:
-    """The student's feedback: the decisions taken about their files (if any), then what `make test-full` prints;
-    within its cap (labkit/instructor/outputs/caps.py: whatever the submission did, at most caps.FEEDBACK_BYTES)."""
-    if not grade.notes:
-        return caps.feedback(grade.feedback)
-    notes = [text("feedback.notes")] + ["  - " + note_text(key, fields) for key, fields in grade.notes]
-    return caps.feedback("\n".join(notes) + "\n\n" + grade.feedback)
+    """The student's feedback: whether it came late (and what that cost), the decisions taken about their files
+    (if any), then what `make test-full` prints; within its cap (labkit/instructor/outputs/caps.py: whatever the
+    submission did, at most caps.FEEDBACK_BYTES)."""
+    late = [note_text(key, fields) for key, fields in grade.notes if key in LATE_NOTES]
+    files = [note_text(key, fields) for key, fields in grade.notes if key not in LATE_NOTES]
+    parts = list(late)
+    if files:
+        parts.append("\n".join([text("feedback.notes")] + ["  - " + note for note in files]))
+    return caps.feedback("".join(part + "\n\n" for part in parts) + grade.feedback)
 
 
 def why_text(grade) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from labkit.i18n import CATALOGUE, text
 from labkit.spec import active
+from labkit.instructor.lms.layouts import canvas_slug
 
 
 class Figures:
@@ -19,7 +20,8 @@ class Figures:
 
     Pass rates and score figures are over the graded submissions only (`Grade.gradable`): every file the
     grader could judge, a syntax error or a timeout included (with the points it earned); left out are the
-    entries with no code to test (submissions.UNGRADABLE) and those the grader or the machine failed on."""
+    entries with no code to test (submissions.UNGRADABLE) and those the grader or the machine failed on.
+    Canvas's Test Student (`is_test_student`) is in no figure at all: it is listed in `test_students`."""
 
     def __init__(self, level=None):
         self.level = getattr(level, "name", None)
@@ -32,6 +34,9 @@ class Figures:
         self.passes = dict.fromkeys((case.column for case in active().graded), 0)
         self.mistakes: dict[str, dict] = {}
         self._lowest: list[tuple] = []  # (graded, score, student), at most 2 * TABLE_ROWS between trims
+        self.test_students: list[str] = []  # Canvas's Test Student: graded, in no figure
+        self.late = 0  # late submissions, and the first LATE_SHOWN of them
+        self.late_students: list[str] = []
 
     @classmethod
     def of(cls, results, level=None) -> Figures:
@@ -41,15 +46,22 @@ class Figures:
         return figures
 
     def add(self, result) -> None:
-        """Count one StudentResult in."""
+        """Count one StudentResult in (Canvas's Test Student only into `test_students`)."""
+        if _elsewhere(result, self.level):
+            self.other_levels.append((result.student, result.sandbox))
+        if is_test_student(result):
+            self.test_students.append(result.student)
+            return
         self.count += 1
+        if result.late:
+            self.late += 1
+            if len(self.late_students) < LATE_SHOWN:
+                self.late_students.append(result.student)
         graded = result.gradable
         self.top = max(self.top, result.max_score)
         self.statuses.setdefault(result.status, [0, graded])[0] += 1
         self.statuses[result.status][1] = graded
         self._lowest.append((graded, result.score, result.student))
-        if _elsewhere(result, self.level):
-            self.other_levels.append((result.student, result.sandbox))
         if len(self._lowest) >= 2 * TABLE_ROWS:
             self._lowest = sorted(self._lowest)[:TABLE_ROWS]
         if not graded:
@@ -128,6 +140,44 @@ class Figures:
 
 TABLE_ROWS = 1000  # students report.html's table lists at most (every student is in grades.csv)
 MISTAKE_EXAMPLES = 3
+TEST_STUDENT_SLUGS = ("studenttest", "teststudent")  # G6: "Student, Test" as Canvas slugs it (C1), either order
+
+
+def is_test_student(result) -> bool:
+    """Whether a result is Canvas's Test Student (Student View, G6): its name, the download's slug or the roster's
+    `Student, Test`, is that.  Its submission is graded like any other and left out of the class's figures."""
+    return result.layout == "canvas" and canvas_slug(result.name or "") in TEST_STUDENT_SLUGS
+
+
+LATE_SHOWN = 10
+
+
+def penalised(score: float, late, scheme=None) -> float:
+    """Points once the course's late penalty (`[late] penalty`) is taken off: none unless late and one is set."""
+    penalty = getattr(scheme, "late_penalty", 0) if late else 0
+    return score * (100 - penalty) / 100
+
+
+def late_policy(scheme) -> str:
+    """What this grader does about late submissions: the course file's penalty, or nothing (the LMS's own
+    policy applies when the gradebook is imported)."""
+    penalty = getattr(scheme, "late_penalty", 0)
+    return text("late.penalty", penalty=penalty) if penalty else text("late.none")
+
+
+def late_line(figures: Figures, scheme) -> str:
+    """The terminal's line naming the late submissions and the policy ("" when none came late)."""
+    if not figures.late:
+        return ""
+    more = f" … +{figures.late - len(figures.late_students)}" if figures.late > len(figures.late_students) else ""
+    return text("late.line", count=figures.late, ids=", ".join(figures.late_students) + more,
+                policy=late_policy(scheme))
+
+
+def test_student_line(figures: Figures) -> str:
+    """The one line naming the Test Student's submissions ("" when there is none)."""
+    ids = figures.test_students
+    return text("figures.test_student", ids=", ".join(ids)) if ids else ""
 
 
 def gradable(results) -> list:

@@ -72,9 +72,6 @@ class ClassResults:
     def unmatched(self) -> list:
         return self.matched.unmatched
 
-    @property
-    def note(self) -> str:
-        return self.matched.note
 
     @classmethod
     def of(cls, records, graded, course, level, limits, gradebook=None) -> ClassResults:

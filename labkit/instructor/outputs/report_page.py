@@ -6,7 +6,7 @@ scores over the graded submissions (syntax errors and timeouts included), what w
 decisions taken about students' files, submissions missing from the roster, and every student in a table
 sortable by any column (above MAX_ROWS students, those not graded and the lowest scores, and each list stops
 after MAX_ITEMS entries, so the page stays a few MB for any class; every student is in grades.csv).
-Readable on a phone (the tables scroll sideways, nothing else does) and printable.  Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
+Readable on a phone (the tables scroll sideways, nothing else does), the students' table as wide as the window, and printable.  Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from urllib.parse import quote
 
 from labkit.i18n import current_language, text
 from labkit.spec import active
-from labkit.instructor.outputs.figures import TABLE_ROWS, Figures, feedback_name, sandbox_line, status_label
+from labkit.instructor.outputs.figures import (TABLE_ROWS, Figures, feedback_name, late_policy, penalised,
+                                               sandbox_line, status_label, test_student_line)
+from labkit.instructor.outputs.gradebooks import kind_lines, rows_line
 
 SORT_SCRIPT = """
 document.documentElement.dataset.sorting = "ready";
@@ -48,7 +50,7 @@ for (const table of document.querySelectorAll("table.sortable")) {
 
 STYLE = """
 *{box-sizing:border-box} body{font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-serif;
-margin:0 auto;padding:1em;max-width:70em;color:#1f2328} h1{font-size:1.45em;margin:.2em 0 .4em}
+margin:0;padding:1em;color:#1f2328} .page{margin:0 auto;max-width:70em} h1{font-size:1.45em;margin:.2em 0 .4em}
 h2{font-size:1.15em;margin:1.8em 0 .5em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
 .scroll{overflow-x:auto;max-width:100%} table{border-collapse:collapse} td,th{padding:3px 8px;text-align:left;
 vertical-align:top} tbody tr:nth-child(even){background:#f6f8fa} .num{text-align:right;white-space:nowrap}
@@ -60,6 +62,8 @@ vertical-align:top} tbody tr:nth-child(even){background:#f6f8fa} .num{text-align
 .col div{background:#10b981;width:100%} .col span{font-size:12px} .col em{font-style:normal;font-size:11px;
 color:#57606a;order:-1} .tag{display:inline-block;padding:0 6px;border-radius:4px;margin:2px 4px 2px 0}
 .ok{background:#dafbe1} .bad{background:#ffebe9} td.p{color:#1a7f37} td.f{color:#cf222e;white-space:nowrap}
+td.status{white-space:nowrap} .students{margin:0 auto;font-size:.9em} .students td.p,.students td.f,
+.students th[title]{padding:3px;text-align:center} .students .ref{margin-left:1px;font-size:.75em}
 .mistakes td.hint{min-width:14em;max-width:40em} .ref{font-size:.8em;color:#57606a}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 th[aria-sort=ascending] button::after{content:" ▲"} th[aria-sort=descending] button::after{content:" ▼"}
@@ -68,7 +72,7 @@ ul.plain{padding-left:1.2em} th{white-space:nowrap}
 .mistakes td{display:block;width:auto;min-width:0;max-width:none;text-align:left} .mistakes tr{padding:.4em 0;
 border-bottom:1px solid #d0d7de} .mistakes td{padding:1px 4px} .mistakes td::before{content:attr(data-label) ": ";
 font-weight:600;color:#57606a}}
-@media print{body{max-width:none;padding:0;font-size:10pt} .scroll{overflow:visible} th button::after{content:""}
+@media print{body{padding:0;font-size:10pt} .page{max-width:none} .scroll{overflow:visible} th button::after{content:""}
 a{color:inherit;text-decoration:none} h2{break-after:avoid} tr,.hist{break-inside:avoid}
 .students td,.students th{padding:1px 3px}}
 """
@@ -83,16 +87,17 @@ MAX_ROWS = TABLE_ROWS  # students the table lists; a larger class shows those no
 MAX_ITEMS = 200  # entries of each list (not graded, decisions, roster misses) before "… N more"
 
 
-def page(records, course, level, unmatched=(), roster_note: str = "") -> str:
+def page(records, course, level, matched=None) -> str:
     """The whole report for these records, as one string (`write_page` writes it without holding it)."""
     stream = io.StringIO()
-    write_page(stream, records, Figures.of(records, level), course, level, unmatched, roster_note)
+    write_page(stream, records, Figures.of(records, level), course, level, matched)
     return stream.getvalue()
 
 
-def write_page(stream, records, figures, course, level, unmatched=(), roster_note: str = "") -> None:
+def write_page(stream, records, figures, course, level, matched=None) -> None:
     """The report into a text stream; `records` is read once per section that lists students (a list, or
-    the run's spool.Spool), `figures` are theirs."""
+    the run's spool.Spool), `figures` are theirs; `matched` is what the roster made of them (gradebooks.Matched),
+    None without one."""
     e = html.escape
     mistakes = figures.common_mistakes()
     refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}
@@ -104,21 +109,24 @@ def write_page(stream, records, figures, course, level, unmatched=(), roster_not
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '{script_hash()}'; base-uri 'none'; form-action 'none'">
 <title>{e(title)}</title>
-<style>{STYLE}</style></head><body>
+<style>{STYLE}</style></head><body><div class=page>
 """)
     overview = text("report.overview", count=figures.count, graded=figures.graded, top=figures.top_score())
+    test_student = test_student_line(figures)
     sections = [
         f"<h1>{e(title)}</h1>",
         f"<p>{e(overview)} " + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">"
                                        f"{e(status_label(s))} {n}</span>" for s, n in figures.status_counts())
         + "</p>",
+        f"<p id=test-student>{e(test_student)}</p>" if test_student else "",
         _sandbox(level, figures),
         _mistakes(mistakes),
         _rates(figures),
         _histogram(figures),
         _not_graded(records),
-        _notes(records),
-        _unmatched(unmatched, roster_note),
+        _late(records, course.scheme),
+        _notes(records, course.scheme),
+        _gradebook(matched),
     ]
     stream.write("".join(section + "\n" for section in sections if section))
     _students(stream, records, refs, figures)
@@ -197,20 +205,44 @@ def _not_graded(records) -> str:
             f"<ul class=plain id=not-graded>{rows}</ul>")
 
 
-def _notes(records) -> str:
+def _notes(records, scheme) -> str:
+    """The decisions about students' files (a late note is the late section's)."""
     e = html.escape
-    rows, _ = _listed((f"<li>{e(r.student)}: {e(note)}</li>" for r in records for note in r.notes), "feedback/")
+    late = {text("note.late"), text("note.late_penalty", penalty=scheme.late_penalty)}
+    rows, _ = _listed((f"<li>{e(r.student)}: {e(note)}</li>" for r in records for note in r.notes
+                       if note not in late), "feedback/")
     return f"<h2>{e(text('report.notes'))}</h2><ul class=plain id=notes>{rows}</ul>" if rows else ""
 
 
-def _unmatched(unmatched, roster_note: str) -> str:
+def _late(records, scheme) -> str:
+    """The late submissions, and what this grader did about them (the course file's `[late] penalty`, or nothing:
+    the LMS's own policy then applies)."""
     e = html.escape
-    if not unmatched and not roster_note:
+    penalty = scheme.late_penalty
+    rows, count = _listed((f"<li>{_feedback_link(r.student)}" + (f": {r.score} → {penalised(r.score, r.late, scheme):g}"
+                                                               if penalty and r.gradable else "") + "</li>"
+                           for r in records if r.late), "grades.csv")
+    if not count:
         return ""
-    rows, _ = _listed((f"<li>{e(student)}</li>" for student in unmatched), "grades.csv")
-    about = e(roster_note) if roster_note else ""
-    return (f"<h2>{e(text('report.unmatched', count=len(unmatched)))}</h2><p>{about}</p>"
-            f"<ul class=plain id=unmatched>{rows}</ul>")
+    return (f"<h2>{e(text('report.late', count=count))}</h2><p>{e(late_policy(scheme))}</p>"
+            f"<ul class=plain id=late>{rows}</ul>")
+
+
+def _gradebook(matched) -> str:
+    """What the roster made of the class: whether the gradebook written back is ready to import, the column it
+    fills, every roster row by kind and name, the submissions it does not list, what is left to do in the LMS."""
+    e = html.escape
+    if matched is None or not matched.file:
+        return ""
+    kind = "full" if matched.ready else "weak"
+    rows = "".join(f"<li>{e(line.strip())}</li>" for line in kind_lines(matched, shown=MAX_ITEMS))
+    missing, _ = _listed((f"<li>{e(entry)}</li>" for entry in matched.missing), "grades.csv")
+    lines = "".join(f"<p>{e(line)}</p>" for line in matched.lines)
+    return (f"<h2 id=gradebook-title>{e(text('report.gradebook', file=matched.file))}</h2>"
+            f"<p class=\"banner {kind}\" id=gradebook>{e(matched.verdict)}</p><p>{e(matched.column)}</p>"
+            f"<p>{e(rows_line(matched))}</p><ul class=plain id=roster-rows>{rows}</ul>"
+            + (f"<h3>{e(text('report.unmatched', count=len(matched.missing)))}</h3><ul class=plain id=unmatched>"
+               f"{missing}</ul>" if matched.missing else "") + lines)
 
 
 def _students(stream, records, refs, figures) -> None:
@@ -226,7 +258,7 @@ def _students(stream, records, refs, figures) -> None:
     if shown is not None:
         about += " " + e(text("report.students_shown", shown=len(shown), count=figures.count)).replace(
             "grades.csv", "<a href=\"grades.csv\">grades.csv</a>", 1)
-    stream.write(f"<h2>{e(text('report.students'))}</h2><p>{about}</p>"
+    stream.write(f"<h2>{e(text('report.students'))}</h2><p>{about}</p></div>\n"  # the table: the window's width
                  f"<div class=scroll><table class=\"sortable students\" id=students><thead><tr>{head}</tr></thead>"
                  f"<tbody>")
     for result in records:
@@ -249,14 +281,14 @@ def student_row(result, refs: dict) -> str:
         if ref and ref not in seen:
             seen.append(ref)
         why = (check.hint_text if check else "") or status_label(result.status)
-        mark = f"✗ <a class=ref href=\"#{ref.lower()}\">{ref}</a>" if ref else "✗"
+        mark = f"✗<a class=ref href=\"#{ref.lower()}\">{ref}</a>" if ref else "✗"
         cells.append(f"<td class=f data-v=0 title=\"{e(why)}\">{mark}</td>")
     late = {True: text("report.yes"), False: text("report.no")}.get(result.late, "")
     attempt = result.attempt or ""
-    shown_attempt = f"{attempt}/{result.attempts}" if attempt and result.attempts > 1 else ""  # only if there was a choice
+    shown_attempt = f"{attempt}/{result.attempts}" if attempt and result.attempts > 1 else str(attempt)  # as grades.csv
     link = _feedback_link(result.student)
     return (f"<tr><td data-v=\"{e(result.student)}\">{link}</td><td>{e(result.name)}</td>"
-            f"<td>{e(status_label(result.status))}</td><td class=num>{result.score}</td>"
+            f"<td class=status>{e(status_label(result.status))}</td><td class=num>{result.score}</td>"
             f"<td data-v=\"{1 if result.late else 0}\">{e(late)}</td>"
             f"<td class=num data-v=\"{e(str(attempt))}\">{e(shown_attempt)}</td>{''.join(cells)}"
             f"<td>{e(' '.join(seen))}</td></tr>")
@@ -273,4 +305,4 @@ def piece(result, _feedback: str) -> bytes:
 
 def write(run, staging) -> None:
     with staging.create(NAME, text=True) as stream:
-        write_page(stream, run.records, run.figures, run.course, run.level, run.unmatched, run.note)
+        write_page(stream, run.records, run.figures, run.course, run.level, run.matched)

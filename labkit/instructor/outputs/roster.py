@@ -1,5 +1,6 @@
 """Gradebook files: reads the instructor's roster (a Canvas gradebook export or a Moodle grading worksheet)
-and writes the same gradebook back with this assignment's points, ready to import.
+and writes the same gradebook back with this assignment's points in its column (`assignment`), accounting for
+every row (`accounted`).
 
 Canvas (Grades → Export, G1–G7): `Student` (or `LastName, FirstName`), `ID`, [`SIS User ID`], `SIS Login ID`,
 [`Integration ID`, `Root Account`], `Section`, custom columns, `<assignment> (<id>)` …, then totals; a
@@ -24,6 +25,7 @@ A file that is not a gradebook of the kind the download needs is refused in one 
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import re
 import unicodedata
@@ -33,8 +35,9 @@ from pathlib import Path
 from labkit.i18n import text
 from labkit.untrusted import safe_text
 from labkit.instructor.lms.layouts import canvas_slug
+from labkit.instructor.outputs.figures import penalised
 from labkit.instructor.outputs.grades_csv import cell
-from labkit.instructor.lms.submissions import NOT_THEIR_DOING
+from labkit.instructor.lms.submissions import NOT_THEIR_DOING, UNGRADABLE
 
 CANVAS_STUDENT = ("Student", "LastName", "FirstName", "ID", "SIS User ID", "SIS Login ID", "Integration ID",
                   "Root Account", "Section")  # G1: the columns that say who a row is
@@ -218,6 +221,63 @@ def check_fits(roster: Roster, layouts) -> None:
                                layout=", ".join(wanted)))
 
 
+# --- the column this assignment's points go to -------------------------------------------------------------
+
+CANVAS_ASSIGNMENT = re.compile(r"^(?P<title>.+) \((?P<id>\d+)\)$")  # G1: "<Title> (<id>)"
+CLOSEST = 3  # columns named when a TITLE matches none
+
+
+@dataclass(frozen=True)
+class Column:
+    """Where a gradebook written back puts this assignment's points: the roster's column (None: a new one, asked for
+    with NEW_COLUMN=1), its header, and the points it is out of as the roster states them ("" when it does not)."""
+
+    index: int | None
+    title: str
+    maximum: str = ""
+    closest: tuple = ()  # a new column: the roster's closest ones (what TITLE may have meant)
+
+
+def assignment(roster: Roster, title: str, new_column: bool = False, required: bool = True) -> Column:
+    """The column for `title`: Canvas's `<title> (<id>)` or `<title>` (compared exactly, else ignoring case,
+    width and spacing, when one column alone is that), Moodle's Grade.  A title that matches no column is refused
+    (RosterError) with the closest ones, unless `new_column` asks for it as a new column or it is not `required`
+    (no submission of the class is in this roster: the gradebook is the problem, and the import line says so); one
+    that matches several is refused with them."""
+    if roster.kind == "moodle":
+        maxima = sorted({row[roster.columns["maximum"]].strip() for row in roster.rows} - {""})
+        return Column(roster.columns["grade"], roster.header[roster.columns["grade"]], " / ".join(maxima[:3]))
+    columns = _assignment_columns(roster.header)
+    for same in (lambda name: name, _normal):
+        found = [index for index in columns if same(title) in (same(roster.header[index]), same(
+            CANVAS_ASSIGNMENT.match(roster.header[index])["title"]) if CANVAS_ASSIGNMENT.match(roster.header[index])
+            else None)]
+        if len(found) > 1:
+            raise RosterError(text("lms.roster.title_twice", path=roster.path, title=title,
+                                   columns=", ".join(roster.header[index] for index in found)))
+        if found:
+            index = found[0]
+            return Column(index, roster.header[index], roster.points_row[index].strip() if roster.points_row else "")
+    assignments = [roster.header[index] for index in columns if CANVAS_ASSIGNMENT.match(roster.header[index])]
+    closest = sorted(assignments, key=lambda name: -difflib.SequenceMatcher(
+        None, _normal(title), _normal(CANVAS_ASSIGNMENT.match(name)["title"])).ratio())[:CLOSEST]
+    if new_column or not required:
+        return Column(None, title, closest=tuple(closest))
+    raise RosterError(text("lms.roster.no_title", path=roster.path, title=title,
+                           closest=", ".join(closest) or text("lms.roster.no_columns")))
+
+
+def in_roster(roster: Roster, submissions: list) -> bool:
+    """Whether any submission of the class has a row in the roster (by `find`'s rules)."""
+    return any(find(roster, s.student, s.layout, s.name).row is not None for s in submissions)
+
+
+def _assignment_columns(header: list) -> list[int]:
+    """The columns after the student ones (G1: assignments, custom columns, totals), by index."""
+    start = max((header.index(name) for name in CANVAS_STUDENT if name in header), default=1) + 1
+    return list(range(start, len(header)))
+
+
 # --- matching --------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -352,7 +412,8 @@ def prepare(roster: Roster, submissions: list) -> list:
     return prepared
 
 
-BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "max_score", "late", "attempt")
+BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "max_score", "late", "attempt", "entry",
+         "files")
 
 
 def brief(result) -> dict:
@@ -387,26 +448,56 @@ def named(roster: Roster, records: list[dict], matched: dict) -> list[dict]:
             for record in records]
 
 
-def summary(roster: Roster, records: list[dict], matched: dict, unmatched: list[str], title: str) -> list[str]:
-    """What the instructor must do by hand, one line each (terminal and report): submissions of anonymous ids
-    and of groups, cells left as they were (EX, N/A, the Test Student), submissions matched by name."""
+def summary(roster: Roster, records: list[dict], matched: dict, unmatched: list[str]) -> list[str]:
+    """What the instructor must do by hand, one line each (terminal and report): submissions of anonymous ids and
+    submissions matched by name (rows left as they were are in `accounted`)."""
     by_id = {str(record["student"]): record for record in records}
     lines = []
     anonymous = [student for student in unmatched if by_id.get(student, {}).get("layout") == "canvas"
                  and student.startswith("anon_")]
     if anonymous:
         lines.append(text("lms.roster.anonymous", count=len(anonymous), ids=_few(anonymous)))
-    column = _canvas_assignment(roster.header, title) if roster.kind == "canvas" else None
-    kept = [str(record["student"]) for index, record in matched.items()
-            if is_test_student(roster, index) or (column is not None and roster.rows[index][column].strip()
-                                                  in CANVAS_KEPT)]
-    if kept:
-        lines.append(text("lms.roster.kept", count=len(kept), ids=_few(kept)))
     by_name = [str(record["student"]) for index, record in matched.items() if find(
         roster, str(record["student"]), record.get("layout", "plain"), "").how == "name"]
     if by_name:
         lines.append(text("lms.roster.by_name", count=len(by_name), ids=_few(by_name)))
     return lines
+
+
+ROW_KINDS = ("graded", "no_code", "failed", "no_submission", "excused", "cannot_see", "test_student")
+
+
+def accounted(roster: Roster, matched: dict, column: Column) -> dict[str, list]:
+    """Every roster row by what the gradebook written back does with it (ROW_KINDS: a grade written; no code to
+    run, 0 or blank as the course file says; the grader or the machine failed, left blank; no submission; EX;
+    N/A; Canvas's Test Student), each row as (name, id, its record or None); the lists add up to the roster."""
+    kinds: dict[str, list] = {kind: [] for kind in ROW_KINDS}
+    for index, row in enumerate(roster.rows):
+        record = matched.get(index)
+        cell = row[column.index].strip() if roster.kind == "canvas" and column.index is not None else ""
+        if is_test_student(roster, index):
+            kind = "test_student"
+        elif cell == "EX":
+            kind = "excused"
+        elif cell == "N/A":
+            kind = "cannot_see"
+        elif record is None:
+            kind = "no_submission"
+        elif record.get("status") in NOT_THEIR_DOING:
+            kind = "failed"
+        elif record.get("status") in UNGRADABLE:
+            kind = "no_code"
+        else:
+            kind = "graded"
+        kinds[kind].append((safe_text(_row_name(roster, row), 120, False), _row_id(roster, row), record))
+    return kinds
+
+
+def _row_id(roster: Roster, row: list) -> str:
+    """The id a row is matched by: Canvas's ID, Moodle's participant number."""
+    if roster.kind == "canvas":
+        return row[roster.header.index("ID")].strip()
+    return PARTICIPANT.match(row[roster.columns["identifier"]].strip()).group(1)
 
 
 def team_lines(records: list[dict]) -> list[str]:
@@ -421,20 +512,25 @@ def _few(ids: list, shown: int = 10) -> str:
 
 # --- writing -------------------------------------------------------------------------------------------
 
-def export(roster: Roster, matched: dict, course) -> tuple[str, str]:
-    """(file name, CSV text) for this roster, given the records its rows matched (`match`)."""
+def export(roster: Roster, matched: dict, course, column: Column | None = None) -> tuple[str, str]:
+    """(file name, CSV text) for this roster, given the records its rows matched (`match`) and the column chosen
+    (`assignment`, as grading allowed it)."""
     if roster.kind == "canvas":
-        return _canvas(roster, matched, course)
-    return _moodle(roster, matched)
+        column = column or assignment(roster, course.title, getattr(course, "new_column", False), required=False)
+        return _canvas(roster, matched, course, column)
+    return _moodle(roster, matched, course.scheme)
 
 
-def score_cell(record: dict, maximum: float | None, decimal: str) -> str:
-    """A record's score as the gradebook's points: blank for a grader error, scaled to `maximum` if known,
-    written with the gradebook's decimal mark."""
+def score_cell(record: dict, maximum: float | None, decimal: str, scheme=None) -> str:
+    """A record's score as the gradebook's points: blank for a grader error, and for no code to run when the
+    course file says so (`[gradebook] no_code`); the course's late penalty taken off (`[late] penalty`); scaled
+    to `maximum` if known, written with the gradebook's decimal mark."""
     if record.get("status") in NOT_THEIR_DOING:  # the grader or the machine failed: left to you
         return ""
+    if record.get("status") in UNGRADABLE and getattr(scheme, "no_code", "0") == "blank":
+        return ""
     top = record.get("max_score") or 100  # full marks of the grading scheme the record was graded with
-    value = record["score"] * (maximum if maximum else top) / top
+    value = penalised(record["score"], record.get("late"), scheme) * (maximum if maximum else top) / top
     return f"{value:.2f}".rstrip("0").rstrip(".").replace(".", decimal)
 
 
@@ -446,38 +542,29 @@ def _number(value: str) -> float | None:
     return number if number > 0 else None
 
 
-def _canvas(roster: Roster, matched: dict, course) -> tuple[str, str]:
+def _canvas(roster: Roster, matched: dict, course, target: Column) -> tuple[str, str]:
     student = [i for i, name in enumerate(roster.header) if name in CANVAS_STUDENT]
-    column = _canvas_assignment(roster.header, course.title)
-    title = roster.header[column] if column is not None else course.title
+    column = target.index
+    new_points = f"{course.scheme.max_score:.2f}".replace(".", roster.decimal)  # a new column: out of full marks
     maximum = _number(roster.points_row[column]) if column is not None and roster.points_row else None
     stream = io.StringIO()
     if roster.bom:
         stream.write("\ufeff")
     writer = csv.writer(stream, delimiter=roster.delimiter, lineterminator="\n")
-    writer.writerow([roster.header[i] for i in student] + [title])
+    writer.writerow([roster.header[i] for i in student] + [target.title])
     if roster.points_row is not None:
-        points = roster.points_row[column] if column is not None else ""
+        points = roster.points_row[column] if column is not None else new_points
         writer.writerow([roster.points_row[i] for i in student] + [points])
     for index, row in enumerate(roster.rows):
         before = row[column] if column is not None else ""
         value = before
         if index in matched and not is_test_student(roster, index) and before.strip() not in CANVAS_KEPT:
-            value = score_cell(matched[index], maximum, roster.decimal) or before
+            value = score_cell(matched[index], maximum, roster.decimal, course.scheme) or before
         writer.writerow([cell(row[i]) for i in student] + [value])
     return "canvas.csv", stream.getvalue()
 
 
-def _canvas_assignment(header: list, title: str) -> int | None:
-    """The roster's column for this assignment: "<title> (<id>)", else exactly "<title>"."""
-    start = max((header.index(name) for name in CANVAS_STUDENT if name in header), default=1) + 1
-    for index in range(start, len(header)):
-        if re.fullmatch(re.escape(title) + r" \(\d+\)", header[index]) or header[index] == title:
-            return index
-    return None
-
-
-def _moodle(roster: Roster, matched: dict) -> tuple[str, str]:
+def _moodle(roster: Roster, matched: dict, scheme=None) -> tuple[str, str]:
     """W5's way: a BOM if the worksheet had one, a cell quoted only when it holds the separator, a quote, a
     backslash, a space or a line break; every row as wide as the header; only Grade cells change."""
     columns = roster.columns
@@ -490,7 +577,7 @@ def _moodle(roster: Roster, matched: dict) -> tuple[str, str]:
     for index, row in enumerate(roster.rows):
         out = [value if i in imported else _guarded(value) for i, value in enumerate(row)]
         if index in matched:
-            out[grade] = score_cell(matched[index], _number(row[maximum_column]), roster.decimal) or row[grade]
+            out[grade] = score_cell(matched[index], _number(row[maximum_column]), roster.decimal, scheme) or row[grade]
         lines.append(_moodle_line(out, roster.delimiter))
     return "moodle.csv", "".join(lines)
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from labkit.i18n import text
 from labkit.spec import active
-from labkit.instructor.outputs.figures import Figures, sandbox_line, status_label
+from labkit.instructor.outputs.figures import Figures, sandbox_line, status_label, test_student_line
 
 BAR = 30
 
 
 def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = (),
-                     merged: int | None = None) -> str:
+                     merged: int | None = None, last: list[str] = (), gradebook: str = "") -> str:
     """What `make grade` prints at the end, from `records` or their `Figures`.  `merged`: how many of them this
     run graded, when it merged them into earlier results (MERGE=1); every figure below the first line is over
-    all of them."""
+    all of them.  `extra` comes before the line naming what was written in OUT (`gradebook` too, when one was),
+    `last` after it (the gradebook's import line)."""
     figures = records if isinstance(records, Figures) else Figures.of(records, level)
     graded, count = figures.graded, figures.count
     total = graded or 1
@@ -25,6 +26,7 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
              text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in figures.status_counts()),
              text("report.scores", mean=figures.mean(), median=figures.median(), top=figures.top_score(), count=graded,
                   rest=rest),
+             *filter(None, [test_student_line(figures)]),
              sandbox_line(level, figures), ""]
     for case, passes in figures.pass_rates():
         filled = round(BAR * passes / total)
@@ -34,5 +36,6 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
     if mistakes:
         lines += ["", text("report.mistakes_top")]
         lines += [f"  {m['count']:>3} × {m['text']}  ({', '.join(m['cases'])})" for m in mistakes]
-    lines += [*extra, "", text("report.where", out=out)]
+    where = text("report.where_gradebook", out=out, file=gradebook) if gradebook else text("report.where", out=out)
+    lines += [*extra, "", where, *last]
     return "\n".join(lines)
