@@ -31,10 +31,10 @@ chat:
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades
 grade:
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir|zip [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] [UNSAFE=1] [CONFIG=solutions/grading.ini]" >&2; exit 2; }
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir|zip [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] [UNSAFE=level|1] [CONFIG=solutions/grading.ini]" >&2; exit 2; }
 	$(LAB) run -m labkit.instructor.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS)) \
 	  $(if $(ROSTER),--roster "$(ROSTER)") $(if $(ATTEMPT),--attempt $(ATTEMPT)) $(if $(MERGE),--merge) \
-	  $(if $(TITLE),--title "$(TITLE)") $(if $(UNSAFE),--unsafe) $(if $(CONFIG),--config "$(CONFIG)")
+	  $(if $(TITLE),--title "$(TITLE)") $(if $(UNSAFE),--unsafe "$(UNSAFE)") $(if $(CONFIG),--config "$(CONFIG)")
 
 dist:
 	$(LAB) run -m labkit.instructor.dist handout

@@ -385,7 +385,8 @@ def test_each_lab_is_graded_with_its_own_course_file(lab):
     stated = own.read_text(encoding="utf-8")
     scheme = config.load()
     assert f"secret = {scheme.secret}" in stated and f"title = {scheme.title}" in stated
-    assert own in private_files(None) and lab.solution_path in private_files(None)
+    private = [path for _, path in private_files(None)]
+    assert own in private and lab.solution_path in private and lab.root in private
     if lab.id != LAB.id:
         assert scheme.secret != SCHEME.secret
 

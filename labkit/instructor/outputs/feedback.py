@@ -18,12 +18,14 @@ def note_text(key: str, fields: dict) -> str:
 
 
 def feedback_text(grade) -> str:
-    """The student's feedback: the decisions taken about their files (if any), then what `make test-full` prints;
-    within its cap (labkit/instructor/outputs/caps.py: whatever the submission did, at most caps.FEEDBACK_BYTES)."""
+    """The student's feedback: the sandbox level when it was below full strength, the decisions taken about their
+    files (if any), then what `make test-full` prints; within its cap (labkit/instructor/outputs/caps.py: whatever
+    the submission did, at most caps.FEEDBACK_BYTES)."""
+    head = text("feedback.sandbox", level=grade.weak_sandbox) + "\n\n" if grade.weak_sandbox else ""
     if not grade.notes:
-        return caps.feedback(grade.feedback)
+        return caps.feedback(head + grade.feedback)
     notes = [text("feedback.notes")] + ["  - " + note_text(key, fields) for key, fields in grade.notes]
-    return caps.feedback("\n".join(notes) + "\n\n" + grade.feedback)
+    return caps.feedback(head + "\n".join(notes) + "\n\n" + grade.feedback)
 
 
 def why_text(grade) -> str:
