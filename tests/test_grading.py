@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from classes import WRONG, header
-from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
+from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make, without_level_line
 from labkit import render
 from labkit.i18n import text
 from labkit.run import probe, sandbox
@@ -260,7 +260,8 @@ def test_feedback_is_what_make_test_full_prints(graded):
         shutil.copy(student, lab_copy)
         printed = make("test-full", f"STUDENT={lab_copy}", env=clean_env(LAB_TIMEOUT="0.5")).stdout
         printed = printed.replace(str(lab_copy), "student.py")
-        feedback = without_generated((root / "out" / "feedback" / f"{name}.txt").read_text(encoding="utf-8"))
+        feedback = (root / "out" / "feedback" / f"{name}.txt").read_text(encoding="utf-8")
+        feedback = without_generated(without_level_line(feedback))
         graded_section, printed_section = property_section(feedback), property_section(printed)
         assert graded_section[0] == text("section.graded_properties"), name
         assert printed_section[0] == text("section.properties"), name
