@@ -61,8 +61,9 @@ def level_of(walls, abi=0, name=None):
 
 
 UID = level_of(("uid", "seccomp", "processes ≤ 64 (uid)", "reaper"), name="uid")
-LANDLOCK_4 = level_of(("landlock-4", "seccomp", "processes ≤ 64 (cgroup)", "reaper"), 4,
-                      "landlock-4 (no signal scoping)")
+LANDLOCK_4 = sandbox.Level("landlock-4 (no signal scoping)", ("landlock-4", "seccomp", "processes ≤ 64 (cgroup)",
+                            "reaper"), tuple(attack for attack in sandbox.ATTACKS if attack != "signal"), False)
+# (its blocks stated here: whatever the walls of a landlock-4 level come to block, a level that leaves signals open)
 UID_LANDLOCK_4 = level_of(("uid", "landlock-4", "seccomp", "processes ≤ 64 (uid)", "reaper"), 4,
                           "uid + landlock-4 (no signal scoping)")
 NONE = level_of(("rlimits", "reaper"), name="none")
