@@ -158,9 +158,12 @@ def test_landlock_reads_what_the_audit_says_it_reads():
 
 def test_what_bubblewrap_shows_is_read_off_its_own_command():
     shown = audit.shown(BWRAP)
+    try:  # what a child of a uid of its own runs (without one: this interpreter's own installation)
+        folders = sandbox.interpreter_for(True)[1]
+    except PermissionError:
+        folders = sandbox.python_folders()
     assert len(shown) == 2  # bubblewrap's binds, and Landlock's rules inside it
-    assert os.path.realpath("/usr") in shown[0] and all(
-        os.path.realpath(folder) in shown[0] for folder in sandbox.interpreter_for(True)[1])
+    assert os.path.realpath("/usr") in shown[0] and all(os.path.realpath(folder) in shown[0] for folder in folders)
     assert audit.shown(UID) is None  # a uid of its own alone: every file of the machine
 
 
