@@ -31,10 +31,10 @@ chat:
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades
 grade:
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir|zip [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] [NEW_COLUMN=1] [UNSAFE=1] [CONFIG=solutions/grading.ini]" >&2; exit 2; }
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir|zip [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] [NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG=solutions/grading.ini]" >&2; exit 2; }
 	$(LAB) run -m labkit.instructor.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS)) \
 	  $(if $(ROSTER),--roster "$(ROSTER)") $(if $(ATTEMPT),--attempt $(ATTEMPT)) $(if $(MERGE),--merge) \
-	  $(if $(TITLE),--title "$(TITLE)") $(if $(NEW_COLUMN),--new-column) $(if $(UNSAFE),--unsafe) \
+	  $(if $(TITLE),--title "$(TITLE)") $(if $(NEW_COLUMN),--new-column) $(if $(UNSAFE),--unsafe "$(UNSAFE)") \
 	  $(if $(CONFIG),--config "$(CONFIG)")
 
 dist:

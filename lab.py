@@ -29,6 +29,14 @@ if sys.prefix != sys.base_prefix and os.path.abspath(sys.prefix).startswith(os.p
     # Programs this one starts (watch, chat, make check) inherit the setting.
     sys.pycache_prefix = os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(sys.prefix, "pycache"))
     sys.dont_write_bytecode = False
+    if os.path.abspath(sys.pycache_prefix).startswith(os.path.join(os.path.abspath(sys.prefix), "")):
+        # The venv's bytecode is the owner's alone: it holds the grader's own compiled answer key (solutions/,
+        # imported by the generated checks) and the tests', and no student's code run under another uid may read it.
+        try:
+            os.makedirs(sys.pycache_prefix, mode=0o700, exist_ok=True)
+            os.chmod(sys.pycache_prefix, 0o700)
+        except OSError:
+            pass
 
 if __name__ == "__main__":
     from labkit.entry import main

@@ -156,7 +156,7 @@ CORE = {
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),
     "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE={lab}] "
-                   "[NEW_COLUMN=1] [UNSAFE=1] [CONFIG=solutions/grading.ini]",
+                   "[NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG=solutions/grading.ini]",
                    "grade a class (titled {lab} unless TITLE= says otherwise)"),
     "help.dist": ("学生发放包 dist/{handout}.tar.gz/.zip (已提交的版本)", "the student handout, dist/{handout}.tar.gz/.zip (the committed tree)"),
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),

@@ -27,10 +27,10 @@ LIMITS = replace(CLASS_LIMITS, case_seconds=5.0)  # no correct call times out on
 
 
 def header(lab: Lab) -> list:
-    """grades.csv's columns for `lab`, from its spec: a 1/0 column per graded check, the LMS facts, the points of
-    each graded group."""
+    """grades.csv's columns for `lab`, from its spec: a 1/0 column per graded check, the LMS facts, the sandbox
+    level, the points of each graded group."""
     return ["student", "status", "score", "max_score", *[check.column for check in lab.graded], *LMS_COLUMNS,
-            *[f"{group.id}_points" for group in lab.graded_groups]]
+            "sandbox", *[f"{group.id}_points" for group in lab.graded_groups]]
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ LAB = active()  # the lab this checkout runs (lab09/spec.py)
 TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, Drawn))  # fixed examples: the six, extended
 
 if os.environ.get("LAB_SANDBOX", "").strip().lower() == "none":
-    # Whoever runs `make check` with the sandbox forced off chose to; the grader refuses that (as root, or where
-    # children reach the user's sockets) unless told, and is told here: every hostile file in tests/students/ is
-    # harmless by construction (README).
+    # Whoever runs `make check` with the sandbox forced off chose that level; the grader refuses a level below full
+    # strength unless UNSAFE= names it, and is told here, as an instructor would tell it: every hostile file in
+    # tests/students/ is harmless by construction (README).
     os.environ["LAB_UNSAFE"] = "1"
 SOLUTION = ROOT / "solutions" / "student.py"
 QUICK = Limits(case_seconds=0.5, load_seconds=5.0)  # hostile files time out sooner in tests
@@ -77,6 +77,15 @@ def unavailable(tool: str, reason: str) -> None:
     if tool in os.environ.get("LAB_CI_REQUIRES", "").split():
         pytest.fail(f"CI requires {tool}: {reason}")
     pytest.skip(reason)
+
+
+def without_level_line(feedback: str) -> str:
+    """A student's feedback less its first line where that says the sandbox was below full strength (the grade
+    says so when the instructor chose such a level, as `LAB_SANDBOX=none make check` does): what remains is what
+    a full-strength grade writes."""
+    from labkit.i18n import text
+    opening = text("feedback.sandbox", level="\0").split("\0")[0]
+    return feedback.split("\n\n", 1)[1] if feedback.startswith(opening) else feedback
 
 
 def clean_env(**overrides) -> dict:

@@ -25,7 +25,7 @@ from labkit.i18n import text
 from labkit.run.probe import level as sandbox_level
 from labkit.run.reaper import process_stat
 from labkit.run.sandbox import Level
-from labkit.instructor import config, grade
+from labkit.instructor import audit, config, grade
 from labkit.instructor.outputs import atomic, figures, grades_json, report_page, terminal
 from labkit.instructor.outputs.spool import Spool, SpoolChanged
 from labkit.instructor.results import StudentResult
@@ -450,21 +450,27 @@ def test_the_sandbox_level_is_shown_in_grades_json_the_report_and_the_terminal(t
     assert "id=sandbox>" in page and level.name in page.split("id=sandbox>")[1].split("</p>")[0]
 
 
-def test_below_full_strength_warns_and_as_root_without_any_sandbox_refuses(tmp_path, monkeypatch, capsys):
+def test_below_full_strength_refuses_unless_unsafe_names_the_level_then_warns(tmp_path, monkeypatch, capsys):
+    """Issue 27, item 1: a level below full strength is the instructor's choice, never a default."""
     monkeypatch.delenv("LAB_UNSAFE", raising=False)
     folder = honest_class(tmp_path / "class", ("alice",))
-    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("landlock-4 (no signal scoping)", walls=("landlock",), blocks=("read", "sockets"), full=False))
-    assert grade.main([str(folder), "--out", str(tmp_path / "weak")]) == 0
+    weak = Level("landlock-4 (no signal scoping)", walls=("landlock-4",), blocks=("read", "sockets"), full=False)
+    monkeypatch.setattr(grade, "sandbox_level", lambda: weak)
+    assert grade.main([str(folder), "--out", str(tmp_path / "refused")]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("拒绝评分") and said[0].endswith("UNSAFE=landlock-4")
+    assert not (tmp_path / "refused").exists()
+    assert grade.main([str(folder), "--out", str(tmp_path / "weak"), "--unsafe", "landlock-4"]) == 0
     captured = capsys.readouterr()
-    assert "警告: 沙箱不完整 (landlock-4 (no signal scoping))" in captured.err
-    assert "沙箱不完整: landlock-4" in captured.out
+    assert captured.err.startswith("警告: 按 UNSAFE=landlock-4 在不完整的沙箱 landlock-4 (no signal scoping) 下评分")
+    assert "沙箱不完整，是老师用 UNSAFE= 选的: landlock-4" in captured.out
     assert "class=\"banner weak\"" in (tmp_path / "weak" / "report.html").read_text(encoding="utf-8")
 
     monkeypatch.setattr(grade, "sandbox_level", lambda: Level("none"))
     monkeypatch.setattr(grade.os, "geteuid", lambda: 0)
-    assert grade.main([str(folder), "--out", str(tmp_path / "refused")]) == 2
-    assert "拒绝评分" in capsys.readouterr().err and not (tmp_path / "refused").exists()
-    assert grade.main([str(folder), "--out", str(tmp_path / "unsafe"), "--unsafe"]) == 0
+    assert grade.main([str(folder), "--out", str(tmp_path / "refused"), "--unsafe", "landlock-4"]) == 2
+    assert "UNSAFE=none" in capsys.readouterr().err and not (tmp_path / "refused").exists()
+    assert grade.main([str(folder), "--out", str(tmp_path / "unsafe"), "--unsafe"]) == 0  # UNSAFE=1: any level
     assert (tmp_path / "unsafe" / "grades.csv").exists()
 
 
@@ -570,7 +576,7 @@ def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_pa
 
     refused = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(fixed), "--out", str(out)], cwd=ROOT,
                              env=clean_env(), capture_output=True, text=True, timeout=120)
-    warning = text("sandbox.warning", level=sandbox_level().name)  # printed first below full strength
+    warning = audit.warning(sandbox_level(), os.environ.get("LAB_UNSAFE", ""))  # printed first below full strength
     said = [line for line in refused.stderr.strip().splitlines() if line != warning]
     assert refused.returncode == 2 and len(said) == 1 and "MERGE=1" in said[0]
     assert snapshot(out) == before

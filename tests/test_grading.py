@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from classes import WRONG, header
-from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make
+from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make, without_level_line
 from labkit import render
 from labkit.i18n import text
 from labkit.run import probe, sandbox
@@ -93,6 +93,7 @@ EXPECTED_STATUS = {
     "hostile_bloats_with_forged_replies": "crashed", "hostile_grows_its_input": "ok", "hostile_fills_every_bound": "ok",
     "hostile_leaves_deep_folders": "ok", "hostile_reorders_what_you_read": "ok",
     "hostile_connects_to_local_sockets": "ok", "hostile_writes_shared_folders": "ok", "hostile_forks_many": "ok",
+    "hostile_steals_from_git": "ok", "hostile_steals_cached_bytecode": "ok", "hostile_copies_a_classmate": "ok",
 }
 ATTACKERS = ("hostile_forged_replies", "hostile_patches_builtins", "hostile_forges_grade_files",
              "hostile_patches_reporting", "hostile_escape_codes", "hostile_forges_replies_with_nonce",
@@ -259,7 +260,8 @@ def test_feedback_is_what_make_test_full_prints(graded):
         shutil.copy(student, lab_copy)
         printed = make("test-full", f"STUDENT={lab_copy}", env=clean_env(LAB_TIMEOUT="0.5")).stdout
         printed = printed.replace(str(lab_copy), "student.py")
-        feedback = without_generated((root / "out" / "feedback" / f"{name}.txt").read_text(encoding="utf-8"))
+        feedback = (root / "out" / "feedback" / f"{name}.txt").read_text(encoding="utf-8")
+        feedback = without_generated(without_level_line(feedback))
         graded_section, printed_section = property_section(feedback), property_section(printed)
         assert graded_section[0] == text("section.graded_properties"), name
         assert printed_section[0] == text("section.properties"), name
@@ -385,7 +387,8 @@ def test_each_lab_is_graded_with_its_own_course_file(lab):
     stated = own.read_text(encoding="utf-8")
     scheme = config.load()
     assert f"secret = {scheme.secret}" in stated and f"title = {scheme.title}" in stated
-    assert own in private_files(None) and lab.solution_path in private_files(None)
+    private = [path for _, path in private_files(None)]
+    assert own in private and lab.solution_path in private and lab.root in private
     if lab.id != LAB.id:
         assert scheme.secret != SCHEME.secret
 

@@ -397,21 +397,26 @@ def test_readme_states_exactly_what_each_level_blocks():
 
 def test_grading_is_refused_where_children_reach_the_graders_sockets_or_the_answer_key(open_folder):
     """Children that run as the grader's own user with no socket wall could reach its D-Bus session bus
-    (finding 1); children that could read the answer key or the scheme could copy them (finding 7)."""
+    (finding 1); children that could read the answer key or the scheme could copy them (finding 7).  Both
+    levels are below full strength, graded only when UNSAFE= names them; and whatever UNSAFE= says, an answer
+    key the child could read is refused with its path (labkit/instructor/audit.py)."""
     own_user = sandbox.Level("landlock-6+ (no seccomp)", ("landlock-7", "reaper"),
                              sandbox.blocked_by(("landlock-7", "reaper"), 7))
-    assert "D-Bus" in refuse_unsafe(own_user, False) and refuse_unsafe(own_user, True) is None
+    assert "D-Bus" in refuse_unsafe(own_user, "") and "UNSAFE=landlock-6+-no-seccomp" in refuse_unsafe(own_user, "")
+    assert refuse_unsafe(own_user, "landlock-6+-no-seccomp") is None and refuse_unsafe(own_user, True) is None
     at_uid = sandbox.Level("uid", ("uid", "seccomp", "reaper"),
                            sandbox.blocked_by(("uid", "seccomp", "reaper"), 0))
     key = open_folder / "student.py"
     key.write_text("# the answer key\n")
     key.chmod(0o644)
-    assert str(key) in refuse_unsafe(at_uid, False, [key]) and refuse_unsafe(at_uid, True, [key]) is None
+    private = [("lab", key)]
+    assert str(key) not in refuse_unsafe(at_uid, "", private) and "UNSAFE=uid" in refuse_unsafe(at_uid, "", private)
+    assert str(key) in refuse_unsafe(at_uid, "uid", private) and str(key) in refuse_unsafe(at_uid, True, private)
     key.chmod(0o600)
-    assert refuse_unsafe(at_uid, False, [key]) is None
+    assert refuse_unsafe(at_uid, "uid", private) is None
     key.chmod(0o644)
-    walled = sandbox.Level("bwrap", ("bwrap", "seccomp"), sandbox.blocked_by(("bwrap", "seccomp"), 0))
-    assert refuse_unsafe(walled, False, [key]) is None  # a wall stops reading: the modes do not matter
+    walled = sandbox.Level("bwrap", ("bwrap", "seccomp"), sandbox.blocked_by(("bwrap", "seccomp"), 0), False)
+    assert refuse_unsafe(walled, "bwrap", private) is None  # a wall stops reading: the modes do not matter
 
 
 def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkeypatch, open_folder, tmp_path):
@@ -441,16 +446,18 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
     results = open_folder / "results.json"
     environment = clean_env(**LEVELS["uid-no-landlock"][0])
     environment.pop("LAB_UNSAFE", None)
+    choice = re.search(r"--unsafe '([^']+)'", (source / "run_autograder").read_text(encoding="utf-8"))[1]
 
-    def graded() -> dict:
-        subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
-                        "--results", str(results)], cwd=source, env=environment, check=True, timeout=300)
+    def graded() -> dict:  # as run_autograder runs it, with the level it chooses to accept
+        subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--unsafe", choice,
+                        "--submission", str(submission), "--results", str(results)], cwd=source, env=environment,
+                       check=True, timeout=300)
         return json.loads(results.read_text(encoding="utf-8"))
 
     document = graded()
-    assert document["tests"] and document["score"] < config.load().max_score  # nothing to copy
+    assert document["tests"] and document["score"] < config.load().max_score, document["output"]  # nothing to copy
     assert document["extra_data"]["sandbox"] == "uid"
-    for path in private + [source / "solutions"]:  # as an unzip that kept 0644 and no setup.sh would leave them
+    for path in private + [source / "solutions", source]:  # as an unzip that kept 0644 and no setup.sh would leave them
         path.chmod(0o755 if path.is_dir() else 0o644)
     document = graded()
     assert document["score"] == 0 and document["tests"] == [] and str(private[0]) in document["output"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLASS_LIMITS, LABS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make
+from conftest import CLASS_LIMITS, LABS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, without_level_line
 from lms_fixtures import (CANVAS_ROWS, MOODLE_45, MOODLE_NAMES, RIGHT, WRONG as WRONG_BYTES, blackboard_class,
                           canvas_class, canvas_gradebook, gbk_zip, moodle_45_class, moodle_45_worksheet, moodle_import,
                           put, spout_csv, worksheet_row, zip_bytes)
@@ -93,7 +93,8 @@ def test_a_canvas_export_gives_one_row_per_student_keyed_by_the_canvas_id(canvas
 
 def test_every_decision_about_a_students_files_is_stated_in_their_feedback(canvas):
     root, _ = canvas
-    feedback = {path.stem: path.read_text(encoding="utf-8") for path in (root / "out" / "feedback").iterdir()}
+    feedback = {path.stem: without_level_line(path.read_text(encoding="utf-8"))
+                for path in (root / "out" / "feedback").iterdir()}
     assert "student.py, student-1.py 是同一次上传里同一个文件的几个副本" in feedback["10001"]
     assert "测试的是编号最大、最新的 student-1.py" in feedback["10001"] and "一共提交了" not in feedback["10001"]
     assert "测试的是 lab09.zip/lab09/student.py；lab09.zip/lab09/backup/student.py 在备份文件夹里" in feedback["10004"]

@@ -119,7 +119,9 @@ def test_a_regrade_onto_an_out_written_before_results_were_typed_keeps_it_as_it_
     assert alice in written  # her entry, key for key and byte for byte
     assert (out / "feedback" / "alice.txt").read_bytes() == (EARLIER / "feedback" / "alice.txt").read_bytes()
     earlier_rows = {row["student"]: row for row in csv.DictReader(open(EARLIER / "grades.csv", encoding="utf-8"))}
-    assert rows(out)["alice"] == earlier_rows["alice"] and rows(out)["bob"]["score"] == str(MAX_SCORE)
+    alice_now = rows(out)["alice"]  # every column it had, as it was; the sandbox column came later, from her record
+    assert {column: alice_now[column] for column in earlier_rows["alice"]} == earlier_rows["alice"]
+    assert alice_now["sandbox"] == before[0]["sandbox"] and rows(out)["bob"]["score"] == str(MAX_SCORE)
 
 
 def test_every_entry_this_grader_wrote_reads_back_as_it_was_written():

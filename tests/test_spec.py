@@ -40,7 +40,8 @@ def test_the_grades_header_has_a_column_per_graded_check_of_the_active_lab(lab):
     header = grades_csv.csv_header()  # grades.csv: a column per graded check, then the points of each graded group
     assert header[4:4 + len(lab.graded)] == [check.column for check in lab.graded]
     assert header[-len(lab.graded_groups):] == [f"{group.id}_points" for group in lab.graded_groups]
-    assert len(header) == 4 + len(lab.graded) + len(grades_csv.LMS_COLUMNS) + len(lab.graded_groups)
+    assert len(header) == 4 + len(lab.graded) + len(grades_csv.LMS_COLUMNS) + len(grades_csv.RUN_COLUMNS) + \
+        len(lab.graded_groups)
     with pytest.raises(KeyError, match=f"{lab.id} has no check 'z9'"):
         lab.check("z9")
 

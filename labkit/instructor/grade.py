@@ -1,7 +1,7 @@
 """Grades a class: every submission in its own sandboxed child, judged by the lab's case table.
 
     python -m labkit.instructor.grade SUBMISSIONS [--out grades] [--jobs N] [--roster CSV] [--attempt latest|best]
-                          [--merge] [--title TITLE] [--unsafe] [--config INI]           (make grade)
+                          [--merge] [--title TITLE] [--unsafe LEVEL] [--config INI]     (make grade)
     python -m labkit.instructor.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
 
 A verdict comes only from the values a student's functions returned (see labkit/run/engine.py);
@@ -32,7 +32,7 @@ from labkit.run import engine, probe, sandbox
 from labkit.run.engine import Limits, LoadOutcome, StudentRun
 from labkit.spec import active
 from labkit.untrusted import safe_text
-from labkit.instructor import config, workers
+from labkit.instructor import audit, config, workers
 from labkit.instructor.outputs import atomic, gradescope as gradescope_results, regrade, registry, roster, terminal
 from labkit.instructor.outputs.feedback import feedback_text, why_text
 from labkit.instructor.outputs.spool import Spool
@@ -50,7 +50,7 @@ INTERRUPTED = 130
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
     ("OUT", "grades", "--out"), ("JOBS", "n", "--jobs"), ("ROSTER", "gradebook.csv", "--roster"),
     ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", active().name, "--title"),
-    ("NEW_COLUMN", "1", "--new-column"), ("UNSAFE", "1", "--unsafe"), ("CONFIG", "solutions/grading.ini", "--config"),
+    ("NEW_COLUMN", "1", "--new-column"), ("UNSAFE", "level|1", "--unsafe"), ("CONFIG", "solutions/grading.ini", "--config"),
 )
 MAKE_USAGE = "make grade SUBMISSIONS=dir|zip " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
 
@@ -89,6 +89,7 @@ class Grade:
     verdicts: list = field(default_factory=list)
     feedback: str = ""
     sandbox: str = ""  # the level its child ran at ("": no child ran)
+    weak_sandbox: str = ""  # that level again when it was below full strength (the feedback's first line says so)
     seconds: float = 0.0
     name: str = ""
     layout: str = "plain"
@@ -175,7 +176,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
         score = points(graded[0], scheme.worth)
         if best is None or score >= best[0]:
             best = (score, number, candidate, graded)
-    _, number, candidate, (verdicts, load) = best
+    _, number, candidate, (verdicts, load, level) = best
     notes = submission.notes
     if len(submission.attempts) > 1:
         rule = text("note.rule_best") if attempt == "best" else text("note.rule_latest")
@@ -184,19 +185,22 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
         notes += (("note.helpers", {"files": ", ".join(candidate.modules)}),)
     return replace(base, status=overall_status(load, verdicts), verdicts=verdicts,
                    feedback=render.course_report(verdicts, active().target_name), sandbox=load.sandbox,
+                   weak_sandbox=level.name if level is not None and not level.full else "",
                    seconds=time.monotonic() - started, attempt=number,
                    late=submission.lms_late if candidate.late is None else candidate.late,
                    files=candidate.files, notes=notes)
 
 
-def _run(candidate, limits: Limits, scheme: Scheme, draws: Draws) -> tuple[list, LoadOutcome]:
+def _run(candidate, limits: Limits, scheme: Scheme, draws: Draws) -> tuple[list, LoadOutcome, object]:
+    """The verdicts of every check on one attempt, its load, and the level its children ran at (None: none ran)."""
     verdicts = []
     with StudentRun(display=active().target_name, source=candidate.source, limits=limits, modules=candidate.modules) as student:
         for case in scheme.checks:  # after engine.stop_all() a case raises engine.Stopped
             if case.suite != "generated" or scheme.weights["generated"]:
                 verdicts.append(checks.verdict(student, case, draws))
         load = student.load
-    return verdicts, load
+    return verdicts, load, student.level
+
 
 
 def overall_status(load: LoadOutcome, verdicts: list[Verdict]) -> str:
@@ -358,26 +362,27 @@ def sandbox_level() -> sandbox.Level:
     return probe.level()
 
 
-def refuse_unsafe(level, unsafe: bool, private=()) -> str | None:
-    """Why grading must not start, unless the instructor said --unsafe: root with no sandbox at all; children
-    that run as the grader's own user and can reach its local sockets (D-Bus, agents, X11); or children that
-    could read `private` (the answer key, the grading scheme with its secret)."""
-    if unsafe:
-        return None
-    if level.name == "none" and hasattr(os, "geteuid") and os.geteuid() == 0:
-        return text("sandbox.refuse_root")
-    if "sockets" not in level.blocks and "uid" not in level.walls:
-        return text("sandbox.refuse_sockets", level=level.name)
-    readable = [str(path) for path in private if sandbox.child_could_read(level, path)]
-    if readable:
-        return text("sandbox.refuse_readable", level=level.name, files=", ".join(readable))
-    return None
+def refuse_unsafe(level, unsafe="", private=()) -> str | None:
+    """Why grading must not start (labkit/instructor/audit.py): a level below full strength that UNSAFE= does not
+    name (`unsafe`: the levels it names, "1" for any, True as "1"), or a file of `private` ((what, path) pairs,
+    trees or files) that a child could read at this level."""
+    return audit.refusal(level, unsafe, private)
 
 
-def private_files(scheme_path: Path | None) -> tuple:
-    """What no student's child may read: the answer key of the generated checks and the course files (their secret)."""
-    solution = active().solution_path
-    return tuple(dict.fromkeys((solution, config.course_file(), *([scheme_path] if scheme_path else []))))
+def private_files(scheme_path: Path | None, submissions: Path | None = None, out: Path | None = None,
+                  roster_path: Path | None = None) -> tuple:
+    """What no student's child may read, as (what, path) pairs: the whole lab (the checkout and the lab's root,
+    the repository a worktree's .git points at: the answer key, its history, the tests, what was built from
+    them), the answer key and the course files themselves (wherever links lead), the grader's bytecode, the
+    class's submissions, the outputs and the roster."""
+    lab = active()
+    checkouts = dict.fromkeys(Path(folder).resolve() for folder in (Path(audit.__file__).parents[2], lab.root))
+    found = [("lab", folder) for folder in checkouts]
+    found += [("lab", folder) for checkout in checkouts for folder in audit.git_folders(checkout)]
+    found += [("lab", lab.solution_path), ("course", config.course_file())]
+    found += [("course", scheme_path), ("bytecode", audit.bytecode_folder()), ("submissions", submissions),
+              ("out", out), ("roster", roster_path)]
+    return tuple((what, path) for what, path in found if path is not None)
 
 
 # --- the command -------------------------------------------------------------------------------
@@ -402,8 +407,10 @@ def main(argv=None) -> int:
     parser.add_argument("--title", default=None, help="the assignment's title (default: the course file's, else the lab's name)")
     parser.add_argument("--new-column", action="store_true",
                         help="write TITLE as a new gradebook column when none has it (else such a TITLE is refused)")
-    parser.add_argument("--unsafe", action="store_true", default=os.environ.get("LAB_UNSAFE") == "1",
-                        help="grade as root even with no sandbox at all (also LAB_UNSAFE=1)")
+    parser.add_argument("--unsafe", nargs="?", const=audit.ANY, default=os.environ.get("LAB_UNSAFE", ""),
+                        metavar="LEVEL", help="grade at this sandbox level below full strength, knowingly (its "
+                        "name as the refusal spells it, a list or a pattern: uid, uid+landlock-4, uid*; 1 or no "
+                        "value: any; also LAB_UNSAFE=)")
     parser.add_argument("--config", type=Path, default=None, help="a course file read over solutions/grading.ini")
     parser.add_argument("--submission-seconds", type=float, default=Limits.submission_seconds,
                         help="wall-clock limit for one student, all cases together")
@@ -427,7 +434,7 @@ def main(argv=None) -> int:
     if refused:
         print(refused, file=sys.stderr)
         return 2
-    refusal = refuse_unsafe(level, args.unsafe, private_files(args.config))
+    refusal = refuse_unsafe(level, args.unsafe, private_files(args.config, args.submissions, args.out, args.roster))
     if refusal:
         print(refusal, file=sys.stderr)
         return 2
@@ -437,7 +444,7 @@ def main(argv=None) -> int:
         print(str(refused), file=sys.stderr)
         return 2
     if not level.full:
-        print(text("sandbox.warning", level=level.name), file=sys.stderr)
+        print(audit.warning(level, args.unsafe), file=sys.stderr)
     started = time.monotonic()
     progress = _progress_printer()
     terminated = _terminate_like_ctrl_c()
@@ -550,13 +557,14 @@ def gradescope(args, limits: Limits, course: Course, level) -> int:
     metadata = args.metadata or args.submission.parent / "submission_metadata.json"
     facts = gradescope_metadata(metadata)
     submission = replace(from_folder(args.submission, facts.get("student") or "submission"), entry="submission")
-    refusal = refuse_unsafe(level, args.unsafe, private_files(args.config))
+    private = private_files(args.config, out=args.results) + (("metadata", metadata),)
+    refusal = refuse_unsafe(level, args.unsafe, private)
     grade = None
     if not refusal:
         result = grade_safely(submission, limits, course.scheme)
         grade = replace(result.grade, late=facts.get("late", result.grade.late))
     run = gradescope_results.Submission(grade=grade, course=course, facts=facts, refusal=refusal or "",
-                                        name=args.results.name)
+                                        name=args.results.name, level=level)
     args.results.parent.mkdir(parents=True, exist_ok=True)
     with atomic.Staging(args.results.parent) as staging:
         registry.write(staging, run, registry.GRADESCOPE)

@@ -116,27 +116,64 @@ register({
     "grade.write_failed": ("写不了 {out}/ ({error})；{out}/ 里还是之前的结果",
                            "could not write {out}/ ({error}); {out}/ keeps its previous results"),
     "sandbox.full": ("沙箱: {level} (隔离: {walls})", "sandbox: {level} (walls: {walls})"),
-    "sandbox.weak": ("沙箱不完整: {level} (隔离: {walls})。学生代码能做的事比应有的多，见 README 的威胁模型",
-                     "SANDBOX BELOW FULL STRENGTH: {level} (walls: {walls}). Student code can do more than it should; "
-                     "see README's threat model"),
-    "sandbox.warning": ("警告: 沙箱不完整 ({level})。学生代码能做的事比应有的多，见 README 的威胁模型",
-                        "WARNING: the sandbox is below full strength ({level}). Student code can do more than it "
-                        "should; see README's threat model"),
-    "sandbox.refuse_root": ("拒绝评分: 以 root 身份运行且没有任何沙箱，学生代码将拥有整台机器。请换普通用户运行，"
-                            "或确认风险后加 UNSAFE=1 (--unsafe)",
-                            "refusing to grade: running as root with no sandbox at all, student code would own this "
-                            "machine. Run as an ordinary user, or accept the risk with UNSAFE=1 (--unsafe)"),
-    "sandbox.refuse_sockets": ("拒绝评分: 沙箱 {level} 下学生代码以你的身份运行，还能连接本机的套接字 (D-Bus 会话总线、"
-                               "ssh/gpg agent、X11)，等于能以你的身份执行命令。请安装 bubblewrap，或确认风险后加 UNSAFE=1 "
-                               "(--unsafe)",
-                               "refusing to grade: at sandbox level {level} student code runs as you and can connect to "
-                               "this machine's local sockets (your D-Bus session bus, ssh and gpg agents, X11), i.e. run "
-                               "commands as you. Install bubblewrap, or accept the risk with UNSAFE=1 (--unsafe)"),
-    "sandbox.refuse_readable": ("拒绝评分: 沙箱 {level} 下学生代码能读到 {files} (参考答案、评分方案和它的密钥)。请先 "
-                                "chmod -R go-rwx 它们 (Gradescope 的 setup.sh 会这样做)，或确认风险后加 UNSAFE=1 (--unsafe)",
-                                "refusing to grade: at sandbox level {level} student code could read {files} (the answer "
-                                "key, the grading scheme and its secret). chmod -R go-rwx them first (the Gradescope "
-                                "setup.sh does), or accept the risk with UNSAFE=1 (--unsafe)"),
+    "sandbox.weak": ("沙箱不完整，是老师用 UNSAFE= 选的: {level} (隔离: {walls})。学生代码能做的事比应有的多，见 README 的威胁模型",
+                     "SANDBOX BELOW FULL STRENGTH, chosen with UNSAFE=: {level} (walls: {walls}). Student code can do "
+                     "more than it should; see README's threat model"),
+    "sandbox.warning": ("警告: 按 UNSAFE={choice} 在不完整的沙箱 {level} 下评分，学生代码能: {open}。见 README 的威胁模型",
+                        "WARNING: grading at sandbox level {level}, below full strength, as UNSAFE={choice} chose: "
+                        "student code can {open}; see README's threat model"),
+    # --- refusing to grade: a level not chosen, what the child could read (labkit/instructor/audit.py) ----
+    "sandbox.refuse_level": ("拒绝评分: 这里的沙箱是 {level}，挡不住学生代码: {open}。完整的沙箱需要{missing}。"
+                             "确认要在这一级评分: make grade … UNSAFE={choice}{given}",
+                             "refusing to grade: the sandbox here is {level}, which does not stop student code from: "
+                             "{open}. Full strength needs {missing}. To grade at this level knowingly: make grade … "
+                             "UNSAFE={choice}{given}"),
+    "sandbox.other_choice": (" (UNSAFE={given} 指的是别的级别)", " (UNSAFE={given} names another level)"),
+    "sandbox.and": ("；", "; "),
+    "sandbox.or": ("，或 ", ", or "),
+    "sandbox.attack.read": ("读实验文件夹 (参考答案)、你的文件、/etc/shadow", "read the lab (the answer key), your files, "
+                            "/etc/shadow"),
+    "sandbox.attack.write": ("改它自己文件夹以外的文件 (grades.csv、实验文件夹、主目录)",
+                             "change files outside its own folder (grades.csv, the lab, your home folder)"),
+    "sandbox.attack.shared": ("在人人可写的文件夹 (/tmp、/var/tmp、/dev/shm) 留下别人看得到的文件",
+                              "leave files in world-writable folders (/tmp, /var/tmp, /dev/shm) that others see"),
+    "sandbox.attack.signal": ("给评分程序和别的进程发信号、让它们停住", "signal or stop the grader and other processes"),
+    "sandbox.attack.network": ("连网络 (TCP、UDP)", "open network connections (TCP, UDP)"),
+    "sandbox.attack.sockets": ("连本机的套接字 (D-Bus 会话总线、ssh/gpg agent、X11)，等于以你的身份执行命令",
+                               "connect to local sockets (your D-Bus session bus, ssh and gpg agents, X11), i.e. run "
+                               "commands as you"),
+    "sandbox.attack.processes": ("用光评分用户的进程数", "use up the processes of the user running the grader"),
+    "sandbox.attack.leftover": ("评完以后还留着进程", "leave processes running after it was graded"),
+    "sandbox.need.bwrap": ("bubblewrap (软件包 bubblewrap: apt-get install bubblewrap)",
+                           "bubblewrap (the package bubblewrap: apt-get install bubblewrap)"),
+    "sandbox.need.bwrap_refused": ("能启动的 bubblewrap (已安装，但这台机器不给它用户命名空间)",
+                                   "a bubblewrap that can start (it is installed, but this machine refuses it user "
+                                   "namespaces)"),
+    "sandbox.need.landlock": ("Landlock ABI 6 (Linux 6.12；这里: {abi})", "Landlock ABI 6 (Linux 6.12; here: {abi})"),
+    "sandbox.need.processes": ("每个学生进程自己的进程数上限 (Linux 5.14 起的用户命名空间，或 root 能写的 pids cgroup)",
+                               "a process limit of each child's own (user namespaces, Linux 5.14+; or a pids cgroup "
+                               "root may write)"),
+    "sandbox.need.capped": ("去掉 {settings}", "leaving out {settings}"),
+    "audit.refuse": ("拒绝评分: 沙箱 {level} 下学生代码能读到{findings}",
+                     "refusing to grade: at sandbox level {level} student code could read {findings}"),
+    "audit.finding": ("{what} {path} ({count} 个文件，如 {examples})，修复: {fix}",
+                      "{what} {path} ({count} file(s), e.g. {examples}); fix: {fix}"),
+    "audit.what.lab": ("实验文件夹 (参考答案、它的 git 历史和字节码、测试)",
+                       "the lab (the answer key, its git history and bytecode, the tests)"),
+    "audit.what.course": ("课程文件 (评分方案和密钥)", "the course file (the grading scheme and its secret)"),
+    "audit.what.bytecode": ("评分程序的字节码 (包括参考答案的)", "the grader's bytecode (the answer key's too)"),
+    "audit.what.submissions": ("全班的提交 (同学的代码)", "the class's submissions (classmates' code)"),
+    "audit.what.out": ("之前的评分结果 (反馈里有每个学生的期望值)",
+                       "earlier results (their feedback holds each student's expected values)"),
+    "audit.what.roster": ("名单 (同学的姓名和编号)", "the roster (classmates' names and ids)"),
+    "audit.what.metadata": ("Gradescope 的提交信息 (里面有之前每次提交的全部结果)",
+                            "Gradescope's submission metadata (it holds every earlier result in full)"),
+    "audit.fix.chmod": ("chmod go-rwx {path}", "chmod go-rwx {path}"),
+    "audit.fix.move": ("把它移出 {shown} (沙箱让学生代码看得到 {shown}，它读这些文件时是文件的主人)",
+                       "move it out of {shown} (the sandbox shows {shown} to student code, which reads these files "
+                       "as their owner)"),
+    "feedback.sandbox": ("这次评分的沙箱是 {level}，不是完整的沙箱 (老师的选择)。",
+                         "Graded at sandbox level {level}, below full strength (your instructor's choice)."),
     "sandbox.other_levels": ("其中 {count} 名学生的沙箱不是上面这一级 (多半更弱: 评分中途有一道墙失效): {students}",
                              "{count} students were graded at another level than this one (most likely weaker: a wall "
                              "failed during the run): {students}"),

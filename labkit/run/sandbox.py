@@ -46,7 +46,8 @@ SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/lock", "/
 
 # What a submission could otherwise do, and the walls that stop it (README's threat model is this table).
 ATTACKS = {
-    "read": "read the lab (solutions/), the instructor's files, /etc/shadow",
+    "read": "read the lab (its answer key, history and bytecode), the class, the outputs, the instructor's files, "
+            "/etc/shadow",
     "write": "change files outside its own folder (grades.csv, the lab, the home folder)",
     "shared": "write world-writable folders (/tmp, /var/tmp, /dev/shm): files that outlive it, seen by others",
     "signal": "signal or stop the grader and other processes",
@@ -527,21 +528,6 @@ def reachable_by_others(path: str) -> bool:
     try:
         return bool(os.stat(real).st_mode & 0o005 == 0o005) and all(
             os.stat(folder).st_mode & 0o001 for folder in real.parents)
-    except OSError:
-        return False
-
-
-def child_could_read(level: Level, path) -> bool:
-    """Whether a child confined at `level` could read the file at `path`: never where a wall stops reading;
-    under a uid of its own, when others may read it (and search every folder above it); else (the grader's own
-    user, or root) whenever it exists."""
-    real = Path(os.path.realpath(path))
-    if "read" in level.blocks or not real.is_file():
-        return False
-    if "uid" not in level.walls:
-        return True
-    try:
-        return bool(os.stat(real).st_mode & 0o004) and all(os.stat(folder).st_mode & 0o001 for folder in real.parents)
     except OSError:
         return False
 

@@ -21,12 +21,13 @@ LATE_NOTES = ("note.late", "note.late_penalty")  # said on their own, before the
 
 
 def feedback_text(grade) -> str:
-    """The student's feedback: whether it came late (and what that cost), the decisions taken about their files
-    (if any), then what `make test-full` prints; within its cap (labkit/instructor/outputs/caps.py: whatever the
-    submission did, at most caps.FEEDBACK_BYTES)."""
+    """The student's feedback: the sandbox level when it was below full strength, whether it came late (and what
+    that cost), the decisions taken about their files (if any), then what `make test-full` prints; within its cap
+    (labkit/instructor/outputs/caps.py: whatever the submission did, at most caps.FEEDBACK_BYTES)."""
+    head = [text("feedback.sandbox", level=grade.weak_sandbox)] if grade.weak_sandbox else []
     late = [note_text(key, fields) for key, fields in grade.notes if key in LATE_NOTES]
     files = [note_text(key, fields) for key, fields in grade.notes if key not in LATE_NOTES]
-    parts = list(late)
+    parts = head + late
     if files:
         parts.append("\n".join([text("feedback.notes")] + ["  - " + note for note in files]))
     return caps.feedback("".join(part + "\n\n" for part in parts) + grade.feedback)

@@ -18,16 +18,18 @@ NAME = "results.json"
 @dataclass(frozen=True, kw_only=True)
 class Submission:
     """What results.json is rendered from: the grade of the one submission (None when grading was refused,
-    then `refusal` says why), the course, Gradescope's facts about it, and the file to write."""
+    then `refusal` says why), the course, Gradescope's facts about it, the sandbox level the grader found (said
+    in extra_data, graded or refused), and the file to write."""
 
     grade: object | None
     course: object
     facts: dict
     refusal: str = ""
     name: str = NAME
+    level: object = None
 
 
-def gradescope_results(grade, course, facts: dict) -> dict:
+def gradescope_results(grade, course, facts: dict, level=None) -> dict:
     """Gradescope's results.json: a score, and one test per case with the feedback a student would see.
     Generated checks are tests of their own with the scheme's visibility, left out of the overall output
     while they are not visible; every text is preformatted ("text"), so caret lines stay aligned."""
@@ -57,7 +59,7 @@ def gradescope_results(grade, course, facts: dict) -> dict:
     return {"score": score, "output": output, "output_format": "text", "test_output_format": "text",
             "visibility": course.visibility, "stdout_visibility": "hidden", "tests": tests,
             "extra_data": {"status": grade.status, "late": facts.get("late"), "attempt": facts.get("attempt"),
-                           "files": list(grade.files), "sandbox": grade.sandbox}}
+                           "files": list(grade.files), "sandbox": grade.sandbox, **_level(level)}}
 
 
 def visibility(course, case) -> str:
@@ -69,13 +71,18 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def refused(refusal: str, course) -> dict:
+def refused(refusal: str, course, level=None) -> dict:
     """results.json when grading must not start (the sandbox in force would not keep the answer key safe)."""
     return {"score": 0, "output": refusal, "output_format": "text", "visibility": course.visibility,
-            "stdout_visibility": "hidden", "tests": []}
+            "stdout_visibility": "hidden", "tests": [], "extra_data": {"status": "refused", **_level(level)}}
+
+
+def _level(level) -> dict:
+    """The level the grader found before grading (the submission's own child may have had a weaker one)."""
+    return {} if level is None else {"sandbox_level": level.name, "sandbox_full": level.full}
 
 
 def write(run: Submission, staging) -> None:
-    results = gradescope_results(run.grade, run.course, run.facts) if run.grade is not None else \
-        refused(run.refusal, run.course)
+    results = gradescope_results(run.grade, run.course, run.facts, run.level) if run.grade is not None else \
+        refused(run.refusal, run.course, run.level)
     staging.write(run.name, (json.dumps(results, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
