@@ -293,13 +293,27 @@ def test_lab_py_keeps_the_venvs_bytecode_the_owners_alone(open_folder):
     assert any(cache.rglob("*.pyc"))  # it is still the harness's bytecode cache
 
 
+def test_the_graders_load_of_the_answer_key_writes_no_bytecode(tmp_path):
+    """The reference is compiled from its source in the grader's process (checks.lab_reference), so no import of
+    solutions/ leaves a compiled answer key in the bytecode cache for a weaker level to find."""
+    cache = tmp_path / "pycache"
+    env = clean_env(PYTHONPYCACHEPREFIX=str(cache))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    ran = subprocess.run([sys.executable, "-c", "from labkit import checks; checks.lab_reference().format_prompt([])"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    assert any(cache.rglob("*.pyc"))  # bytecode was written: the labkit import itself
+    assert not [p for p in cache.rglob("*.pyc") if "solutions" in p.parts]
+
+
 # --- round 4's attacks, through `make grade` of an instructor's checkout ----------------------------------
 
 def lab_copy(folder: Path, python: str) -> Path:
     """A lab as an instructor's checkout holds it, in `folder`: the code, solutions/, a correct file of tests/,
     a git repository of all of it (packed, as `git gc` leaves it), a venv made by `python` (no packages: grading
-    needs none) and, in the venv's bytecode folder, the grader's own compiled answer key, as any earlier grade
-    or `make check` leaves it there (lab.py's PYTHONPYCACHEPREFIX).  Modes as a umask of 022 gives them."""
+    needs none) and, in the venv's bytecode folder, a compiled answer key, as any import of it under lab.py's
+    PYTHONPYCACHEPREFIX leaves it there (the grader's own load, labkit.checks.lab_reference, compiles the source
+    and writes none; an older release's grade did).  Modes as a umask of 022 gives them."""
     lab = folder / "lab"
     for part in ("framework", "lab09", "labkit", "solutions"):
         shutil.copytree(ROOT / part, lab / part, ignore=shutil.ignore_patterns("__pycache__"))
@@ -315,7 +329,7 @@ def lab_copy(folder: Path, python: str) -> Path:
     (lab / ".venv" / ".labkit-ready").write_text("ready\n")  # the Makefile runs lab.py in this venv
     warm = clean_env(PYTHONPYCACHEPREFIX=str(lab / ".venv" / "pycache"))
     warm.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run([str(lab / ".venv" / "bin" / "python"), "-c", "import lab09.generated as g; g.solution()"],
+    subprocess.run([str(lab / ".venv" / "bin" / "python"), "-c", "import solutions.student"],
                    cwd=lab, check=True, timeout=120, env=warm)
     assert list((lab / ".venv" / "pycache").rglob("solutions/student.*.pyc"))
     for path in [folder, *folder.rglob("*")]:
