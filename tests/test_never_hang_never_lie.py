@@ -61,6 +61,9 @@ BEHAVIOUR = {
     "fills_every_bound": (ALL, "wrong_type", "hint.not_str"),
     "leaves_deep_folders": (None, None, None),
     "reorders_what_you_read": (ALL, {"wrong_type", "raised"}, "hint.not_str"),
+    "nests_sleeping_processes": (ALL, "wrong_value", "hint.returned_empty"),
+    "signals_every_way": (ALL, "wrong_value", "hint.tag_line_expected"),
+    "fills_its_folder": (ALL, "wrong_value", "hint.tag_line_expected"),
 }
 
 # Rows whose outcome depends on the lab's inputs or return types, as the toy lab gives them (its checks pass
@@ -75,7 +78,8 @@ TOY = {
     "surrogate_in_exception": (ALL, {"wrong_type", "raised"}, "hint.not_list"),
     "returns_deep_nesting": (ALL, "wrong_type", "hint.not_list"),
     **dict.fromkeys(("forged_replies", "steals_solution", "forges_grade_files", "leaves_a_process_behind",
-                     "probes_its_walls", "connects_to_local_sockets", "writes_shared_folders", "forks_many"),
+                     "probes_its_walls", "connects_to_local_sockets", "writes_shared_folders", "forks_many",
+                     "nests_sleeping_processes", "signals_every_way", "fills_its_folder"),
                     RETURNS_EMPTY),
 }
 

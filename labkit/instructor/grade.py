@@ -181,6 +181,8 @@ def overall_status(load: LoadOutcome, verdicts: list[Verdict]) -> str:
     if "memory" in problems or any(v.problem == "raised" and v.facts["raised"].get("type") == "MemoryError"
                                    for v in verdicts):
         return "memory"
+    if "disk" in problems:
+        return "disk"
     if "timeout" in problems:
         return "timeout"
     if problems & {"crashed", "no_answer"}:

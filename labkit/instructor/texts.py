@@ -28,6 +28,7 @@ register({
     "label.timeout": ("超时", "timed out"),
     "label.crashed": ("进程崩溃", "crashed"),
     "label.memory": ("内存超限", "out of memory"),
+    "label.disk": ("文件写满", "filled its folder"),
     "label.missing_file": ("找不到文件", "file missing"),
     "label.no_student_py": ("没有 {target}", "no {target}"),
     "label.several_student_py": ("多个 {target}", "several {target}"),
