@@ -24,6 +24,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 import zipfile
 from dataclasses import replace
@@ -31,17 +32,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab, make, unavailable,
-                      use_lab, wait_for)
+from conftest import (CLASS_LIMITS, LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab, make,
+                      unavailable, use_lab, wait_for)
 from labkit import checks, render
 from labkit.i18n import text
-from labkit.run import sandbox
+from labkit.run import probe as probe_module, sandbox
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
 from labkit.spec import active
 from labkit.instructor import config
 from labkit.instructor.outputs import figures, grades_json, report_page
-from labkit.instructor.grade import refuse_unsafe
+from labkit.instructor.grade import grade_folder, refuse_unsafe
 from results_fixtures import made_result
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP", "LAB_NO_NAMESPACES")
@@ -496,6 +497,50 @@ def test_filling_the_disk_or_memory_elsewhere(attacked, shared_folder, tmp_path,
         assert written == 0, (level, answers)
     elif where == "shared" and "shared" not in level.blocks:
         assert written == wanted, (level, answers)
+
+
+WORKER_LEVELS = ("bwrap", "landlock-4", "landlock-4-no-pidns", "none-no-pidns")  # kept in by each wall, and not
+
+
+@pytest.fixture(params=WORKER_LEVELS)
+def worker_level(request, monkeypatch):
+    """A level for a class run, with the probe this process keeps forgotten (the run asks it for its level)."""
+    monkeypatch.setattr(probe_module, "_probed", None)
+    return forced_or_skipped(monkeypatch, request.param)
+
+
+@pytest.mark.skipif(not sandbox.IS_LINUX, reason="a stopped worker is seen in /proc")
+def test_a_submission_that_stops_or_kills_its_worker_costs_only_itself(worker_level, tmp_path):
+    """Round 4, findings 6 and 7: at landlock-4 a submission stopped its worker (SIGSTOP) and the class run froze
+    (202.7 s instead of 1.7 s, and without its own SIGCONT forever); one that killed its worker twice turned its 0
+    into `grader_error` (not its fault, a blank grade, out of the figures).  Where the level keeps a child's signals
+    in, neither reaches its worker: both are ordinary failing students.  Where it does not, the grader's own clock
+    ends the stopped worker (the submission: `timeout`) and a worker killed twice is the submission's own failure
+    (`crashed`): the run ends long before the stopper would have let it, and both are in the figures."""
+    level = worker_level
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("alice", "bob"):
+        shutil.copy(SOLUTION, folder / f"{name}.py")
+    session = os.getsid(0)  # the grader's workers are this process's, in its session
+    armed("signals_its_worker", folder, SESSION=session, SIGNAL="STOP", SECONDS=90.0).rename(folder / "stopper.py")
+    armed("signals_its_worker", folder, SESSION=session, SIGNAL="KILL").rename(folder / "killer.py")
+    started = time.monotonic()
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2, level=level)
+    assert time.monotonic() - started < 60.0  # the stopper keeps its worker stopped for 90 s
+    records = {r["student"]: r for r in json.loads((tmp_path / "out" / "grades.json").read_text("utf-8"))["students"]}
+    full = config.load().max_score
+    assert [(records[n]["status"], records[n]["score"]) for n in ("alice", "bob")] == [("ok", full)] * 2
+    attackers = {name: (records[name]["status"], records[name]["score"] < full) for name in ("stopper", "killer")}
+    feedback = {name: (tmp_path / "out" / "feedback" / f"{name}.txt").read_text("utf-8") for name in attackers}
+    if "signal" in level.blocks:
+        assert attackers == {"stopper": ("ok", True), "killer": ("ok", True)}, (level, attackers)
+        assert all(re.search(r"parent:(unseen|denied)", said) for said in feedback.values()), feedback
+    else:
+        assert attackers == {"stopper": ("timeout", True), "killer": ("crashed", True)}, (level, attackers)
+        assert "SIGSTOP" in feedback["stopper"] and "SIGKILL" in feedback["killer"], feedback
+        assert level.name in feedback["killer"]
+    assert run.figures.graded == 4  # every one of them graded, none "not their doing"
 
 
 def test_the_level_is_named_honestly(level):

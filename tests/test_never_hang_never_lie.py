@@ -63,6 +63,7 @@ BEHAVIOUR = {
     "reorders_what_you_read": (ALL, {"wrong_type", "raised"}, "hint.not_str"),
     "nests_sleeping_processes": (ALL, "wrong_value", "hint.returned_empty"),
     "signals_every_way": (ALL, "wrong_value", "hint.tag_line_expected"),
+    "signals_its_worker": (ALL, "wrong_value", "hint.tag_line_expected"),
     "fills_its_folder": (ALL, "wrong_value", "hint.tag_line_expected"),
 }
 
@@ -79,7 +80,7 @@ TOY = {
     "returns_deep_nesting": (ALL, "wrong_type", "hint.not_list"),
     **dict.fromkeys(("forged_replies", "steals_solution", "forges_grade_files", "leaves_a_process_behind",
                      "probes_its_walls", "connects_to_local_sockets", "writes_shared_folders", "forks_many",
-                     "nests_sleeping_processes", "signals_every_way", "fills_its_folder"),
+                     "nests_sleeping_processes", "signals_every_way", "signals_its_worker", "fills_its_folder"),
                     RETURNS_EMPTY),
 }
 

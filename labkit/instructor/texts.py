@@ -18,6 +18,15 @@ register({
     "status.grader_error": ("评分程序在处理 {entry} 时出错，这不是你的错: {cause}。请把这段话发给老师或助教。",
                             "the grader failed on {entry}, through no fault of yours: {cause}. Please send this to "
                             "your instructor."),
+    "status.worker_timeout": ("评分 {entry} 的进程超过了它的时间 ({seconds:g} 秒) 或被暂停了，已被终止: {cause}。"
+                              "这份提交按超时计。",
+                              "grading {entry} ran past its time ({seconds:g} s) or was stopped, and was ended: "
+                              "{cause}. The submission counts as timed out."),
+    "status.worker_died_own": ("评分 {entry} 的进程在运行它时结束了: {cause}。在这个隔离级别 ({level}) 提交的代码能"
+                               "结束这个进程，所以这算作这份提交的失败。",
+                               "the process grading {entry} ended while it ran: {cause}. At this sandbox level "
+                               "({level}) a submission's code can end that process, so this counts as the "
+                               "submission's failure."),
     # --- statuses in the report's and terminal's words ----------------------------------------
     "label.ok": ("全部运行完", "ran to the end"),  # loaded, and every case returned (right or wrong)
     "label.syntax_error": ("语法错误", "syntax error"),
