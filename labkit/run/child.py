@@ -100,7 +100,7 @@ def put_up_walls(settings, ctypes, libc, spaces):
     applied = set_limits(settings["limits"], settings.get("skip_limits", ()))
     if settings.get("confine") or spaces["userns"]:
         drop_capabilities(ctypes, libc, spaces["userns"])
-    landlock = confine(os.getcwd(), settings.get("landlock_cap"), ctypes, libc) if settings.get("confine") else 0
+    landlock = confine(".", settings.get("landlock_cap"), ctypes, libc) if settings.get("confine") else 0
     # Signals: Landlock scopes them from ABI 6, and nothing outside a pid namespace can be named from inside it;
     # elsewhere the filter itself keeps the kill family to this process.
     own_signals = landlock < 6 and not spaces["pidns"]
@@ -186,12 +186,14 @@ def own_namespaces(ctypes, libc, settings):
 def own_folder(ctypes, libc, bound, userns):
     """Its folder becomes a tmpfs of its own (in its own mount namespace) holding at most `bound["bytes"]` bytes
     and `bound["files"]` files and folders; the files the parent put there (helper modules) are copied in.
-    Returns whether it was mounted."""
+    Everything goes by the working folder itself, never by a path through the folders above it, which its uid
+    may not be allowed to search (a grader's TMPDIR in a private folder): the tmpfs is made as a mount of its
+    own (fsopen, fsmount), entered by descriptor, and put over the folder's path where that path can be
+    followed, so that TMPDIR and HOME lead into it too.  Returns whether it is the working folder now."""
     if not userns and libc.mount(None, b"/", None, ctypes.c_ulong(0x4000 | 0x40000), None) != 0:
         return False  # root's new mount namespace would share its mounts with the machine's (MS_REC | MS_PRIVATE)
-    folder = os.getcwd()
     given = {}
-    for name in os.listdir(folder):
+    for name in os.listdir("."):
         try:
             fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:
@@ -201,10 +203,29 @@ def own_folder(ctypes, libc, bound, userns):
                 given[name] = os.read(fd, 1 << 24)
         finally:
             os.close(fd)
-    options = f"size={bound['bytes']},nr_inodes={bound['files']},mode=0700"
-    if libc.mount(b"tmpfs", folder.encode(), b"tmpfs", ctypes.c_ulong(2 | 4), options.encode("ascii")) != 0:
-        return False  # MS_NOSUID | MS_NODEV
-    os.chdir(folder)
+    syscall, string, number = libc.syscall, ctypes.c_char_p, ctypes.c_int
+    syscall.restype = ctypes.c_long
+    made = syscall(number(430), string(b"tmpfs"), number(1))  # fsopen(…, FSOPEN_CLOEXEC): Linux 5.2
+    if made < 0:
+        return False
+    try:
+        for key, value in (("size", bound["bytes"]), ("nr_inodes", bound["files"]), ("mode", "0700")):
+            if syscall(number(431), number(made), number(1), string(key.encode()), string(str(value).encode()),
+                       number(0)) != 0:  # fsconfig(FSCONFIG_SET_STRING)
+                return False
+        if syscall(number(431), number(made), number(6), None, None, number(0)) != 0:  # FSCONFIG_CMD_CREATE
+            return False
+        mounted = syscall(number(432), number(made), number(1), number(2 | 4))  # fsmount: NOSUID | NODEV
+    finally:
+        os.close(made)
+    if mounted < 0:
+        return False
+    try:
+        syscall(number(429), number(mounted), string(b""), number(-100), string(os.getcwd().encode()),
+                number(4))  # move_mount(…, AT_FDCWD, MOVE_MOUNT_F_EMPTY_PATH); if the path cannot be followed,
+        os.fchdir(mounted)  # neither can the student's code follow it
+    finally:
+        os.close(mounted)
     for name, data in given.items():
         fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:
