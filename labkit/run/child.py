@@ -101,9 +101,9 @@ def put_up_walls(settings, ctypes, libc, spaces):
     if settings.get("confine") or spaces["userns"]:
         drop_capabilities(ctypes, libc, spaces["userns"])
     landlock = confine(".", settings.get("landlock_cap"), ctypes, libc) if settings.get("confine") else 0
-    # Signals: Landlock scopes them from ABI 6, and nothing outside a pid namespace can be named from inside it;
-    # elsewhere the filter itself keeps the kill family to this process.
-    own_signals = landlock < 6 and not spaces["pidns"]
+    # Signals: Landlock scopes them from ABI 6, and nothing outside a pid namespace (its own, or bubblewrap's:
+    # `pidns_given`) can be named from inside it; elsewhere the filter itself keeps the kill family to this process.
+    own_signals = landlock < 6 and not spaces["pidns"] and not settings.get("pidns_given")
     seccomp = filter_syscalls(ctypes, libc, own_signals) if settings.get("confine") and not settings.get(
         "no_seccomp") else False
     return {"hello": 1, "landlock": landlock, "seccomp": seccomp, "userns": spaces["userns"],

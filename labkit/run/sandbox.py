@@ -708,6 +708,7 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
     # would refuse them.
     spaces = IS_LINUX and not plan.portable and os.environ.get("LAB_NO_NAMESPACES") != "1"
     settings["pidns"] = spaces and not plan.bwrap
+    settings["pidns_given"] = plan.bwrap
     if not spaces:
         settings.pop("folder", None)
     if uid is not None or per_namespace:
