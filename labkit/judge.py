@@ -216,4 +216,5 @@ def _problem_hint(case: Case, run: CaseRun, load: LoadOutcome, detectors: Detect
         return "hint.crashed_signal" if run.detail.get("signal") else "hint.crashed"
     if run.problem == "timeout":
         return detectors.problem("timeout", case) or "hint.timeout"
-    return {"missing_function": "hint.missing_function", "memory": "hint.memory"}.get(run.problem, "hint.crashed")
+    return {"missing_function": "hint.missing_function", "memory": "hint.memory", "disk": "hint.disk"}.get(
+        run.problem, "hint.crashed")

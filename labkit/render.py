@@ -398,6 +398,8 @@ def _stopped_rows(facts: dict, _file: str) -> list:
         return [("field.problem", text("problem.invalid_reply", reason=facts["invalid"]))]
     if facts.get("memory"):
         return [("field.problem", text("problem.memory", limit=Limits.from_env().memory_bytes >> 20))]
+    if facts.get("disk"):
+        return [("field.problem", _folder_full(facts))]
     if "raised" in facts:
         raised = facts["raised"] or {}
         return [("field.problem", text("problem.broken_child", type=raised.get("type", "?"),
@@ -407,6 +409,12 @@ def _stopped_rows(facts: dict, _file: str) -> list:
     if facts.get("exit_code") is not None:
         return [("field.problem", text("problem.exited", code=facts["exit_code"]))]
     return [("field.problem", text("problem.no_answer"))]
+
+
+def _folder_full(facts: dict) -> str:
+    limits = Limits.from_env()
+    return text("problem.disk", megabytes=facts.get("megabytes", limits.folder_bytes >> 20),
+                files=facts.get("files", limits.folder_files))
 
 
 def _timeout_rows(facts: dict, _file: str) -> list:
@@ -459,6 +467,7 @@ _PROBLEM_ROWS = {
     "crashed": _stopped_rows,
     "no_answer": _stopped_rows,
     "memory": _stopped_rows,
+    "disk": _stopped_rows,
     "no_exception": _no_exception_rows,
     "wrong_exception": _wrong_exception_rows,
     "modified_input": _modified_rows,
@@ -490,6 +499,8 @@ def _load_rows(load, file: str) -> list:
                                        message=detail.get("message", "")))] + _where_rows(detail, file)
     elif status == "memory" and "type" not in detail:  # stopped from outside when no rlimit holds (macOS)
         rows = [("field.problem", text("problem.memory", limit=Limits.from_env().memory_bytes >> 20))]
+    elif status == "disk":
+        rows = [("field.problem", _folder_full(detail))]
     elif status in ("import_error", "memory"):
         rows = [("field.problem", text(f"load.{status}", file=file, type=detail.get("type", "?"),
                                        message=detail.get("message", "")))] + _where_rows(detail, file)

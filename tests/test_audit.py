@@ -7,8 +7,8 @@ steals_cached_bytecode (attack 2: the grader's own bytecode of the answer key in
 folder (they look only at paths holding it, found in /proc as the attack did, or named outright); attack 4 puts
 the lab and the class under /usr, in a mount namespace of the test's own.  They run through the real `make
 grade` of a lab copied into a folder any uid can reach (0755), with a git repository and a venv, as an
-instructor's checkout is.  Each level (bwrap, uid, landlock as root; landlock-4, uid without Landlock and none
-below full strength; a grader that is not root) must end in a one-line refusal or give every attacker what an
+instructor's checkout is.  Each level (bwrap, uid, landlock and landlock-4 as root; uid without Landlock and
+none below full strength; a grader that is not root) must end in a one-line refusal or give every attacker what an
 empty file gets, while the honest file keeps full marks; where nothing stops reading, the same files are shown
 to work.
 
@@ -61,14 +61,15 @@ def level_of(walls, abi=0, name=None):
 
 
 UID = level_of(("uid", "seccomp", "processes ≤ 64 (uid)", "reaper"), name="uid")
-LANDLOCK_4 = sandbox.Level("landlock-4 (no signal scoping)", ("landlock-4", "seccomp", "processes ≤ 64 (cgroup)",
-                            "reaper"), tuple(attack for attack in sandbox.ATTACKS if attack != "signal"), False)
-# (its blocks stated here: whatever the walls of a landlock-4 level come to block, a level that leaves signals open)
-UID_LANDLOCK_4 = level_of(("uid", "landlock-4", "seccomp", "processes ≤ 64 (uid)", "reaper"), 4,
-                          "uid + landlock-4 (no signal scoping)")
+LANDLOCK_4 = level_of(("landlock-4", "seccomp", "signals (seccomp)", "processes ≤ 64 (cgroup)",
+                       "folder ≤ 64 MiB, 10000 files (watchdog)", "reaper"), 4, "landlock-4 (no pid namespace)")
+# (a kernel that refuses the child a pid namespace: what it leaves, and its folder, only the reaper and a watchdog)
+UID_LANDLOCK_4 = level_of(("uid", "landlock-4", "seccomp", "pid namespace", "processes ≤ 64 (uid)",
+                           "folder ≤ 64 MiB, 10000 files (tmpfs)", "reaper"), 4, "uid + landlock-4")
 NONE = level_of(("rlimits", "reaper"), name="none")
 OWN_USER = level_of(("landlock-7", "processes ≤ 64 (userns)", "reaper"), 7, "landlock-6+ (no seccomp)")
-BWRAP = level_of(("bwrap", "uid", "landlock-7", "seccomp", "processes ≤ 64 (uid)", "reaper"), 7, "bwrap")
+BWRAP = level_of(("bwrap", "uid", "landlock-7", "seccomp", "processes ≤ 64 (uid)", "folder ≤ 64 MiB, 10000 files (tmpfs)",
+                  "reaper"), 7, "bwrap")
 
 
 def probed(monkeypatch, name: str):
@@ -94,7 +95,9 @@ def probed(monkeypatch, name: str):
 
 def test_a_level_is_spelt_the_way_unsafe_names_it():
     spelt = {"bwrap": "bwrap", "uid": "uid", "uid + landlock-6+": "uid+landlock-6+", "none": "none",
-             "landlock-4 (no signal scoping)": "landlock-4", "uid + landlock-4 (no signal scoping)": "uid+landlock-4",
+             "landlock-4": "landlock-4", "uid + landlock-4": "uid+landlock-4",
+             "landlock-4 (no pid namespace)": "landlock-4-no-pid-namespace",
+             "seccomp (no pid namespace)": "seccomp-no-pid-namespace",
              "landlock-2 (no network or signal scoping)": "landlock-2", "seccomp": "seccomp",
              "uid (no seccomp)": "uid-no-seccomp", "landlock-6+ (no seccomp)": "landlock-6+-no-seccomp"}
     assert {name: audit.spelling(sandbox.Level(name)) for name in spelt} == spelt
@@ -103,14 +106,15 @@ def test_a_level_is_spelt_the_way_unsafe_names_it():
 def test_below_full_strength_only_a_choice_that_names_the_level_grades():
     assert BWRAP.full and audit.accepts("", BWRAP) and refuse_unsafe(BWRAP, "", ()) is None
     assert not LANDLOCK_4.full and not UID.full and not NONE.full
-    for level, choice in ((LANDLOCK_4, "landlock-4"), (UID, "uid"), (NONE, "none")):
+    for level, choice in ((LANDLOCK_4, "landlock-4-no-pid-namespace"), (UID, "uid"), (NONE, "none")):
         assert not audit.accepts("", level) and not audit.accepts("0", level)
         assert audit.accepts(choice, level) and audit.accepts("1", level) and audit.accepts(True, level)
         assert audit.accepts(f"bwrap,{choice.upper()}", level)  # a list, in any case
-    assert UID_LANDLOCK_4.full and audit.accepts("", UID_LANDLOCK_4)  # a uid of its own blocks signals: full
+    assert UID_LANDLOCK_4.full and audit.accepts("", UID_LANDLOCK_4)  # a pid namespace keeps signals in: full
+    assert not audit.accepts("landlock-4", LANDLOCK_4)  # the full level's spelling never names the weaker one
     no_seccomp = level_of(("uid", "processes ≤ 64 (uid)", "process group"), name="uid (no seccomp)")
     assert audit.accepts("uid*", UID) and audit.accepts("uid*", no_seccomp) and not audit.accepts("uid*", LANDLOCK_4)
-    assert not audit.accepts("uid", LANDLOCK_4) and not audit.accepts("landlock-4", UID)
+    assert not audit.accepts("uid", LANDLOCK_4) and not audit.accepts("landlock-4*", UID)
     assert not audit.accepts("uid", no_seccomp) and audit.accepts("uid-no-seccomp", no_seccomp)
 
 
@@ -129,11 +133,12 @@ def test_the_refusal_says_in_one_line_what_is_missing_how_to_get_it_and_how_to_c
     assert "apt-get install bubblewrap" in line and "Landlock ABI 6 (Linux 6.12" in line
     assert line.endswith("UNSAFE=uid")
     named_another = refuse_unsafe(LANDLOCK_4, "uid", ())
-    assert "UNSAFE=landlock-4" in named_another and text("sandbox.other_choice", given="uid") in named_another
+    assert "UNSAFE=landlock-4-no-pid-namespace" in named_another and text("sandbox.other_choice", given="uid") in named_another
     monkeypatch.setattr(audit.shutil, "which", lambda name: "/usr/bin/bwrap")  # installed, but refused here
     line = refuse_unsafe(LANDLOCK_4, "", ())
-    assert text("sandbox.need.bwrap_refused") in line and text("sandbox.need.landlock", abi=4) in line
-    assert text("sandbox.attack.signal") in line and "LAB_" not in line
+    assert text("sandbox.need.bwrap_refused") in line and text("sandbox.need.pid_namespace") in line
+    assert text("sandbox.attack.leftover") in line and text("sandbox.attack.disk") in line and "LAB_" not in line
+    assert text("sandbox.attack.signal") not in line and "Landlock ABI 6" not in line  # its filter keeps them in
     monkeypatch.setenv("LAB_SANDBOX", "landlock")  # a test switch caps the level: it is named, not the machine
     monkeypatch.setenv("LAB_LANDLOCK_ABI", "4")
     line = refuse_unsafe(LANDLOCK_4, "", ())
@@ -455,7 +460,7 @@ def test_behind_a_wall_that_limits_reading_no_attacker_gets_more_than_an_empty_f
         name, open_folder, interpreter_for_all, monkeypatch):
     """Attacks 1-3 where bubblewrap or Landlock limits reading, the lab, its repository, its bytecode and the
     class all readable by others: nothing of them is shown to the child, the audit finds nothing, and every
-    attacker gets what the empty file gets.  A full level grades as it is; landlock-4 (no signal scoping) is
+    attacker gets what the empty file gets.  A full level grades as it is; one below full strength is
     refused until UNSAFE= names it, and then every output says the level: the terminal, the report, each row
     of grades.json and grades.csv, and the first line of each student's feedback."""
     level = probed(monkeypatch, name)

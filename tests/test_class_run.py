@@ -454,15 +454,18 @@ def test_below_full_strength_refuses_unless_unsafe_names_the_level_then_warns(tm
     """Issue 27, item 1: a level below full strength is the instructor's choice, never a default."""
     monkeypatch.delenv("LAB_UNSAFE", raising=False)
     folder = honest_class(tmp_path / "class", ("alice",))
-    weak = Level("landlock-4 (no signal scoping)", walls=("landlock-4",), blocks=("read", "sockets"), full=False)
+    weak = Level("landlock-4 (no pid namespace)", walls=("landlock-4",), blocks=("read", "sockets"), full=False)
     monkeypatch.setattr(grade, "sandbox_level", lambda: weak)
     assert grade.main([str(folder), "--out", str(tmp_path / "refused")]) == 2
     said = capsys.readouterr().err.strip().splitlines()
-    assert len(said) == 1 and said[0].startswith("拒绝评分") and said[0].endswith("UNSAFE=landlock-4")
+    assert len(said) == 1 and said[0].startswith("拒绝评分") and said[0].endswith("UNSAFE=landlock-4-no-pid-namespace")
     assert not (tmp_path / "refused").exists()
-    assert grade.main([str(folder), "--out", str(tmp_path / "weak"), "--unsafe", "landlock-4"]) == 0
+    assert grade.main([str(folder), "--out", str(tmp_path / "full-spelling"), "--unsafe", "landlock-4"]) == 2
+    capsys.readouterr()  # the full level's spelling does not name this weaker one
+    assert grade.main([str(folder), "--out", str(tmp_path / "weak"), "--unsafe", "landlock-4-no-pid-namespace"]) == 0
     captured = capsys.readouterr()
-    assert captured.err.startswith("警告: 按 UNSAFE=landlock-4 在不完整的沙箱 landlock-4 (no signal scoping) 下评分")
+    assert captured.err.startswith(
+        "警告: 按 UNSAFE=landlock-4-no-pid-namespace 在不完整的沙箱 landlock-4 (no pid namespace) 下评分")
     assert "沙箱不完整，是老师用 UNSAFE= 选的: landlock-4" in captured.out
     assert "class=\"banner weak\"" in (tmp_path / "weak" / "report.html").read_text(encoding="utf-8")
 

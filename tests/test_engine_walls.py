@@ -12,6 +12,7 @@ import errno
 import os
 import runpy
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -23,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, for_lab, judged, process_table, role, wait_for
+from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, armed, for_lab, judged, process_table, role,
+                      wait_for)
 from framework import tags
 from labkit import checks, render
 from labkit.i18n import text
@@ -135,6 +137,7 @@ def test_folders_left_by_a_dead_grader_are_removed(monkeypatch, tmp_path):
         (folder / "inner").mkdir(parents=True)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(sandbox, "_stale_cleared", False)
+    monkeypatch.setattr(sandbox, "_broken", set())  # bwrap under a uid cannot reach a private TMPDIR: not later tests'
     judged(SOLUTION)
     assert not stale.exists() and alive.exists()
     assert [p.name for p in tmp_path.glob(f"{sandbox.PREFIX}-*-*")] == [alive.name]
@@ -314,6 +317,34 @@ def _zombies_of_this_process() -> set:
 
 
 @pytest.mark.skipif(not sandbox.IS_LINUX, reason="orphans come back to a subreaper on Linux only")
+def test_without_a_pid_namespace_the_reaper_ends_a_tree_of_any_depth(monkeypatch, tmp_path):
+    """Where the kernel refuses the child a pid namespace and no uid or cgroup of its own ends what it leaves
+    (LAB_NO_NAMESPACES=1 at level none), the reaper is all there is.  It ended one level of orphans a round and
+    stopped after 50 (11 of a chain of 60 stayed, round 4's finding 5); it now stops each tree that comes back
+    whole, then kills it, until nothing comes back."""
+    monkeypatch.setenv("LAB_SANDBOX", "none")
+    monkeypatch.setenv("LAB_NO_NAMESPACES", "1")
+    marker = f"l9r-{os.urandom(5).hex()}"
+    chain = armed("nests_sleeping_processes", tmp_path, DEPTH=60, SECONDS=90.0, MARKER=marker)
+    try:
+        with StudentRun(chain, limits=replace(QUICK, load_seconds=30.0)) as student:
+            assert student.start().ok and student.level.name == "none (no pid namespace)", student.load
+            assert len([pid for pid in process_table() if _comm(pid) == marker]) == 60  # the chain stands
+        assert [pid for pid in process_table() if _comm(pid) == marker] == []
+    finally:
+        for pid in [pid for pid in process_table() if _comm(pid) == marker]:
+            os.kill(pid, signal.SIGKILL)
+
+
+def _comm(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as handle:
+            return handle.read().strip()
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not sandbox.IS_LINUX, reason="orphans come back to a subreaper on Linux only")
 @pytest.mark.parametrize("name", ["os_exit_in_call", "loop_in_call", "leaves_a_process_behind"])
 def test_closing_children_leaves_no_zombie_behind(name, engine):
     """Orphans come back to the grader (a subreaper), bubblewrap's inner process among them: each is collected,
@@ -352,9 +383,10 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
 # can swap the code of a plain function it finds (hostile/patches_reporting.py) but not of a closure.
 
 BEFORE_STUDENT_CODE = {"main", "bind", "take_channel", "put_up_walls", "set_limits", "load_libc",
-                       "own_user_namespace", "drop_capabilities", "filter_syscalls", "confine", "serving",
-                       "provide_module"}
-CHILD_IMPORTS = {"_json", "builtins", "io", "sys", "time", "posix", "nt", "resource", "ctypes"}  # nothing of the
+                       "own_namespaces", "own_folder", "wait_for_worker", "deaf", "drop_capabilities",
+                       "filter_syscalls", "confine", "serving", "provide_module"}
+CHILD_IMPORTS = {"_json", "_signal", "builtins", "io", "sys", "time", "posix", "nt", "resource",
+                 "ctypes"}  # nothing of the
 # harness, and not os, which costs a child's start 1 ms (ctypes, where the walls need it, imports it anyway)
 
 

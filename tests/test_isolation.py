@@ -1,7 +1,8 @@
 """Isolation, level by level: every attack is defeated exactly where the level says so, never silently.
 
 Each level is forced with the test switches LAB_SANDBOX (a ceiling: bwrap, uid, landlock, none),
-LAB_LANDLOCK_ABI (to simulate older kernels) and LAB_NO_SECCOMP (a system without seccomp, as macOS).  A
+LAB_LANDLOCK_ABI (to simulate older kernels), LAB_NO_SECCOMP (a system without seccomp, as macOS) and
+LAB_NO_NAMESPACES (a kernel or container that refuses the child a pid or mount namespace).  A
 level this machine cannot give is skipped with the reason (bwrap is required in CI).  The attacks are the
 hostile files armed with paths inside this test's temp dir, or inside a folder it made that any uid can
 reach (its own temp dir may sit below a private folder); where a level does not claim to stop an attack,
@@ -23,33 +24,43 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from conftest import (LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab, make, unavailable,
-                      use_lab, wait_for)
-from labkit import checks
-from labkit.run import sandbox
+from conftest import (CLASS_LIMITS, LAB, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab, make,
+                      unavailable, use_lab, wait_for)
+from labkit import checks, render
+from labkit.i18n import text
+from labkit.run import probe as probe_module, sandbox
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
 from labkit.spec import active
 from labkit.instructor import config
 from labkit.instructor.outputs import figures, grades_json, report_page
-from labkit.instructor.grade import refuse_unsafe
+from labkit.instructor.grade import grade_folder, refuse_unsafe
 from results_fixtures import made_result
 
-SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
+SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP", "LAB_NO_NAMESPACES")
 LEVELS = {  # a name for the test -> (environment, what the level must include)
     "bwrap": ({"LAB_SANDBOX": "auto"}, "bwrap"),
+    "bwrap-no-landlock": ({"LAB_SANDBOX": "auto", "LAB_LANDLOCK_ABI": "0"}, "bwrap"),  # an older kernel's bubblewrap
     "uid": ({"LAB_SANDBOX": "uid"}, "uid"),
     "uid-no-landlock": ({"LAB_SANDBOX": "uid", "LAB_LANDLOCK_ABI": "0"}, "uid"),
     "uid-no-seccomp": ({"LAB_SANDBOX": "uid", "LAB_LANDLOCK_ABI": "0", "LAB_NO_SECCOMP": "1"}, "uid"),  # macOS
     "landlock": ({"LAB_SANDBOX": "landlock"}, "landlock-"),
     "landlock-4": ({"LAB_SANDBOX": "landlock", "LAB_LANDLOCK_ABI": "4"}, "landlock-4"),
+    "landlock-5": ({"LAB_SANDBOX": "landlock", "LAB_LANDLOCK_ABI": "5"}, "landlock-5"),
     "none": ({"LAB_SANDBOX": "none"}, "none"),
+    # where the kernel refuses the child a pid namespace: the seccomp filter keeps its signals in, the reaper does
+    # what it can with what it leaves; and with no wall at all
+    "landlock-4-no-pidns": ({"LAB_SANDBOX": "landlock", "LAB_LANDLOCK_ABI": "4", "LAB_NO_NAMESPACES": "1"},
+                            "landlock-4 (no pid namespace)"),
+    "none-no-pidns": ({"LAB_SANDBOX": "none", "LAB_NO_NAMESPACES": "1"}, "none (no pid namespace)"),
 }
 
 
@@ -152,11 +163,11 @@ def run_six(path):
         return verdicts, student.level
 
 
-def answers_of(path) -> tuple[dict, object]:
+def answers_of(path, limits=QUICK) -> tuple[dict, object]:
     """A hostile file's answers ("a:x,b:y" from its format_prompt, called once as the active lab's first
     function) and the level it ran at."""
     lab = active()
-    with StudentRun(for_lab(path, lab, path.parent), display=lab.target_name, limits=QUICK) as student:
+    with StudentRun(for_lab(path, lab, path.parent), display=lab.target_name, limits=limits) as student:
         record, problem, detail = student.call(lab.functions[0], [[]])
         assert record is not None, (problem, detail)
         return dict(item.split(":", 1) for item in record.returned["value"].split(",")), student.level
@@ -309,6 +320,9 @@ def _processes_with(marker: str) -> list[int]:
 
 @pytest.mark.skipif(not sandbox.IS_LINUX, reason="the reaper needs Linux (macOS: process group only, README)")
 def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(attacked, open_folder):
+    """A detached grandchild (double fork, setsid) is gone when the run returns: at every level that claims it
+    (its pid namespace, its uid, bubblewrap), and where none does (no pid namespace) by the reaper, which sees
+    a process that waits, as this one does."""
     level = attacked
     out = open_folder / "out"
     out.mkdir()
@@ -318,8 +332,7 @@ def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(at
     os.chmod(out, 0o777)
     os.chmod(out / "grades.csv", 0o666)
     run_six(armed("leaves_a_process_behind", open_folder, TARGETS=[str(out)], MARKER=marker, GO=str(go)))
-    assert "leftover" in level.blocks
-    assert _processes_with(marker) == []  # gone when the run returns
+    assert _processes_with(marker) == [], level  # gone when the run returns
     twin = open_folder / "twin"  # does what a survivor would, outside any sandbox: when it has acted, a survivor could
     twin.mkdir()
     (twin / "grades.csv").write_text("")
@@ -336,15 +349,215 @@ def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(at
     assert (out / "grades.csv").read_text() == "student,score\nalice,100\n"
 
 
+def _named(marker: str) -> list[int]:
+    """The processes whose name (/proc/<pid>/comm) is `marker`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/comm", "rb") as handle:
+                if handle.read().strip() == marker.encode():
+                    found.append(int(entry))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(not sandbox.IS_LINUX, reason="the reaper needs Linux (macOS: process group only, README)")
+def test_a_chain_of_sixty_nested_sleepers_each_in_its_own_group_leaves_nothing(attacked, tmp_path):
+    """Round 4, finding 5: the reaper ended one level of orphans a round and stopped after 50, so a chain of 60
+    nested sleeping processes, each in a process group of its own, left 11 alive (ppid 1) at non-root landlock-6+
+    and landlock-4, levels that claimed "leave processes behind: blocked".  Where a level claims it, the kernel
+    ends the chain (its pid namespace, bubblewrap's) or its uid's kill -1 does; where it does not (no pid
+    namespace), the reaper, which stops each tree it finds and then kills it whole, still ends a sleeping one."""
+    level = attacked
+    marker = f"l9n-{uuid.uuid4().hex[:11]}"  # a process name holds 15 characters
+    try:
+        verdicts, seen = run_six(armed("nests_sleeping_processes", tmp_path, DEPTH=60, SECONDS=90.0, MARKER=marker))
+        assert seen == level  # it loaded once the chain stood, and failed as a stub does:
+        assert {verdict.problem for verdict in verdicts} <= {"wrong_value", "wrong_type"}, verdicts
+        assert _named(marker) == [], level  # gone when the run returns
+    finally:
+        for pid in _named(marker):  # what this test's own fixture left, should the wall not hold
+            os.kill(pid, signal.SIGKILL)
+
+
+WITNESS_OF_ALL = """
+import pathlib, signal, sys, time
+names = {signal.SIGUSR1: "kill", signal.SIGHUP: "group", signal.SIGWINCH: "tkill", signal.SIGUSR2: "tgkill",
+         signal.SIGRTMIN: "sigqueue", signal.SIGRTMIN + 1: "tgsigqueue", signal.SIGRTMIN + 2: "pidfd",
+         signal.SIGRTMIN + 3: "procfd", signal.SIGIO: "sigio"}
+def record(number, _frame):
+    with open(sys.argv[1], "a") as handle:
+        handle.write(names[number] + "\\n")
+for number in names:
+    signal.signal(number, record)
+pathlib.Path(sys.argv[2]).write_text("ready")
+time.sleep(120)
+"""
+SIGNALLED = ("kill", "group", "tkill", "tgkill", "sigqueue", "tgsigqueue", "pidfd", "procfd", "sigio")
+
+
+@pytest.mark.skipif(not sandbox.IS_LINUX, reason="pidfd, tkill and the rest are Linux's")
+def test_every_way_to_signal_out_of_its_walls_and_its_own_signals(attacked, open_folder):
+    """Round 4, finding 6: at landlock-4 a child stopped its worker with kill() or pidfd_open + pidfd_send_signal,
+    neither filtered.  A witness process of this test (alone in its process group, outside any sandbox like the
+    grader) records what reaches it; the grader and -1 get signal 0 only.  Where the level blocks "signal" nothing
+    reaches the witness and no probe is allowed; where it does not, every way works.  At every level the child
+    still signals itself (os.kill, signal.raise_signal, pthread_kill, its own group); a fork of it signals back and
+    aborts as usual unless the seccomp filter is what keeps its signals in (a fork inherits the child's pid)."""
+    level = attacked
+    record, ready = open_folder / "record", open_folder / "ready"
+    witness = subprocess.Popen([sys.executable, "-c", WITNESS_OF_ALL, str(record), str(ready)], start_new_session=True)
+    try:
+        wait_for(ready.exists, what="the witness to be ready")
+        answers, seen = answers_of(armed("signals_every_way", open_folder, GRADER_PID=os.getpid(),
+                                         WITNESS_PID=witness.pid), replace(QUICK, case_seconds=20.0))
+        assert seen == level
+        blocked = "signal" in level.blocks
+        if not blocked:
+            wait_for(lambda: record.exists() and len(record.read_text().split()) == len(SIGNALLED),
+                     what="the witness to record every signal sent to it")
+    finally:
+        witness.kill()
+        witness.wait()
+    received = sorted(record.read_text().split()) if record.exists() else []
+    assert received == ([] if blocked else sorted(SIGNALLED)), (level, answers)
+    allowed = {name for name, answer in answers.items() if answer == "allowed"}
+    probes = {"grader", "everyone", *SIGNALLED} - {"sigio"}  # F_SETOWN itself may pass: the SIGIO does not
+    assert allowed & probes == (set() if blocked else probes), (level, answers)
+    assert answers["self"] == "ok", (level, answers)
+    own_pid_only = sandbox.SIGNALS_WALL in level.walls
+    assert answers["fork"] == ("denied" if own_pid_only else "allowed"), (level, answers)
+    assert (answers["abort"] == "SIGABRT") or own_pid_only, (level, answers)
+
+
+ABORTS = "import os\n\n\ndef format_prompt(messages):\n    os.abort()\n\n\ndef extract_response(output):\n" \
+         "    return ''\n"
+
+
+def test_a_file_that_aborts_ends_with_sigabrt_at_every_level(attacked, tmp_path):
+    """What CPython needs of the kill family is still there where the filter keeps it to the child: os.abort
+    raises SIGABRT on itself (tgkill), in the pid namespace's worker as in a child with none."""
+    level = attacked
+    aborts = tmp_path / "aborts.py"
+    aborts.write_text(ABORTS)
+    lab = active()
+    with StudentRun(for_lab(aborts, lab, tmp_path), display=lab.target_name, limits=QUICK) as student:
+        record, problem, detail = student.call(lab.functions[0], [[]])
+        assert student.level == level
+    # (bubblewrap's own first process passes a death by a signal on as the exit code 128 + its number)
+    ended = detail.get("signal") or ("SIGABRT" if "bwrap" in level.walls and detail.get("exit_code") == 134 else None)
+    assert (record, problem, ended) == (None, "crashed", "SIGABRT"), (level, detail)
+
+
+MIB = 1 << 20
+
+
+FILLS = [{"BYTES": 200 * MIB}, {"FILES": 20_000}, {"BYTES": 200 * MIB, "WHEN": "import"}]
+
+
+@pytest.mark.parametrize("fill", FILLS, ids=["bytes", "files", "bytes-at-import"])
+def test_filling_its_own_folder_stops_at_its_bound_and_says_so(attacked, open_folder, monkeypatch, fill):
+    """Round 4, finding 8: only single files were capped (16 MiB): one submission grew the disk by 3.1 GB, and with
+    TMPDIR on a tmpfs shared memory went from 9 MB to 3.16 GB while RLIMIT_AS stayed at 1 GiB, and it scored 100.
+    Its folder is bounded at every level (its own tmpfs, or the grader's watchdog): the call that passed the bound
+    fails as `disk`, and the folder never held much more than it (the tmpfs: its size; a walk: what 20 ms allow)."""
+    level = attacked
+    monkeypatch.setattr(tempfile, "tempdir", str(open_folder))  # the children's folders: in this test's own
+    lab = active()
+    limits = replace(QUICK, case_seconds=20.0, load_seconds=20.0)
+    hostile = armed("fills_its_folder", open_folder, **fill)
+    with StudentRun(for_lab(hostile, lab, open_folder), display=lab.target_name, limits=limits) as student:
+        verdict = checks.verdict(student, lab.selected("test")[0])
+        assert student.level == level
+        status = student.load.status
+    if fill.get("WHEN") == "import":
+        assert (status, verdict.problem, verdict.hint) == ("disk", "load_failed", "hint.disk"), level
+    else:
+        assert (status, verdict.problem, verdict.hint) == ("ok", "disk", "hint.disk"), (level, verdict.facts)
+    assert [path.name for path in open_folder.iterdir() if path.name.startswith(sandbox.PREFIX)] == []
+    feedback = "\n".join(render.failure_lines(verdict, lab.target_name))
+    if fill.get("WHEN") != "import":
+        assert text("problem.disk", megabytes=64, files=10_000) in feedback
+
+
+@pytest.mark.parametrize("where", ["shared", "memfd"])
+def test_filling_the_disk_or_memory_elsewhere(attacked, shared_folder, tmp_path, where):
+    """Beyond its folder: a world-writable folder (its test's, in /tmp or /dev/shm: inside bubblewrap the child
+    makes it in bubblewrap's own /tmp, read-only even without Landlock) and files in memory in no folder at all
+    (memfd_create).  Where the level blocks "disk" neither takes a byte; where it does not, the file of the
+    world-writable folder takes more than the folder's bound (harmlessly: a bounded amount in this test's folder)."""
+    level = attacked
+    wanted = 80 * MIB
+    folder = str(shared_folder) if where == "shared" else "memfd"
+    answers, seen = answers_of(armed("fills_its_folder", tmp_path, BYTES=wanted, FOLDER=folder))
+    assert seen == level
+    written = int(answers["bytes"])
+    if "disk" in level.blocks:
+        assert written == 0, (level, answers)
+    elif where == "shared" and "shared" not in level.blocks:
+        assert written == wanted, (level, answers)
+
+
+WORKER_LEVELS = ("bwrap", "landlock-4", "landlock-4-no-pidns", "none-no-pidns")  # kept in by each wall, and not
+
+
+@pytest.fixture(params=WORKER_LEVELS)
+def worker_level(request, monkeypatch):
+    """A level for a class run, with the probe this process keeps forgotten (the run asks it for its level)."""
+    monkeypatch.setattr(probe_module, "_probed", None)
+    return forced_or_skipped(monkeypatch, request.param)
+
+
+@pytest.mark.skipif(not sandbox.IS_LINUX, reason="a stopped worker is seen in /proc")
+def test_a_submission_that_stops_or_kills_its_worker_costs_only_itself(worker_level, tmp_path):
+    """Round 4, findings 6 and 7: at landlock-4 a submission stopped its worker (SIGSTOP) and the class run froze
+    (202.7 s instead of 1.7 s, and without its own SIGCONT forever); one that killed its worker twice turned its 0
+    into `grader_error` (not its fault, a blank grade, out of the figures).  Where the level keeps a child's signals
+    in, neither reaches its worker: both are ordinary failing students.  Where it does not, the grader's own clock
+    ends the stopped worker (the submission: `timeout`) and a worker killed twice is the submission's own failure
+    (`crashed`): the run ends long before the stopper would have let it, and both are in the figures."""
+    level = worker_level
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("alice", "bob"):
+        shutil.copy(SOLUTION, folder / f"{name}.py")
+    session = os.getsid(0)  # the grader's workers are this process's, in its session
+    armed("signals_its_worker", folder, SESSION=session, SIGNAL="STOP", SECONDS=90.0).rename(folder / "stopper.py")
+    armed("signals_its_worker", folder, SESSION=session, SIGNAL="KILL").rename(folder / "killer.py")
+    started = time.monotonic()
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2, level=level)
+    assert time.monotonic() - started < 60.0  # the stopper keeps its worker stopped for 90 s
+    records = {r["student"]: r for r in json.loads((tmp_path / "out" / "grades.json").read_text("utf-8"))["students"]}
+    full = config.load().max_score
+    assert [(records[n]["status"], records[n]["score"]) for n in ("alice", "bob")] == [("ok", full)] * 2
+    attackers = {name: (records[name]["status"], records[name]["score"] < full) for name in ("stopper", "killer")}
+    feedback = {name: (tmp_path / "out" / "feedback" / f"{name}.txt").read_text("utf-8") for name in attackers}
+    if "signal" in level.blocks:
+        assert attackers == {"stopper": ("ok", True), "killer": ("ok", True)}, (level, attackers)
+        assert all(re.search(r"parent:(unseen|denied)", said) for said in feedback.values()), feedback
+    else:
+        assert attackers == {"stopper": ("timeout", True), "killer": ("crashed", True)}, (level, attackers)
+        assert "SIGSTOP" in feedback["stopper"] and "SIGKILL" in feedback["killer"], feedback
+        assert level.name in feedback["killer"]
+    assert run.figures.graded == 4  # every one of them graded, none "not their doing"
+
+
 def test_the_level_is_named_honestly(level):
     if "bwrap" in level.walls:
         assert level.name == "bwrap"
     elif any(wall.startswith("landlock-4") for wall in level.walls):
-        assert "no signal scoping" in level.name
-    if level.name == "none":
-        assert not level.full and set(level.blocks) <= {"leftover"}
-    if "bwrap" not in level.walls and level.name not in ("none", "seccomp"):
+        assert level.name.startswith(("landlock-4", "uid + landlock-4")), level
+    if level.name.startswith("none"):
+        assert not level.full and set(level.blocks) <= {"leftover", "signal"}
+    if "bwrap" not in level.walls and not level.name.startswith(("none", "seccomp")):
         assert ("(no seccomp)" in level.name) == ("seccomp" not in level.walls), level
+    # what it leaves behind is ended by the kernel (its pid namespace, bubblewrap's) or by its uid's kill -1, or
+    # else the name says so: then it is the reaper's best, not a claim
+    ended = {"bwrap", "uid", sandbox.PID_WALL} & set(level.walls)
+    assert ("leftover" in level.blocks) == bool(ended) == ("(no pid namespace)" not in level.name), level
+    assert ("disk" in level.blocks) == (any(wall.endswith("(tmpfs)") for wall in level.walls)
+                                        and {"write", "shared"} <= set(level.blocks) and "seccomp" in level.walls)
     assert level.full == (set(sandbox.ATTACKS) <= set(level.blocks))
 
 
@@ -378,14 +591,21 @@ def test_readme_says_what_this_level_blocks(level):
 
 def test_readme_states_exactly_what_each_level_blocks():
     """README's threat-model table is the same claim as sandbox.blocked_by, for every level, here or not."""
-    walls = {"`bwrap`": (("bwrap", "uid", "landlock-7", "seccomp", "processes ≤ 64 (uid)", "reaper"), 7),
-             "`uid + landlock-6+`": (("uid", "landlock-7", "seccomp", "processes ≤ 64 (uid)", "reaper"), 7),
-             "`landlock-6+`": (("landlock-7", "seccomp", "processes ≤ 64 (userns)", "reaper"), 7),
-             "`landlock-4": (("landlock-4", "seccomp", "processes ≤ 64 (userns)", "reaper"), 4),
-             "`uid`": (("uid", "seccomp", "processes ≤ 64 (uid)", "reaper"), 0),
-             "`seccomp`": (("seccomp", "processes ≤ 64 (userns)", "reaper"), 0),
-             "`uid (no seccomp)`": (("uid", "processes ≤ 64 (uid)", "process group"), 0),
-             "`none`": (("reaper",), 0)}
+    folder, pidns, signals = "folder ≤ 64 MiB, 10000 files (tmpfs)", sandbox.PID_WALL, sandbox.SIGNALS_WALL
+    walked = "folder ≤ 64 MiB, 10000 files (watchdog)"
+    walls = {  # a row's first cell starts with the key (the first key that fits: the longer names first)
+        "`bwrap`": (("bwrap", "uid", "landlock-7", "seccomp", "processes ≤ 64 (uid)", folder, "reaper"), 7),
+        "`uid + landlock-6+`": (("uid", pidns, "landlock-7", "seccomp", "processes ≤ 64 (uid)", folder, "reaper"), 7),
+        "`landlock-6+ (no pid namespace)`": (("landlock-7", "seccomp", "processes ≤ 64 (userns)", walked, "reaper"),
+                                             7),
+        "`landlock-6+`": ((pidns, "landlock-7", "seccomp", "processes ≤ 64 (userns)", folder, "reaper"), 7),
+        "`landlock-4": ((pidns, "landlock-4", "seccomp", "processes ≤ 64 (userns)", folder, "reaper"), 4),
+        "`uid`": (("uid", pidns, "seccomp", "processes ≤ 64 (uid)", folder, "reaper"), 0),
+        "`seccomp (no pid namespace)`": (("seccomp", signals, "processes ≤ 64 (userns)", walked, "reaper"), 0),
+        "`seccomp`": ((pidns, "seccomp", "processes ≤ 64 (userns)", folder, "reaper"), 0),
+        "`uid (no seccomp)`": (("uid", "processes ≤ 64 (uid)", walked, "process group"), 0),  # macOS
+        "`none (no pid namespace)`": ((walked, "reaper"), 0),
+        "`none`": ((pidns, folder, "reaper"), 0)}
     rows = readme_table()
     assert sorted(next(k for k in walls if row[0].startswith(k)) for row in rows) == sorted(walls)
     for row in rows:

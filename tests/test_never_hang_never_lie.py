@@ -64,6 +64,10 @@ BEHAVIOUR = {
     "steals_from_git": (ALL, "wrong_value", "hint.returned_empty"),  # unarmed: it looks nowhere
     "steals_cached_bytecode": (ALL, "wrong_value", "hint.returned_empty"),
     "copies_a_classmate": (ALL, "wrong_value", "hint.returned_empty"),
+    "nests_sleeping_processes": (ALL, "wrong_value", "hint.returned_empty"),
+    "signals_every_way": (ALL, "wrong_value", "hint.tag_line_expected"),
+    "signals_its_worker": (ALL, "wrong_value", "hint.tag_line_expected"),
+    "fills_its_folder": (ALL, "wrong_value", "hint.tag_line_expected"),
 }
 
 # Rows whose outcome depends on the lab's inputs or return types, as the toy lab gives them (its checks pass
@@ -79,7 +83,8 @@ TOY = {
     "returns_deep_nesting": (ALL, "wrong_type", "hint.not_list"),
     **dict.fromkeys(("forged_replies", "steals_solution", "forges_grade_files", "leaves_a_process_behind",
                      "probes_its_walls", "connects_to_local_sockets", "writes_shared_folders", "forks_many",
-                     "steals_from_git", "steals_cached_bytecode", "copies_a_classmate"),
+                     "steals_from_git", "steals_cached_bytecode", "copies_a_classmate",
+                     "nests_sleeping_processes", "signals_every_way", "signals_its_worker", "fills_its_folder"),
                     RETURNS_EMPTY),
 }
 

@@ -40,18 +40,22 @@ from labkit.spec import active
 LANDLOCK_READS = ("/usr", "/lib", "/lib32", "/lib64", "/bin", "/etc/ld.so.cache", "/etc/localtime", "/dev/null",
                   "/dev/zero", "/dev/urandom")
 ANY = "1"  # UNSAFE=1: whatever level this machine gives
-FULL_LANDLOCK = 6  # the Landlock ABI that scopes signals (Linux 6.12): the first that makes a Landlock level full
+FULL_LANDLOCK = 6  # the Landlock ABI that scopes signals (Linux 6.12): what keeps them in without a pid namespace
 MOST_ENTRIES = 500_000  # entries looked at per tree, at most: past it the audit says "at least"
 EXAMPLES = 3
 
 
 # --- choosing a level ------------------------------------------------------------------------------
 
+MISSING_WALLS = ("seccomp", "pid namespace")  # a "(no …)" of these in a level's name is part of its spelling
+
+
 def spelling(level) -> str:
     """How `UNSAFE=` names a level: its name without the parentheses that explain it, `+` between walls, and
-    `-no-seccomp` where the filter is missing (`uid + landlock-4 (no signal scoping)` -> `uid+landlock-4`)."""
+    `-no-<wall>` where a wall is missing (`uid + landlock-3 (no network scoping)` -> `uid+landlock-3`,
+    `landlock-6+ (no pid namespace)` -> `landlock-6+-no-pid-namespace`, never the full level's spelling)."""
     core = re.sub(r"\s*\([^)]*\)", "", level.name).replace(" + ", "+").strip()
-    return core + ("-no-seccomp" if "(no seccomp)" in level.name else "")
+    return core + "".join(f"-no-{wall.replace(' ', '-')}" for wall in MISSING_WALLS if f"(no {wall})" in level.name)
 
 
 def choices(unsafe) -> list[str]:
@@ -88,9 +92,13 @@ def _missing(level) -> list[str]:
     wanted = []  # what the machine lacks, where no test switch (LAB_SANDBOX …) is the cause
     if "bwrap" not in level.walls and policy in ("auto", "bwrap"):
         wanted.append(text("sandbox.need.bwrap_refused" if shutil.which("bwrap") else "sandbox.need.bwrap"))
-    if abi < FULL_LANDLOCK and policy != "none" and sandbox.landlock_cap() is None:
+    open_ = set(sandbox.ATTACKS) - set(level.blocks)
+    if policy != "none" and sandbox.landlock_cap() is None and (
+            open_ & {"read", "write", "shared"} or ("signal" in open_ and abi < FULL_LANDLOCK)):
         wanted.append(text("sandbox.need.landlock", abi=abi))
-    elif abi >= FULL_LANDLOCK and "processes" not in level.blocks:
+    if open_ & {"signal", "leftover", "disk"} and sandbox.PID_WALL not in level.walls and policy != "none":
+        wanted.append(text("sandbox.need.pid_namespace"))
+    if "processes" in open_:
         wanted.append(text("sandbox.need.processes"))
     if capped:
         wanted.append(text("sandbox.need.capped", settings=" ".join(capped)))

@@ -213,6 +213,8 @@ def overall_status(load: LoadOutcome, verdicts: list[Verdict]) -> str:
     if "memory" in problems or any(v.problem == "raised" and v.facts["raised"].get("type") == "MemoryError"
                                    for v in verdicts):
         return "memory"
+    if "disk" in problems:
+        return "disk"
     if "timeout" in problems:
         return "timeout"
     if problems & {"crashed", "no_answer"}:
@@ -287,13 +289,15 @@ def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> 
 # --- a class -----------------------------------------------------------------------------------
 
 def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme: Scheme, progress=None,
-                attempt: str = "latest", keep=None) -> None:
+                attempt: str = "latest", keep=None, level=None) -> None:
     """Grade every submission, `jobs` at a time, each run and judged in a worker process (judging hundreds
     of calls is Python work that threads of one process could not share); this process renders, and hands
     each result to `keep(index, result)` as it comes.  A hung case costs only its own time limit; a worker
-    that dies costs only the submission it held (labkit/instructor/workers.py: tried once more, then `grader_error`).
-    Each entry of `submissions` is let go of (None) once graded.  On Ctrl-C every worker ends its child at
-    once and KeyboardInterrupt goes on up."""
+    that dies costs only the submission it held (labkit/instructor/workers.py: tried once more, then
+    `worker_failed` says whose doing it was); one past its submission's deadline (`worker_seconds`) or stopped
+    is killed by this process and that submission is `timeout`; `level` (the run's, else the probe's) decides
+    whose doing a dead worker was.  Each entry of `submissions` is let go of (None) once graded.  On Ctrl-C
+    every worker ends its child at once and KeyboardInterrupt goes on up."""
     finished_count = 0
 
     def finished(index: int, grade: Grade) -> None:
@@ -311,11 +315,42 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme
             finished(index, judged_safely(submission, limits, attempt, scheme))
         return
     pool = workers.Pool(jobs, judged_safely, (limits, attempt, scheme), stop_children=engine.stop_all)
+    level = level or sandbox_level()
     try:  # (the pool stops its workers first when anything goes wrong)
         pool.run(len(submissions), submissions.__getitem__, finished,
-                 lambda index, exc: finished(index, grader_error(submissions[index], exc, scheme)))
+                 lambda index, exc: finished(index, worker_failed(submissions[index], exc, scheme, level)),
+                 deadline=lambda index: worker_seconds(submissions[index], limits, attempt))
     finally:
         stop_resource_tracker()
+
+
+WORKER_MARGIN = 30.0  # seconds a worker may take beyond its submission's budget (reading, judging, ending children)
+
+
+def worker_seconds(submission: Submission, limits: Limits, attempt: str) -> float:
+    """How long the grader lets a worker grade `submission`: the budget of each attempt it runs, and a margin."""
+    runs = min(len(submission.attempts), MAX_BEST) if attempt == "best" else 1
+    return max(1, runs) * (limits.submission_seconds + WORKER_MARGIN) + WORKER_MARGIN
+
+
+def worker_failed(submission: Submission, exc: BaseException, scheme: Scheme, level) -> Grade:
+    """The grade of a submission whose worker failed it.  Killed by the grader past its deadline or stopped
+    (`WorkerTimedOut`): `timeout`, the submission's own failure (a level where a child can signal does not let it
+    stall the run, and where none can, the budget the worker keeps is the submission's).  Dead on every try
+    (`WorkerDied`): where this level keeps a child's signals in ("signal" in its blocks), nothing the submission
+    did ended it — `grader_error`, not their doing; where it does not, the submission could have, and must not
+    gain by it: `crashed`, its own failure.  Anything else the work raised: `grader_error`."""
+    if isinstance(exc, workers.WorkerTimedOut):
+        status, key = "timeout", "status.worker_timeout"
+    elif isinstance(exc, workers.WorkerDied) and "signal" not in level.blocks:
+        status, key = "crashed", "status.worker_died_own"
+    else:
+        return grader_error(submission, exc, scheme)
+    failed = replace(grader_error(submission, exc, scheme), status=status)
+    why = text(key, entry=failed.entry, cause=failed.cause, level=level.name,
+               seconds=getattr(exc, "seconds", 0.0))
+    summary = render.summary_lines([(case, False) for case in scheme.checks])
+    return replace(failed, feedback="\n".join([why, "", *summary]) + "\n")
 
 
 def stop_resource_tracker() -> None:
@@ -513,7 +548,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
         spool = Spool(staging.scratch("records"))
         try:
             grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt,
-                        lambda index, result: spool.put(index, result.record.to_json(), result.feedback))
+                        lambda index, result: spool.put(index, result.record.to_json(), result.feedback), level)
             spooled = registry.Spooled(spool)
             records, kept, changes = spooled, (), []
             if previous is not None:  # (a merge holds the class's results: regrade.merge takes lists)

@@ -19,6 +19,15 @@ register({
     "status.grader_error": ("评分程序在处理 {entry} 时出错，这不是你的错: {cause}。请把这段话发给老师或助教。",
                             "the grader failed on {entry}, through no fault of yours: {cause}. Please send this to "
                             "your instructor."),
+    "status.worker_timeout": ("评分 {entry} 的进程超过了它的时间 ({seconds:g} 秒) 或被暂停了，已被终止: {cause}。"
+                              "这份提交按超时计。",
+                              "grading {entry} ran past its time ({seconds:g} s) or was stopped, and was ended: "
+                              "{cause}. The submission counts as timed out."),
+    "status.worker_died_own": ("评分 {entry} 的进程在运行它时结束了: {cause}。在这个隔离级别 ({level}) 提交的代码能"
+                               "结束这个进程，所以这算作这份提交的失败。",
+                               "the process grading {entry} ended while it ran: {cause}. At this sandbox level "
+                               "({level}) a submission's code can end that process, so this counts as the "
+                               "submission's failure."),
     # --- statuses in the report's and terminal's words ----------------------------------------
     "label.ok": ("全部运行完", "ran to the end"),  # loaded, and every case returned (right or wrong)
     "label.syntax_error": ("语法错误", "syntax error"),
@@ -29,6 +38,7 @@ register({
     "label.timeout": ("超时", "timed out"),
     "label.crashed": ("进程崩溃", "crashed"),
     "label.memory": ("内存超限", "out of memory"),
+    "label.disk": ("文件写满", "filled its folder"),
     "label.missing_file": ("找不到文件", "file missing"),
     "label.no_student_py": ("没有 {target}", "no {target}"),
     "label.several_student_py": ("多个 {target}", "several {target}"),
@@ -144,12 +154,17 @@ register({
                                "commands as you"),
     "sandbox.attack.processes": ("用光评分用户的进程数", "use up the processes of the user running the grader"),
     "sandbox.attack.leftover": ("评完以后还留着进程", "leave processes running after it was graded"),
+    "sandbox.attack.disk": ("用文件写满磁盘或内存 (它的文件夹、/tmp、/dev/shm、memfd)",
+                            "fill the disk or memory with files (its folder, /tmp, /dev/shm, memfd)"),
     "sandbox.need.bwrap": ("bubblewrap (软件包 bubblewrap: apt-get install bubblewrap)",
                            "bubblewrap (the package bubblewrap: apt-get install bubblewrap)"),
     "sandbox.need.bwrap_refused": ("能启动的 bubblewrap (已安装，但这台机器不给它用户命名空间)",
                                    "a bubblewrap that can start (it is installed, but this machine refuses it user "
                                    "namespaces)"),
     "sandbox.need.landlock": ("Landlock ABI 6 (Linux 6.12；这里: {abi})", "Landlock ABI 6 (Linux 6.12; here: {abi})"),
+    "sandbox.need.pid_namespace": ("每个学生进程自己的 pid 和挂载命名空间 (这台机器或容器不给用户命名空间)",
+                                   "a pid and mount namespace of each child's own (this kernel or container refuses "
+                                   "user namespaces)"),
     "sandbox.need.processes": ("每个学生进程自己的进程数上限 (Linux 5.14 起的用户命名空间，或 root 能写的 pids cgroup)",
                                "a process limit of each child's own (user namespaces, Linux 5.14+; or a pids cgroup "
                                "root may write)"),

@@ -8,7 +8,9 @@ moments; SIGINT is the grader's to handle.
 
 A worker that dies while grading (the kernel's OOM killer sends SIGKILL) costs only that item: it is given
 to a fresh worker once more, and if that one dies too the item is reported as failed (`WorkerDied`); every
-other item is graded as usual.
+other item is graded as usual.  The grader's own clock covers every worker: one still busy with an item past
+that item's deadline, or stopped (SIGSTOP) for STOPPED_SECONDS, is killed, and the item is reported as failed
+(`WorkerTimedOut`, not tried again) — a worker that stops answering costs its item, never the run.
 """
 
 from __future__ import annotations
@@ -30,11 +32,20 @@ from labkit.run import reaper
 RETRIES = 1  # a dead worker's item is tried this many more times
 GRACE = 1.0  # seconds stopped workers get to end their children before they are killed
 LEAVE_SECONDS = 5.0  # a worker told to stop is gone after this, whatever its children do
+STOPPED_SECONDS = 2.0  # a worker stopped (state T) this long is ended: nothing of the grader's stops one
 READY = "ready"
 
 
 class WorkerDied(Exception):
     """The worker grading an item ended before it answered, on every try (a signal, the OOM killer)."""
+
+
+class WorkerTimedOut(Exception):
+    """The worker grading an item was still at it past the item's deadline, or stopped (SIGSTOP): it was killed."""
+
+    def __init__(self, message: str, seconds: float):
+        super().__init__(message)
+        self.seconds = seconds
 
 
 class WorkFailed(Exception):
@@ -53,6 +64,9 @@ class _Worker:
     started: int | None = None  # its start time (Linux /proc), to find what it left behind
     ready: bool = False
     item: int | None = None  # the index of the item it is grading
+    deadline: float | None = None  # when the grader ends it if it is still grading that item (time.monotonic)
+    allowed: float = 0.0  # the seconds that item was given
+    stopped_since: float | None = None  # when it was first seen stopped (SIGSTOP) while grading
 
 
 class Pool:
@@ -68,9 +82,10 @@ class Pool:
         self._deaths = 0  # workers in a row that died before they were ready
         reaper.become_reaper()  # what a dead worker's children leave comes back here, not to init
 
-    def run(self, count: int, item, done, failed) -> None:
+    def run(self, count: int, item, done, failed, deadline=None) -> None:
         """Work on items 0 … count-1 (`item(index)` gives each as it is sent), calling `done(index, answer)`,
-        or `failed(index, exception)` for an item whose workers died on every try or whose work failed.
+        or `failed(index, exception)` for an item whose workers died on every try, whose work failed, or whose
+        worker was still at it after `deadline(index)` seconds (or stopped): `WorkerTimedOut`.
         On any exception (KeyboardInterrupt included) every worker is stopped first, then it goes on up."""
         self._queue, self._tries, self._deaths = deque(range(count)), {}, 0
         try:
@@ -80,22 +95,55 @@ class Pool:
                 for worker in self.workers:
                     if worker.ready and worker.item is None and self._queue:
                         worker.item = self._queue.popleft()
+                        work = item(worker.item)
+                        worker.allowed = deadline(worker.item) if deadline else float("inf")
+                        worker.deadline, worker.stopped_since = time.monotonic() + worker.allowed, None
                         try:
-                            worker.tasks.send((worker.item, item(worker.item)))
+                            worker.tasks.send((worker.item, work))
                         except OSError:  # it has just died: its sentinel says so below
                             pass
                 ready = wait([worker.tasks for worker in self.workers]
-                             + [worker.process.sentinel for worker in self.workers], timeout=1.0)
+                             + [worker.process.sentinel for worker in self.workers], timeout=self._wait())
                 for worker in list(self.workers):
                     if worker.tasks in ready:
                         self._hear(worker, done, failed)
                     if worker.process.sentinel in ready or not worker.process.is_alive():
                         self._hear(worker, done, failed)  # what it sent before it ended still counts
                         self._died(worker, failed)
+                    elif worker.item is not None and (why := self._overdue(worker)):
+                        self._end_overdue(worker, why, failed)
         except BaseException:
             self.stop()
             raise
         self.close()
+
+    def _wait(self) -> float:
+        """How long to wait for the workers: at most a second, and no later than the nearest deadline."""
+        deadlines = [worker.deadline for worker in self.workers if worker.item is not None and worker.deadline]
+        return max(0.0, min([1.0] + [when - time.monotonic() for when in deadlines]))
+
+    def _overdue(self, worker: _Worker) -> str | None:
+        """Why a busy worker must be ended: past its item's deadline, or stopped for STOPPED_SECONDS."""
+        now = time.monotonic()
+        if worker.deadline is not None and now >= worker.deadline:
+            return f"the worker process grading it was still at it after {worker.allowed:g} s"
+        stat = reaper.process_stat(worker.process.pid)
+        if stat is None or stat[3] != "T":
+            worker.stopped_since = None
+            return None
+        worker.stopped_since = worker.stopped_since or now
+        if now - worker.stopped_since >= STOPPED_SECONDS:
+            return "the worker process grading it was stopped (SIGSTOP)"
+        return None
+
+    def _end_overdue(self, worker: _Worker, why: str, failed) -> None:
+        """Kill a worker that is past its item's deadline or stopped, with what it started; fail its item."""
+        index = worker.item
+        worker.process.kill()  # SIGKILL ends a stopped process too
+        worker.item = None
+        self._bury(worker)
+        reaper.reap_orphans(worker.started)
+        failed(index, WorkerTimedOut(why, worker.allowed))
 
     def _busy(self) -> int:
         return sum(worker.item is not None for worker in self.workers)

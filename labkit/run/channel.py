@@ -15,7 +15,7 @@ import signal
 import threading
 import time
 
-from labkit.run import pipes, reaper, replies, sandbox
+from labkit.run import folder, pipes, reaper, replies, sandbox
 from labkit.untrusted import safe_text
 
 _scan = json.decoder.JSONDecoder().scan_once  # replies are ASCII JSON lines: no decoding detours per line
@@ -79,6 +79,8 @@ class Child:
         self.pipes = layer(proc.stdout, proc.stderr, limits.frame_bytes, limits.output_bytes)
         self._markers_arrive = True  # until a marker fails to come (the student closed the pipe)
         self._memory_exceeded = False
+        self.folder = folder.Folder(self.workdir, limits.folder_bytes, limits.folder_files)
+        self._folder_exceeded = False
         self._released = False
 
     # --- sending -------------------------------------------------------------------------------
@@ -174,6 +176,8 @@ class Child:
             return {"exit_code": None}
         if self._memory_exceeded:
             return {"memory": True}
+        if self._folder_exceeded:
+            return {"disk": True}
         if code < 0:
             try:
                 return {"signal": signal.Signals(-code).name}
@@ -196,6 +200,29 @@ class Child:
                 return
             time.sleep(0.02)
 
+    def watch_folder(self) -> bool:
+        """Once the child said hello (before any student code): find its folder's tmpfs (True); where it has
+        none, a thread walks the folder and ends the child when it holds more than its bound (False)."""
+        pid = self.started.interpreter_pid()
+        if pid is not None and self.folder.attach(pid):
+            return True  # the kernel bounds the tmpfs; `folder_passed` reads its count after each answer
+        threading.Thread(target=self._watch_folder, daemon=True).start()
+        return False
+
+    def _watch_folder(self) -> None:
+        proc = self.started.proc
+        while proc.poll() is None and not self.closed:
+            if self.folder_passed():
+                return
+            time.sleep(0.02)
+
+    def folder_passed(self) -> bool:
+        """Whether the child's folder holds more than its bound (then the child is ended: its status is `disk`)."""
+        if not self._folder_exceeded and not self.closed and self.folder.over():
+            self._folder_exceeded = True
+            self.started.end()
+        return self._folder_exceeded
+
     def close(self) -> None:
         """End the child and everything it started, and remove its folder.  Any thread may call it (stop_all
         does, even from a signal handler): a reader waiting on the pipes then sees their end."""
@@ -206,6 +233,7 @@ class Child:
         with _live_lock:
             _live.discard(self)
         self.started.end()
+        self.folder.close()
         sandbox.remove_workdir(self.workdir)
 
     def release(self) -> None:

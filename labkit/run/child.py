@@ -7,10 +7,11 @@ device and fd 1 joins fd 2).  It imports nothing from the harness and never sees
 the lab's given module (its spec's `given`) arrives as plain data in the load request, and the
 child builds it.
 
-Before any student code runs it takes a user namespace of its own where the parent asks (so that the
-kernel counts its processes apart from the grader's), sets its resource limits, drops every capability,
-confines itself (Landlock, where the kernel has it, and a seccomp filter) and sends a "hello" saying what
-it applied: that first line is the only one the parent trusts without a nonce, because no student code
+Before any student code runs it takes namespaces of its own where the parent asks and the kernel lets it
+(`own_namespaces`: a user namespace, so that the kernel counts its processes apart from the grader's; a
+tmpfs over its folder, bounded; a pid namespace that nothing outlives), sets its resource limits, drops every
+capability, confines itself (Landlock, where the kernel has it, and a seccomp filter) and sends a "hello"
+saying what it applied: that first line is the only one the parent trusts without a nonce, because no student code
 has run yet.  Then it serves requests one at a time; every reply echoes
 the nonce of its request, so a line the student's code writes is never taken for a reply, and after each
 reply it writes a marker with that nonce to the output pipe, so the parent knows where a call's printed
@@ -39,12 +40,19 @@ except ImportError:
 
 
 def main():
-    """Bind, take the channel, put up the walls and say what they are, then serve requests until stdin closes."""
+    """Bind, take namespaces of its own, take the channel, put up the walls and say what they are, then serve
+    requests until stdin closes."""
     builtins.exit = builtins.quit = leaver(SystemExit)  # what `site` would add; the child runs without it (-S)
     bound = bind()
     settings = bound["scan"](sys.argv[1], 0)[0]
+    # No import looks in the working folder, where a student's helper files lie (a ctypes.py there would
+    # run below, before the walls), until the load asks for it.
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
+    wanted = settings.get("confine") or settings.get("pidns") or settings.get("folder")
+    ctypes, libc = load_libc() if wanted else (None, None)
+    spaces = own_namespaces(ctypes, libc, settings)  # where it makes a pid namespace, only its worker returns
     requests, resp_fd = take_channel()
-    hello = put_up_walls(settings)
+    hello = put_up_walls(settings, ctypes, libc, spaces)
     serve, send = serving(bound, settings["limits"], resp_fd)
     send(hello)
     serve(requests)
@@ -84,21 +92,23 @@ def take_channel():
     return io.open(req_fd, "rb"), resp_fd
 
 
-def put_up_walls(settings):
-    """Every wall the child puts up itself, in order; returns the hello that says which held."""
-    # No import looks in the working folder, where a student's helper files lie (a ctypes.py there would
-    # run below, before the walls), until the load asks for it.
-    sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
-    ctypes, libc = load_libc() if settings.get("confine") else (None, None)
-    userns = own_user_namespace(ctypes, libc) if settings.get("userns") else False
-    if settings.get("userns") and not userns:
+def put_up_walls(settings, ctypes, libc, spaces):
+    """Every wall the child puts up itself after its namespaces (`own_namespaces`), in order; returns the hello
+    that says which held."""
+    if settings.get("userns") and not spaces["userns"]:
         settings["limits"].pop("processes", None)  # without a namespace of its own it would count the grader's
     applied = set_limits(settings["limits"], settings.get("skip_limits", ()))
-    drop_capabilities(ctypes, libc, userns)
-    landlock = confine(os.getcwd(), settings.get("landlock_cap"), ctypes, libc)
-    seccomp = filter_syscalls(ctypes, libc) if not settings.get("no_seccomp") else False
-    return {"hello": 1, "landlock": landlock, "seccomp": seccomp, "userns": userns, "limits": applied,
-            "uid": getattr(os, "getuid", lambda: -1)()}
+    if settings.get("confine") or spaces["userns"]:
+        drop_capabilities(ctypes, libc, spaces["userns"])
+    landlock = confine(".", settings.get("landlock_cap"), ctypes, libc) if settings.get("confine") else 0
+    # Signals: Landlock scopes them from ABI 6, and nothing outside a pid namespace (its own, or bubblewrap's:
+    # `pidns_given`) can be named from inside it; elsewhere the filter itself keeps the kill family to this process.
+    own_signals = landlock < 6 and not spaces["pidns"] and not settings.get("pidns_given")
+    seccomp = filter_syscalls(ctypes, libc, own_signals) if settings.get("confine") and not settings.get(
+        "no_seccomp") else False
+    return {"hello": 1, "landlock": landlock, "seccomp": seccomp, "userns": spaces["userns"],
+            "pidns": spaces["pidns"], "folder": spaces["folder"], "signals": bool(seccomp and own_signals),
+            "limits": applied, "uid": getattr(os, "getuid", lambda: -1)()}
 
 
 def set_limits(limits, skip):
@@ -132,25 +142,157 @@ def load_libc():
     except (ImportError, OSError):
         return None, None
 
-def own_user_namespace(ctypes, libc):
-    """A user namespace of its own, mapping its uid and gid to themselves: the kernel (5.14 and later)
-    counts RLIMIT_NPROC per user namespace, so the process limit then caps this child alone, not every
-    process of the user who runs the grader.  Returns whether it was made."""
+CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
+
+
+def own_namespaces(ctypes, libc, settings):
+    """Namespaces of its own, before any student code, where the parent asks and the kernel lets it (Linux):
+
+    - a user namespace (a child that is not root: what lets it make the others), mapping its uid and gid to
+      themselves: the kernel (5.14 and later) also counts RLIMIT_NPROC per user namespace, so the process
+      limit then caps this child alone, not every process of the user who runs the grader;
+    - a mount namespace with a tmpfs of its own over its folder (`settings["folder"]`: at most that many bytes
+      and files, whatever is written there, by the kernel's count), the parent's helper files copied in;
+    - a pid namespace (`settings["pidns"]`, outside bubblewrap, which has one): nothing started inside can name,
+      signal or outlive anything outside, and the kernel ends everything in it when its first process ends.
+
+    Returns {"userns", "pidns", "folder"}: what was made.  With a pid namespace this process becomes a waiter
+    outside it (`wait_for_worker`) and never returns: its second child, the worker, does."""
+    made = {"userns": False, "pidns": False, "folder": False}
     if libc is None:
-        return False
-    uid, gid = os.getuid(), os.getgid()
-    if libc.unshare(ctypes.c_int(0x10000000)) != 0:  # CLONE_NEWUSER
-        return False
-    for name, line in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
-        try:
-            fd = os.open("/proc/self/" + name, os.O_WRONLY)
+        return made
+    wants_user = os.geteuid() != 0 and (settings.get("userns") or settings.get("pidns") or settings.get("folder"))
+    uid, gid = os.getuid(), os.getgid()  # as the machine knows them (unmapped, the new namespace says 65534)
+    if wants_user and libc.unshare(ctypes.c_int(CLONE_NEWUSER)) == 0:
+        made["userns"] = True
+        for name, line in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
             try:
-                os.write(fd, line.encode("ascii"))
-            finally:
-                os.close(fd)
+                fd = os.open("/proc/self/" + name, os.O_WRONLY)
+                try:
+                    os.write(fd, line.encode("ascii"))
+                finally:
+                    os.close(fd)
+            except OSError:
+                pass  # unmapped, it still counts its processes apart
+    if os.geteuid() == 0 or made["userns"]:  # the capabilities to make the others, in its own user namespace
+        if settings.get("folder") and libc.unshare(ctypes.c_int(CLONE_NEWNS)) == 0:
+            made["folder"] = own_folder(ctypes, libc, settings["folder"], made["userns"])
+        if settings.get("pidns") and libc.unshare(ctypes.c_int(CLONE_NEWPID)) == 0:
+            made["pidns"] = True
+            wait_for_worker(ctypes, libc)
+    return made
+
+
+def own_folder(ctypes, libc, bound, userns):
+    """Its folder becomes a tmpfs of its own (in its own mount namespace) holding at most `bound["bytes"]` bytes
+    and `bound["files"]` files and folders; the files the parent put there (helper modules) are copied in.
+    Everything goes by the working folder itself, never by a path through the folders above it, which its uid
+    may not be allowed to search (a grader's TMPDIR in a private folder): the tmpfs is made as a mount of its
+    own (fsopen, fsmount), entered by descriptor, and put over the folder's path where that path can be
+    followed, so that TMPDIR and HOME lead into it too.  Returns whether it is the working folder now."""
+    if not userns and libc.mount(None, b"/", None, ctypes.c_ulong(0x4000 | 0x40000), None) != 0:
+        return False  # root's new mount namespace would share its mounts with the machine's (MS_REC | MS_PRIVATE)
+    given = {}
+    for name in os.listdir("."):
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:
-            pass  # unmapped, it still counts its processes apart
+            continue
+        try:
+            if os.fstat(fd).st_mode & 0o170000 == 0o100000:  # S_ISREG
+                given[name] = os.read(fd, 1 << 24)
+        finally:
+            os.close(fd)
+    syscall, string, number = libc.syscall, ctypes.c_char_p, ctypes.c_int
+    syscall.restype = ctypes.c_long
+    made = syscall(number(430), string(b"tmpfs"), number(1))  # fsopen(…, FSOPEN_CLOEXEC): Linux 5.2
+    if made < 0:
+        return False
+    try:
+        for key, value in (("size", bound["bytes"]), ("nr_inodes", bound["files"]), ("mode", "0700")):
+            if syscall(number(431), number(made), number(1), string(key.encode()), string(str(value).encode()),
+                       number(0)) != 0:  # fsconfig(FSCONFIG_SET_STRING)
+                return False
+        if syscall(number(431), number(made), number(6), None, None, number(0)) != 0:  # FSCONFIG_CMD_CREATE
+            return False
+        mounted = syscall(number(432), number(made), number(1), number(2 | 4))  # fsmount: NOSUID | NODEV
+    finally:
+        os.close(made)
+    if mounted < 0:
+        return False
+    try:
+        syscall(number(429), number(mounted), string(b""), number(-100), string(os.getcwd().encode()),
+                number(4))  # move_mount(…, AT_FDCWD, MOVE_MOUNT_F_EMPTY_PATH); if the path cannot be followed,
+        os.fchdir(mounted)  # neither can the student's code follow it
+    finally:
+        os.close(mounted)
+    for name, data in given.items():
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
     return True
+
+
+def wait_for_worker(ctypes, libc):
+    """In a new pid namespace: its first process (pid 1) starts the worker, which returns to run the student's
+    file, then reaps whatever ends in the namespace until the worker does, passes on how the worker ended, and
+    ends (the kernel then kills everything left in the namespace).  This process stays outside: it waits, and
+    ends as the worker did, so the parent sees the worker's exit; everything in the namespace descends from its
+    first process, which dies with this one (PR_SET_PDEATHSIG) or with the process group the parent kills."""
+    import _signal
+    told, tell = os.pipe()
+    init = os.fork()
+    if init == 0:
+        os.close(told)
+        libc.prctl(ctypes.c_int(1), ctypes.c_ulong(9), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
+        worker = os.fork()
+        if worker == 0:
+            os.close(tell)
+            return
+        deaf(_signal)
+        for fd in (0, 1, 2):
+            os.close(fd)  # the pipes stay the worker's alone
+        while True:
+            try:
+                ended, status = os.waitpid(-1, 0)
+            except InterruptedError:
+                continue
+            if ended == worker:
+                break
+        os.write(tell, str(status).encode("ascii"))
+        os._exit(0)
+    os.close(tell)
+    deaf(_signal)
+    for fd in (0, 1, 2):
+        os.close(fd)  # the parent sees the end of the pipes once the worker and all it started are gone
+    said = os.read(told, 32)
+    status = os.waitpid(init, 0)[1]  # returns once the kernel has ended everything in the namespace
+    if said.isdigit():
+        status = int(said)
+    if os.WIFSIGNALED(status):
+        import resource
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        number = os.WTERMSIG(status)
+        try:
+            _signal.signal(number, _signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+        os.kill(os.getpid(), number)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def deaf(_signal):
+    """Ignore every signal that can be ignored but SIGCHLD (the waiter and init share the worker's process group:
+    a kill(0, …) the student's code sends its own group must not end them)."""
+    for number in range(1, _signal.NSIG):
+        if number not in (_signal.SIGKILL, _signal.SIGSTOP, _signal.SIGCHLD):
+            try:
+                _signal.signal(number, _signal.SIG_IGN)
+            except (OSError, ValueError):
+                pass
+
 
 def drop_capabilities(ctypes, libc, userns):
     """No capability left, now or after an exec: a child of a root grader that has no uid of its own
@@ -167,30 +309,43 @@ def drop_capabilities(ctypes, libc, userns):
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
     libc.capset(header, (ctypes.c_uint32 * 6)())  # effective, permitted, inheritable: all empty
 
-def filter_syscalls(ctypes, libc):
+def filter_syscalls(ctypes, libc, own_signals=False):
     """A seccomp filter: no socket of any kind (TCP, UDP, and Unix sockets, by path or abstract: the
     D-Bus session bus, ssh and gpg agents, X11), no io_uring (its requests would pass by this filter),
     no IPC the kernel keeps beyond a process (System V, POSIX message queues), no keyrings, no ptrace,
-    no new namespace (a user namespace would give back, inside it, the capabilities dropped above).
+    no new namespace (a user namespace would give back, inside it, the capabilities dropped above), no file
+    in memory outside every folder (memfd_create, memfd_secret: its own folder is where its files go, bounded).
     Each is refused with EPERM; so is every call of another architecture's ABI; clone3, whose flags a
-    filter cannot read, says ENOSYS (the C library then uses clone).  Returns whether it is installed
-    (this architecture's numbers must be known)."""
+    filter cannot read, says ENOSYS (the C library then uses clone).
+
+    With `own_signals` (where neither Landlock nor a pid namespace keeps its signals in), the kill family
+    reaches this process alone: kill() to its own pid or its own process group (0), tkill, tgkill,
+    rt_sigqueueinfo and rt_tgsigqueueinfo to its own pid (what raise(), os.abort, signal.raise_signal and
+    signal.pthread_kill use); pidfd_send_signal (whose target a filter cannot read) and fcntl's F_SETOWN and
+    F_SETOWN_EX (SIGIO to a process of its choosing) are refused.  Its own forks inherit the filter with this
+    pid, so they can signal it and the group, not one another by pid.  Returns whether it is installed (this
+    architecture's numbers must be known)."""
     if libc is None:
         return False
     # socket, socketpair; mq_open … mq_getsetattr; msgget, msgctl, msgrcv, msgsnd; semget, semctl,
     # semtimedop, semop; shmget, shmctl, shmat, shmdt; add_key, request_key, keyctl; ptrace,
-    # process_vm_readv, process_vm_writev; unshare, setns — then clone and clone3 — in each
-    # architecture's numbering, after its audit arch
+    # process_vm_readv, process_vm_writev; unshare, setns; memfd_create (a file in memory, in no folder, that
+    # RLIMIT_AS does not count) — then clone and clone3 — then kill, tkill, tgkill,
+    # rt_sigqueueinfo, rt_tgsigqueueinfo and fcntl — in each architecture's numbering, after its audit arch
     generic = ((198, 199, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
-                196, 197, 217, 218, 219, 117, 270, 271, 97, 268), 220, 435)  # asm-generic (arm64, riscv64)
+                196, 197, 217, 218, 219, 117, 270, 271, 97, 268, 279), 220, 435,
+               (129, 130, 131, 138, 240, 25))  # asm-generic (arm64, riscv64)
     known = {"x86_64": (0xC000003E, ((41, 53, 240, 241, 242, 243, 244, 245, 68, 71, 70, 69, 64, 66, 220, 65,
-                                      29, 31, 30, 67, 248, 249, 250, 101, 310, 311, 272, 308), 56, 435)),
+                                      29, 31, 30, 67, 248, 249, 250, 101, 310, 311, 272, 308, 319), 56, 435,
+                                     (62, 200, 234, 129, 297, 72))),
              "aarch64": (0xC00000B7, generic), "arm64": (0xC00000B7, generic),
              "riscv64": (0xC00000F3, generic)}
-    arch, (numbers, clone, clone3) = known.get(os.uname().machine, (None, ((), None, None)))
+    arch, (numbers, clone, clone3, signalling) = known.get(os.uname().machine, (None, ((), None, None, ())))
     if arch is None:
         return False
-    numbers += (425, 426, 427, 438)  # io_uring_setup, io_uring_enter, io_uring_register, pidfd_getfd: all
+    numbers += (425, 426, 427, 438, 447)  # io_uring_setup, _enter, _register, pidfd_getfd, memfd_secret: all
+    if own_signals:
+        numbers += (424,)  # pidfd_send_signal: all
 
     class Instruction(ctypes.Structure):
         _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
@@ -201,7 +356,8 @@ def filter_syscalls(ctypes, libc):
 
     # The program, with jumps to labels: another architecture's ABI is refused; then (x86-64) the x32
     # ABI, whose numbers have bit 30 set; each number above; clone with a namespace flag in its first
-    # argument (the low half of args[0]: all three are little-endian); clone3; the rest is allowed.
+    # argument (the low half of args[0]: all three are little-endian; a pid, a tid and fcntl's command are
+    # ints, read by the kernel from that half too); clone3; the signalling calls; the rest is allowed.
     load, equal, at_least, any_bit, give = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, JMP|JEQ|JGE|JSET|K, RET
     allow, deny, no_such = 0x7FFF0000, 0x00050001, 0x00050026  # SECCOMP_RET_ALLOW, RET_ERRNO|EPERM, |ENOSYS
     namespaces = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
@@ -210,7 +366,16 @@ def filter_syscalls(ctypes, libc):
     if arch == 0xC000003E:
         code.append((at_least, "deny", None, 0x40000000))
     code += [(equal, "deny", None, number) for number in numbers]
-    code += [(equal, "clone3", None, clone3), (equal, "clone", None, clone), (give, None, None, allow),
+    code += [(equal, "clone3", None, clone3), (equal, "clone", None, clone)]
+    if own_signals:
+        kill, *to_own_pid, fcntl = signalling
+        me = os.getpid()
+        code += [(equal, "kill", None, kill)] + [(equal, "own", None, number) for number in to_own_pid]
+        code += [(equal, "fcntl", None, fcntl), (give, None, None, allow),
+                 ("kill", load, None, None, 16), (equal, "allow", None, 0), (equal, "allow", "deny", me),
+                 ("own", load, None, None, 16), (equal, "allow", "deny", me),
+                 ("fcntl", load, None, None, 24), (equal, "deny", None, 8), (equal, "deny", None, 15)]  # F_SETOWN(_EX)
+    code += [("allow", give, None, None, allow),
              ("clone", load, None, None, 16), (any_bit, "deny", None, namespaces), (give, None, None, allow),
              ("clone3", give, None, None, no_such), ("deny", give, None, None, deny)]
     labels = {item[0]: index for index, item in enumerate(code) if type(item[0]) is str}

@@ -11,7 +11,7 @@ import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from labkit.run import replies, sandbox
+from labkit.run import folder, replies, sandbox
 from labkit.run.channel import Child, Stopped, stop_all  # noqa: F401  (stop_all: Ctrl-C in the grader)
 from labkit.spec import active
 
@@ -76,6 +76,8 @@ class Limits:
     frame_bytes: int = 16 << 20  # a reply line longer than this is not an answer
     source_bytes: int = 1 << 20  # a student file larger than this is not run
     submission_seconds: float = 120.0  # everything one student file may take, all cases together
+    folder_bytes: int = 64 << 20  # what the files in a child's own folder may hold together
+    folder_files: int = 10_000  # files and folders in it (the helper modules a submission brings count too)
 
     @classmethod
     def from_env(cls, environ=os.environ) -> Limits:
@@ -98,7 +100,8 @@ class LoadOutcome:
     """Whether the student file loaded, and which functions it defines."""
 
     status: str  # ok, missing_file, too_large, not_utf8, syntax_error, import_error, timeout, crashed, memory,
-    #              system_error (the machine refused a process or disk space: not the student's doing)
+    #              disk (its folder passed its bound), system_error (the machine refused a process or disk space: not
+    #              the student's doing)
     detail: dict = field(default_factory=dict)
     functions: dict = field(default_factory=dict)  # name -> ok | missing | not_callable
     defined: list = field(default_factory=list)  # public callables the file does define
@@ -126,7 +129,7 @@ class CaseRun:
     """The calls of one case that answered, and why the rest did not."""
 
     calls: list = field(default_factory=list)
-    problem: str | None = None  # None, timeout, crashed, no_answer, load_failed, missing_function
+    problem: str | None = None  # None, timeout, crashed, no_answer, memory, disk, load_failed, missing_function
     detail: dict = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -253,6 +256,7 @@ class StudentRun:
     def _settings(self) -> dict:
         """What the child needs before it reads any request: its limits and how far to confine itself."""
         return {"limits": self.limits.for_child(), "landlock_cap": sandbox.landlock_cap(),
+                "folder": folder.mount_size(self.limits.folder_bytes, self.limits.folder_files),
                 "skip_limits": ["RLIMIT_AS"] if os.environ.get("LAB_NO_RLIMIT_AS") else [],
                 "no_seccomp": os.environ.get("LAB_NO_SECCOMP") == "1"}
 
@@ -274,7 +278,9 @@ class StudentRun:
         if kind == "hello":
             started = self._child.started
             started.note_tree()
-            level = sandbox.level_of(self._plan, hello, started.uid, started.cgroup is not None)
+            tmpfs = self._child.watch_folder()
+            level = sandbox.level_of(self._plan, hello, started.uid, started.cgroup is not None,
+                                     sandbox.folder_wall(self.limits, tmpfs))
             started.writes_shared = "shared" not in level.blocks
             if self.level is None or len(level.blocks) < len(self.level.blocks):
                 self.level = level  # a submission's level is the weakest any of its children had
@@ -316,6 +322,8 @@ class StudentRun:
             self._child.settle_output()
         raw = self._child.output_report(nonce)
         sandbox_name = self.level.name if self.level else ""
+        if self._child.folder_passed():  # whatever it answered: its folder passed its bound
+            return LoadOutcome("disk", self._folder_detail(), output=raw, sandbox=sandbox_name)
         if kind == "timeout":
             return LoadOutcome("timeout", {"seconds": self.limits.load_seconds}, output=raw, sandbox=sandbox_name)
         if kind != "reply":
@@ -401,6 +409,8 @@ class StudentRun:
     def _answered(self, kind: str, reply, deadline: float, key: str) -> tuple[CallRecord | None, str | None, dict]:
         """One call's record from what came back for it, or its problem (then the child is closed)."""
         checked, problem = None, None
+        if self._child.folder_passed():  # an answer given after its folder passed its bound is none
+            kind, reply = "died", self._folder_detail()
         if kind == "reply":
             try:
                 checked = replies.call(reply, self.limits)
@@ -420,8 +430,12 @@ class StudentRun:
         elif checked is not None:
             detail["raised"] = checked["internal"]
         self.close()
-        problem = ("memory" if detail.get("memory") else kind if kind in ("timeout", "no_answer") else "crashed")
+        problem = ("memory" if detail.get("memory") else "disk" if detail.get("disk")
+                   else kind if kind in ("timeout", "no_answer") else "crashed")
         return None, problem, detail
+
+    def _folder_detail(self) -> dict:
+        return {"disk": True, "megabytes": self.limits.folder_bytes >> 20, "files": self.limits.folder_files}
 
 
 RETRY_PAUSES = (0.1, 0.3, 0.9)  # seconds before each new try when the machine was short of processes or memory

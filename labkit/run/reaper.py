@@ -72,19 +72,19 @@ def _orphans(child_started: int) -> list[int]:
     return found
 
 
-def reap_orphans(child_started: int | None) -> int:
-    """Kill and collect everything a child left behind (their own children come back to us in turn)."""
+def reap_orphans(child_started: int | None, seconds: float = 10.0) -> int:
+    """Kill and collect everything a child left behind that came back to us: each orphan with every process below
+    it, all stopped first (a stopped process cannot fork) and then killed at once, whatever their depth or process
+    groups; again until none comes back (a killed orphan's children come back to us as zombies), for at most
+    `seconds`.  Where a child has a pid namespace or a uid of its own this finds nothing: the kernel ended all of
+    it; elsewhere it is as good as what /proc shows while it looks (README: a level without either)."""
     if not _reaper_on or child_started is None:
         return 0
-    ended = 0
-    for _ in range(50):
+    ended, deadline = 0, time.monotonic() + seconds
+    while time.monotonic() < deadline:
         with spawn_lock:  # no child of ours is being forked (and not yet known) while we look
             orphans = _orphans(child_started)
-            for pid in orphans:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+            _stop_and_kill(orphans, deadline)
         if not orphans:
             break
         for pid in orphans:
@@ -94,6 +94,28 @@ def reap_orphans(child_started: int | None) -> int:
             except ChildProcessError:
                 pass
     return ended
+
+
+def _stop_and_kill(tops: list[int], deadline: float) -> None:
+    """Stop every process in the trees below `tops` until a look finds none that is not stopped, then kill them
+    all (a process stopped before it could fork leaves no child to miss)."""
+    stopped: set = set()
+    while time.monotonic() < deadline:
+        found = set(tops) | {pid for top in tops for pid, _ in descendants(top)}
+        fresh = found - stopped
+        if not fresh:
+            break
+        for pid in fresh:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except OSError:
+                pass
+        stopped |= fresh
+    for pid in stopped:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def descendants(pid: int) -> list[tuple[int, int]]:

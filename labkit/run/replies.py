@@ -140,7 +140,8 @@ def hello(reply) -> dict:
         raise Invalid("not a hello")
     limits = reply.get("limits")
     return {"landlock": _int(reply.get("landlock")) or 0, "seccomp": reply.get("seccomp") is True,
-            "userns": reply.get("userns") is True,
+            "userns": reply.get("userns") is True, "pidns": reply.get("pidns") is True,
+            "folder": reply.get("folder") is True, "signals": reply.get("signals") is True,
             "limits": [name for name in limits[:10] if type(name) is str] if type(limits) is list else []}
 
 

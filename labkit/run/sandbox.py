@@ -55,6 +55,7 @@ ATTACKS = {
     "sockets": "connect to local sockets (D-Bus, ssh and gpg agents, X11; by path or abstract)",
     "processes": "exhaust the processes of the user running the grader",
     "leftover": "leave processes running after it was graded",
+    "disk": "fill the disk or memory with files (its folder, /tmp, /dev/shm, memfd)",
 }
 
 
@@ -62,7 +63,7 @@ ATTACKS = {
 class Level:
     """What confines a child: a name for people, the walls in force, what they block, whether that is all."""
 
-    name: str  # bwrap, landlock-6+, landlock-N (no signal scoping), uid (+ landlock…), none
+    name: str  # bwrap, landlock-6+, landlock-N, uid (+ landlock…), seccomp, none; (no seccomp), (no pid namespace)
     walls: tuple = ()
     blocks: tuple = ()  # keys of ATTACKS
     full: bool = False
@@ -71,19 +72,34 @@ class Level:
 def blocked_by(walls: tuple, abi: int) -> tuple:
     """The attacks (ATTACKS) that these walls stop."""
     blocked = set()
-    if "bwrap" in walls:
-        blocked |= set(ATTACKS) - {"processes"}  # bubblewrap counts no processes: a limit below does
+    if "bwrap" in walls:  # bubblewrap counts no processes (a limit below does), and bounds no folder (a tmpfs does)
+        blocked |= set(ATTACKS) - {"processes", "disk"}
     if abi:
         blocked |= {"read", "write", "shared"} | ({"signal"} if abi >= 6 else set())
     if "seccomp" in walls:
         blocked |= {"network", "sockets"}
+    if SIGNALS_WALL in walls:
+        blocked.add("signal")
     if "uid" in walls:
         blocked |= {"write", "signal", "leftover"}
+    if PID_WALL in walls:
+        blocked |= {"signal", "leftover"}
     if any(wall.startswith("processes ≤") for wall in walls):
         blocked.add("processes")
-    if "reaper" in walls:
-        blocked.add("leftover")
+    if any(wall.startswith("folder ≤") and wall.endswith("(tmpfs)") for wall in walls) and "seccomp" in walls \
+            and {"write", "shared"} <= blocked:
+        blocked.add("disk")  # all it can write is its bounded folder; memfd_create is refused by the filter
     return tuple(attack for attack in ATTACKS if attack in blocked)
+
+
+PID_WALL = "pid namespace"  # the child's own (labkit/run/child.py): nothing outside can be named, nothing outlives it
+SIGNALS_WALL = "signals (seccomp)"  # the filter keeps the kill family to the child itself (labkit/run/child.py)
+
+
+def folder_wall(limits, tmpfs: bool) -> str:
+    """The wall that bounds the child's folder: a tmpfs of its own (the kernel counts), or the parent's watchdog."""
+    how = "tmpfs" if tmpfs else "watchdog"
+    return f"folder ≤ {limits.folder_bytes >> 20} MiB, {limits.folder_files} files ({how})"
 
 
 @dataclass(frozen=True)
@@ -149,27 +165,34 @@ def mark_broken(plan: Plan) -> None:
         _broken.add(plan.key)
 
 
-def level_of(plan: Plan, hello: dict, uid: int | None, cgroup: bool = False) -> Level:
+def level_of(plan: Plan, hello: dict, uid: int | None, cgroup: bool = False, folder: str = "") -> Level:
     """The level of a child started with `plan` (under `uid`, in a pids cgroup) whose first message was
-    `hello`."""
+    `hello`; `folder` is the wall that bounds its folder (`folder_wall`), "" where none does."""
     abi = hello.get("landlock", 0) if type(hello.get("landlock")) is int else 0
     seccomp = hello.get("seccomp") is True
     limits = hello.get("limits") if type(hello.get("limits")) is list else []
+    pidns = hello.get("pidns") is True
     walls = []
     if plan.bwrap:
         walls.append("bwrap")
     if uid is not None:
         walls.append("uid")  # which uid varies run to run; the outputs must not
+    if pidns:
+        walls.append(PID_WALL)
     if abi:
         walls.append(f"landlock-{abi}")
     if seccomp:
         walls.append("seccomp")
+    if seccomp and hello.get("signals") is True:
+        walls.append(SIGNALS_WALL)
     if "RLIMIT_NPROC" in limits and uid is not None:
         walls.append(f"processes ≤ {PROCESSES} (uid)")
     elif "RLIMIT_NPROC" in limits and (hello.get("userns") is True or (plan.bwrap and not _root())):
         walls.append(f"processes ≤ {PROCESSES} (userns)")
     elif cgroup:
         walls.append(f"processes ≤ {PROCESSES} (cgroup)")
+    if folder:
+        walls.append(folder)
     if limits:
         walls.append("rlimits")
     if plan.portable:
@@ -184,12 +207,15 @@ def level_of(plan: Plan, hello: dict, uid: int | None, cgroup: bool = False) -> 
     if abi >= 6:
         parts.append("landlock-6+")
     elif abi >= 4:
-        parts.append(f"landlock-{abi} (no signal scoping)")
+        parts.append(f"landlock-{abi}")
     elif abi:
-        parts.append(f"landlock-{abi} (no network or signal scoping)")
+        parts.append(f"landlock-{abi} (no network scoping)")
+    # Where no pid namespace could be made (a kernel or container that refuses one), and no uid of its own ends
+    # what it leaves, the name says so: what it left is ended by the reaper, as far as it can find it.
+    missing = " (no pid namespace)" if IS_LINUX and not plan.portable and not pidns and uid is None else ""
     if not parts:
-        return Level("seccomp" if seccomp else "none", tuple(walls), blocks, full)
-    return Level(" + ".join(parts) + ("" if seccomp else " (no seccomp)"), tuple(walls), blocks, full)
+        return Level(("seccomp" if seccomp else "none") + missing, tuple(walls), blocks, full)
+    return Level(" + ".join(parts) + ("" if seccomp else " (no seccomp)") + missing, tuple(walls), blocks, full)
 
 
 def _root() -> bool:
@@ -299,6 +325,14 @@ class Started:
         the outer one they come back to us, and `end` must wait for them and collect them."""
         if self.plan.bwrap and IS_LINUX:
             self.tree = reaper.descendants(self.proc.pid)
+
+    def interpreter_pid(self) -> int | None:
+        """The pid, as this process sees it, of a process in the child's own mount namespace, before any student
+        code ran: the one started (outside bubblewrap: the interpreter, or the waiter that made its namespaces),
+        else the last process bubblewrap started (the interpreter)."""
+        if not self.plan.bwrap:
+            return self.proc.pid
+        return self.tree[-1][0] if self.tree else None
 
     def end(self) -> None:
         """Kill the child and whatever it started; collect its exit status.  Safe to call twice."""
@@ -655,6 +689,14 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
     # user namespace (bubblewrap's, or one it makes itself); or, for root's child without a uid, a cgroup.
     per_namespace = plan.landlock and not root and counts_processes_per_user_namespace()
     settings["userns"] = per_namespace and not plan.bwrap
+    # Namespaces of its own (labkit/run/child.py): a pid namespace (bubblewrap has one), its folder a tmpfs with
+    # a bound; not in the portable layer (Windows' job object), nor where LAB_NO_NAMESPACES=1 says the machine
+    # would refuse them.
+    spaces = IS_LINUX and not plan.portable and os.environ.get("LAB_NO_NAMESPACES") != "1"
+    settings["pidns"] = spaces and not plan.bwrap
+    settings["pidns_given"] = plan.bwrap
+    if not spaces:
+        settings.pop("folder", None)
     if uid is not None or per_namespace:
         settings["limits"] = dict(settings["limits"], processes=PROCESSES)
     cgroup = _pids_group() if plan.landlock and root and uid is None else None
@@ -666,7 +708,8 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
             os.chmod(workdir, 0o700)
             options.update(user=uid, group=uid, extra_groups=[])
         if plan.bwrap:
-            command = bwrap_command(folders) + ["--bind", workdir, INSIDE, "--chdir", INSIDE, "--"] + command
+            command = bwrap_command(folders) + ["--bind", workdir, INSIDE, "--chdir", INSIDE] + bwrap_read_only() \
+                + ["--"] + command
             options["cwd"] = "/"
         else:
             options["cwd"] = workdir
@@ -709,6 +752,13 @@ def bwrap_command(python_folders: list[str]) -> list[str]:
     for single in ("/etc/ld.so.cache", "/etc/localtime"):
         command += ["--ro-bind-try", single, single]
     return command + ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+
+
+def bwrap_read_only() -> list[str]:
+    """bubblewrap's own tmpfs (its root, /tmp, /dev and so /dev/shm) made read-only once everything is mounted on
+    them: with or without Landlock, the child's folder (a tmpfs of its own, labkit/run/child.py) is all it can
+    write."""
+    return ["--remount-ro", "/tmp", "--remount-ro", "/dev", "--remount-ro", "/"]
 
 
 def python_folders() -> list[str]:
