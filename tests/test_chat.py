@@ -15,10 +15,11 @@ from conftest import ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, wait_for
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 from lab09.examples import REWRITE_INSTRUCTION
 from lab09.chat import corpus
-from lab09.chat.main import DEMO_SCRIPTS, Chat, NotReady, models
+from lab09.chat.main import DEMO_SCRIPTS, Chat, NotReady, models, student_run
 from lab09.chat.retrieval import KnowledgeBase
 from lab09.chat.tinylm import DeadlineExceeded, count_tokens, decode, encode
-from labkit.run.engine import StudentRun
+from labkit.run import engine
+from labkit.run.engine import Limits, StudentRun
 from followups import carries
 from test_course_output import transcript
 
@@ -122,6 +123,27 @@ def converse(questions, rewriter=REWRITER, seed=0, path=SOLUTION, knowledge=KNOW
                     knowledge=knowledge, **options)
         replies = [chat.turn(question) for question in questions]
     return chat, replies, out.getvalue()
+
+
+def test_a_chat_goes_on_past_a_submissions_budget(monkeypatch):
+    """make chat is open-ended: a student who talks for more than a graded submission's two minutes still gets
+    replies (it said "timeout" from the 121st second on); each call keeps make test's own limit."""
+    clock = {"ahead": 0.0}
+    real = time.monotonic
+
+    class Clock:  # the engine's clock, moved on by hand: nobody waits two minutes
+        monotonic = staticmethod(lambda: real() + clock["ahead"])
+        perf_counter, sleep, time = staticmethod(time.perf_counter), staticmethod(time.sleep), staticmethod(time.time)
+
+    monkeypatch.setattr(engine, "time", Clock)
+    out = io.StringIO()
+    with student_run(SOLUTION) as student:
+        chat = Chat(student, CHAT_MODEL, random.Random(0), out, rewriter=None, knowledge=KNOWLEDGE)
+        first = chat.turn("什么是 token？")
+        clock["ahead"] = Limits.submission_seconds + 1
+        later = chat.turn("那 prompt 呢？")
+        assert student.limits.case_seconds == Limits.from_env().case_seconds
+    assert first and later and "timeout" not in out.getvalue()
 
 
 def only_the_six(tmp_path):

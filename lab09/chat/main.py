@@ -36,7 +36,7 @@ from lab09.chat.rewriter import Rewriter
 from lab09.chat.tinylm import DeadlineExceeded, count_tokens
 from labkit.i18n import current_language, text
 from labkit.render import INDENT, literal
-from labkit.run.engine import StudentRun
+from labkit.run.engine import Limits, StudentRun
 from labkit.terminal import own_terminal
 from labkit.untrusted import safe_text
 
@@ -449,11 +449,16 @@ def main(argv=None) -> int:
             return 0
 
 
+def student_run(path) -> StudentRun:
+    """The student's file for a chat: each call under make test's limits, the session as long as they like."""
+    return StudentRun(Path(path), display=display_name(path), limits=Limits.open_ended())
+
+
 def run(args, seed, interactive: bool) -> int:
     model, rewriter = models()
     knowledge = KnowledgeBase()
     opened = sessions.open_store(Path(args.db) if args.db else Path(args.page).with_name(sessions.FILE_NAME))
-    with StudentRun(Path(args.student), display=display_name(args.student)) as student:
+    with student_run(args.student) as student:
         chat = Chat(student, model, random.Random(seed), rewriter=None if args.no_rewrite else rewriter,
                     deadline_ms=args.rewrite_deadline, delay_ms=args.rewrite_delay, exact_ms=not args.demo,
                     knowledge=knowledge, store=opened.store, max_turns=DEMO_MAX_TURNS if args.demo else MAX_TURNS)

@@ -64,6 +64,9 @@ def runtime() -> Runtime:
     return known[1]
 
 
+OPEN_ENDED_SECONDS = 7 * 24 * 3600.0  # a session of make chat or a lab's server: a week
+
+
 @dataclass(frozen=True)
 class Limits:
     """How much time, memory and output one student file may use."""
@@ -88,6 +91,12 @@ class Limits:
         if environ.get("LAB_MEMORY_MB"):
             limits = replace(limits, memory_bytes=int(environ["LAB_MEMORY_MB"]) << 20)
         return limits
+
+    @classmethod
+    def open_ended(cls, environ=os.environ) -> Limits:
+        """For a face a person drives as long as they like (make chat, a lab's server): each call keeps make
+        test's limits, the session as a whole gets a week, not a submission's two minutes."""
+        return replace(cls.from_env(environ), submission_seconds=OPEN_ENDED_SECONDS)
 
     def for_child(self) -> dict:
         """The limits the child sets on itself (the CPU limit only stops a child its parent lost)."""
