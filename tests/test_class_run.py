@@ -182,6 +182,51 @@ def test_a_failure_while_rendering_one_submission_becomes_its_status_and_the_cla
     assert "2/2" in page.split("id=rates")[1].split("</table>")[0]  # the pass rates leave it out
 
 
+def test_a_class_run_that_graded_nobody_fails_in_one_line_and_names_who_it_failed_on(
+        tmp_path, monkeypatch, capsys):
+    """Issue 24 item 5: every submission grader_error (a broken setup) exits 1 and says why in one line, where it
+    exited 0 as if the class were graded; a few grader errors are named in the summary, and the run still exits
+    0 when someone was graded."""
+    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("bwrap", full=True))
+    folder = honest_class(tmp_path / "class", ("alice", "bob", "victim"))
+    real = StudentResult.from_grade
+
+    def failing(result, limits, who=("alice", "bob", "victim")):
+        if result.student in who:
+            raise RuntimeError("the course file's secret is unreadable")
+        return real(result, limits)
+
+    monkeypatch.setattr(StudentResult, "from_grade", failing)
+    assert grade.main([str(folder), "--out", str(tmp_path / "none")]) == 1
+    said = capsys.readouterr()
+    failed = [line for line in said.err.splitlines() if line.startswith("评分失败")]
+    assert len(failed) == 1 and "3 份提交全部是 grader_error" in failed[0]
+    assert "RuntimeError: the course file's secret is unreadable" in failed[0]
+    named = [line for line in said.out.splitlines() if line.startswith("评分程序出错的提交 (3")]
+    assert len(named) == 1 and named[0].endswith("alice, bob, victim")
+
+    monkeypatch.setattr(StudentResult, "from_grade", lambda result, limits: failing(result, limits, ("victim",)))
+    assert grade.main([str(folder), "--out", str(tmp_path / "some")]) == 0
+    said = capsys.readouterr()
+    assert "评分失败" not in said.err and "评分程序出错的提交 (1，" in said.out and said.out.count("victim") >= 1
+
+
+def test_workers_that_end_as_they_start_fail_the_run_in_one_line(tmp_path, monkeypatch, capsys):
+    """The grader's own setup failing (no worker can take any work) is one line and exit 1, not a traceback."""
+    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("bwrap", full=True))
+    folder = honest_class(tmp_path / "class", ("alice",))
+
+    def failing(*args, **kwargs):
+        raise grade.workers.WorkersFailing("grading workers end as they start (exit code 1)")
+
+    monkeypatch.setattr(grade, "grade_class", failing)
+    assert grade.main([str(folder), "--out", str(tmp_path / "out")]) == 1
+    said = capsys.readouterr().err.strip().splitlines()
+    assert said[-1] == text("grade.setup_failed", why="grading workers end as they start (exit code 1)",
+                            out=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
 def test_class_outputs_are_written_all_or_none(tmp_path, monkeypatch):
     folder = honest_class(tmp_path / "class")
     out = tmp_path / "out"

@@ -40,7 +40,7 @@ from labkit.instructor.results import StudentResult
 from labkit.instructor.config import ATTEMPTS, VISIBILITIES, Scheme
 from labkit.instructor.lms.downloads import Refused as DownloadRefused, describe as describe_download
 from labkit.instructor.lms.downloads import refusal as download_refusal
-from labkit.instructor.outputs.figures import Figures, late_line
+from labkit.instructor.outputs.figures import Figures, late_line, nobody_graded
 from labkit.instructor.outputs.gradebooks import kind_lines, missing_line, rows_line
 from labkit.instructor.lms.submissions import NOT_THEIR_DOING, UNGRADABLE, Submission, discover, from_folder, gradescope_metadata
 from labkit.instructor.lms.submissions import noted_late
@@ -495,6 +495,9 @@ def main(argv=None) -> int:
     except OSError as error:
         print(text("grade.write_failed", out=args.out, error=safe_text(str(error), 300, False)), file=sys.stderr)
         return 1
+    except workers.WorkersFailing as failing:  # the grader's own setup: no worker can take any work
+        print(text("grade.setup_failed", why=safe_text(str(failing), 300, False), out=args.out), file=sys.stderr)
+        return 1
     extra = ["", *run.changes] if run.changes else []
     extra += ["", *run.gradebook_lines] if run.gradebook_lines else []  # the column, every roster row, the misses
     extra += [*run.lms_lines, *filter(None, [late_line(run.figures, course.scheme)])]
@@ -502,6 +505,10 @@ def main(argv=None) -> int:
     print(terminal.terminal_summary(run.figures, time.monotonic() - started, args.jobs, args.out, level, extra,
                                     merged=run.graded if run.merged else None, gradebook=run.gradebook or "",
                                     last=[run.verdict] if run.verdict else []))
+    if nobody_graded(run.figures):
+        why = safe_text(run.figures.grader_errors[0][1], 300, False)
+        print(text("grade.nobody_graded", count=run.figures.count, why=why), file=sys.stderr)
+        return 1
     return 0
 
 

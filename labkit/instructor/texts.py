@@ -123,6 +123,13 @@ register({
                        "grading {done}/{total} · {elapsed:.1f} s elapsed · ETA {eta:.1f} s"),
     "grade.interrupted": ("已中断: 所有学生进程都已结束，什么也没有写；{out}/ 里还是之前的结果",
                           "interrupted: every student process stopped, nothing written; {out}/ keeps its previous results"),
+    "grade.setup_failed": ("评分失败: {why}；没有评任何提交，{out}/ 里还是之前的结果",
+                           "grading failed: {why}; no submission was graded and {out}/ keeps its previous results"),
+    "grade.nobody_graded": ("评分失败: {count} 份提交全部是 grader_error，没有一份评上分 (第一份的原因: {why})；"
+                            "这是评分环境的问题，不是学生的: 修好后重新 make grade",
+                            "grading failed: all {count} submission(s) ended grader_error, none was graded (the "
+                            "first one's cause: {why}); the grading setup is at fault, not the students: fix it "
+                            "and run make grade again"),
     "grade.write_failed": ("写不了 {out}/ ({error})；{out}/ 里还是之前的结果",
                            "could not write {out}/ ({error}); {out}/ keeps its previous results"),
     "sandbox.full": ("沙箱: {level} (隔离: {walls})", "sandbox: {level} (walls: {walls})"),
@@ -316,6 +323,10 @@ register({
     "report.statuses": ("状态:", "status:"),
     "report.scores": ("分数 (已评分的 {count} 份提交{rest}): 平均 {mean:.1f}，中位数 {median:g} (满分 {top})",
                       "score ({count} graded submissions{rest}): mean {mean:.1f}, median {median:g} (out of {top})"),
+    "report.grader_errors": ("评分程序出错的提交 ({count}，不计入统计，原因见各自的反馈，修好后用 MERGE=1 重评): "
+                             "{students}",
+                             "submissions the grader failed on ({count}, in no figure; their feedback says why; "
+                             "grade them again with MERGE=1 once fixed): {students}"),
     "report.scores_rest": ("；另 {count} 份没有评分", "; {count} not graded"),
     "figures.test_student": ("Canvas 的测试学生 (Student View) 的提交 ({ids}) 照样评了分、写进了 grades.csv，但不计入全班的统计；"
                              "成绩册里它那一行保持原样",

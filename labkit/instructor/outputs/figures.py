@@ -37,6 +37,7 @@ class Figures:
         self.test_students: list[str] = []  # Canvas's Test Student: graded, in no figure
         self.late = 0  # late submissions, and the first LATE_SHOWN of them
         self.late_students: list[str] = []
+        self.grader_errors: list[tuple[str, str]] = []  # (student, why) of the first GRADER_ERRORS_SHOWN
 
     @classmethod
     def of(cls, results, level=None) -> Figures:
@@ -57,6 +58,8 @@ class Figures:
             self.late += 1
             if len(self.late_students) < LATE_SHOWN:
                 self.late_students.append(result.student)
+        if result.status == "grader_error" and len(self.grader_errors) < GRADER_ERRORS_SHOWN:
+            self.grader_errors.append((result.student, result.why))
         graded = result.gradable
         self.top = max(self.top, result.max_score)
         self.statuses.setdefault(result.status, [0, graded])[0] += 1
@@ -150,6 +153,7 @@ def is_test_student(result) -> bool:
 
 
 LATE_SHOWN = 10
+GRADER_ERRORS_SHOWN = 5  # grader errors the summary names, with their cause
 
 
 def penalised(score: float, late, scheme=None) -> float:
@@ -172,6 +176,21 @@ def late_line(figures: Figures, scheme) -> str:
     more = f" … +{figures.late - len(figures.late_students)}" if figures.late > len(figures.late_students) else ""
     return text("late.line", count=figures.late, ids=", ".join(figures.late_students) + more,
                 policy=late_policy(scheme))
+
+
+def grader_error_line(figures: Figures) -> str:
+    """The submissions the grader failed on (the first few by name; their feedback says why), or ""."""
+    count = figures.statuses.get("grader_error", [0])[0]
+    if not count:
+        return ""
+    named = ", ".join(student for student, _ in figures.grader_errors)
+    more = ", …" if count > len(figures.grader_errors) else ""
+    return text("report.grader_errors", count=count, students=named + more)
+
+
+def nobody_graded(figures: Figures) -> bool:
+    """Whether every submission of the run ended grader_error: the run graded nobody."""
+    return figures.count > 0 and figures.statuses.get("grader_error", [0])[0] == figures.count
 
 
 def test_student_line(figures: Figures) -> str:

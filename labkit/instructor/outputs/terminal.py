@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from labkit.i18n import text
 from labkit.spec import active
-from labkit.instructor.outputs.figures import Figures, sandbox_line, status_label, test_student_line
+from labkit.instructor.outputs.figures import (Figures, grader_error_line, sandbox_line, status_label,
+                                               test_student_line)
 
 BAR = 30
 
@@ -26,7 +27,7 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
              text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in figures.status_counts()),
              text("report.scores", mean=figures.mean(), median=figures.median(), top=figures.top_score(), count=graded,
                   rest=rest),
-             *filter(None, [test_student_line(figures)]),
+             *filter(None, [test_student_line(figures), grader_error_line(figures)]),
              sandbox_line(level, figures), ""]
     for case, passes in figures.pass_rates():
         filled = round(BAR * passes / total)
