@@ -1,9 +1,8 @@
-"""Lab09 · 多轮对话 —— 本实验只需要修改这个文件。
+"""Lab09 · 多轮对话 —— 本实验只需要修改这个文件 (完成后运行: make clean && make test)。
 
 实现两个函数 (规则见 TASK.md 1.5.2 与 1.5.3):
     format_prompt(messages)    把对话历史拼成带标签的提示词
     extract_response(output)   从模型的原始输出里取出这一轮的回复
-完成后运行: make clean && make test
 """
 
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG

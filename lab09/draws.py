@@ -1,16 +1,8 @@
 """What Lab09's drawn checks draw and demand: histories, replies and plain outputs, their validity, and the checks.
 
-A drawn input (a "specimen") is plain data (labkit/drawn.py shrinks it).  The property checks p1–p4 state
-what the protocol demands of any input of a shape: the prompt of a history (F1–F4) as the reference writes
-it, the ValueError for an unknown role (F2), the reply put between a prompt and a boundary (E2–E4: the raw
-output is the reference's prompt of the history, then the reply), the whole text when there is no
-<|assistant|> (E1).  Nothing here writes a prompt: a check that needs one `consult`s the reference.  In
-`make test-full` the inputs are the fixed ones lab09/fixed_inputs.py keeps, drawn with one fixed seed, with
-what the reference said of each (written by `make tables`), so students run the same checks on every machine
-without the reference; the grade draws each student's inputs from the course secret and the student id and
-asks the reference (labkit/checks.py: inputs the handout holds could be answered from a table).  The generated
-checks g1–g3 draw with these functions too, but are declared in lab09/generated.py, which only the grade has.
-Everything here is deterministic: the same seed gives the same specimens on every run and every machine.
+The property checks p1–p4 (and the draws of g1–g3); nothing here writes a prompt: a check that needs one
+`consult`s the reference.  Deterministic: the same seed gives the same specimens everywhere.
+Why: docs/design.md#lab09drawspy
 """
 
 from __future__ import annotations

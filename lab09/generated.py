@@ -1,11 +1,7 @@
 """Lab09's generated checks g1–g3, which only the grade runs: their raw outputs, their answers from solutions/,
 and the reply cutters of the known slips of extract_response.
 
-This module never ships in the handout (lab09/spec.py's `grading_only`): a slip's cutter with its slip taken
-away is a working extract_response, a raw output is drawn with a prompt in it, and the answers come from the
-instructors' reference solution, which the grader loads in its own trusted process (labkit.checks.lab_reference;
-the student's child only ever receives the inputs).  The inputs are drawn per student, like the property checks'
-in the grade, by the drawing functions of lab09/draws.py and `draw_raw`.
+Never in the handout (lab09/spec.py's `grading_only`).  Why: docs/design.md#lab09generatedpy
 """
 
 from __future__ import annotations

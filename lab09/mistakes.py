@@ -1,12 +1,7 @@
 """Lab09's mistake detectors: what the judge asks the lab before its own lab-independent hints.
 
-The hint for a failing check comes from where the first difference lies: which part of the prompt (a
-message's tag line, its content line, the generation line), which end of the reply (its start after the last
-<|assistant|>, its cut at a boundary, its trim), for a trimmed history or a rewrite request the rule its
-shape breaks, and, for an exception or a missing value, the shape of the input that broke it.  None of them
-decides what is right: that is the case table's expected value (or the reference solution's).  The drawn
-checks' known mistakes (outputs a slip would give for a drawn input) are here too, but for the generated
-checks' reply cutters, which only the grade uses (lab09/generated.py).
+A hint comes from where the first difference lies, or from the shape of the input an exception broke on;
+no detector decides what is right.  Why: docs/design.md#lab09mistakespy
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """Lab09 · 多轮对话: the lab spec — its files, functions, groups and their points, sections, and every check.
 
-Each check is one entry: its id, function, group, section, hint and examples (labels and hint texts are in
-lab09/hints.py under the keys case.<id>.label and hint.<key>, make chat's in lab09/chat/texts.py; a new case may
-give its label inline, as a Text).  The drawn checks' draws and demands are in lab09/draws.py (p1–p4, g1–g3), the
-mistake detectors in lab09/mistakes.py.  `make tables` renders the scheme tables of the sheets and README from GROUPS; change a weight
-here and nowhere else.
+Each check is one entry; `make tables` renders the scheme tables from GROUPS: change a weight here and
+nowhere else.  Where labels, hints, draws and detectors live: docs/design.md#lab09specpy
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """The one verdict entry point for every kind of check, and where a run's drawn checks get their inputs.
 
-A table case is judged on its examples; a drawn check (`labkit.spec.Drawn`: property and generated checks) is
-explored on the inputs `Draws` gives it, each judged by the same judge as a one-example case
-(labkit/drawn.py), with the hints of the lab's detectors.  `make test`, `make test-full`, `make challenge`,
-the grader and `make dist`'s stub check all ask `verdict`.  What a drawn check draws is the lab's: the module
-its entry names (`drawn_by`) holds its `labkit.drawn.Inputs` in `INPUTS`, imported when it first runs, and
-labkit/drawn.py is imported only then too, so a run that never draws (`make test`) pays for neither.  The fixed
-inputs, and what the reference says of them, are the lab's data (`Lab.fixed_inputs`, written by `make tables`);
-inputs drawn per student consult the reference itself, which only the grader has.
+A table case is judged on its examples, a drawn check on the inputs `Draws` gives it.
+Why: docs/design.md#labkitcheckspy
 """
 
 from __future__ import annotations

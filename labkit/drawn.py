@@ -1,15 +1,7 @@
 """Runs a check whose inputs are drawn: smallest inputs first, then the first failure shrunk, in bounded calls.
 
-Each drawn input goes through the same engine and judge as a table case, as a one-example case of its own,
-so a failure renders exactly like one of the six.  The number of calls is bounded (`count` to look for a
-failure, `SHRINK_CALLS` to shrink it); a call that hangs or crashes costs one case limit and ends the check
-as a failure.  Nothing here reads a clock to decide anything, so the same student file gives the same
-verdict on every run.  What is drawn, and what the protocol demands of it, is the lab's (`Inputs`); how an
-input shrinks is generic: a drawn input (a "specimen") is plain data, lists (items that may be dropped),
-tuples (fixed records) and strings, and `smaller` lists the candidates strictly smaller than it.  A demand that
-needs the reference's word on an input (its prompt, say) `consult`s the reference when the grade draws per
-student; on the fixed inputs of `make test-full` it reads what the reference said from data (a stencil, which
-`follow`s each cut of shrinking), so the handout needs no reference and holds no code that answers.
+Each drawn input is judged as a one-example case, so a failure renders like a table case's; the same file
+gets the same verdict on every run.  Why (and stencils): docs/design.md#labkitdrawnpy
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """Judges the values a student's functions returned against a check's examples, and names the likely mistake.
 
-The judge only sees data sent back by the child (a genuine ``str`` arrives as ``{"kind": "str"}``, a
-plain list or dict as ``{"kind": "data"}``, anything else as its type name), so no student object
-can take part in a comparison.  A verdict compares with the expected value of the table (or of the
-reference solution).  The hint is the lab's detectors' (`Detectors`: where the first difference lies, the
-shape of the input an exception broke on) where they know one, else the judge's own, which knows no lab:
-the example's known mistakes, the type that came back, what an exception or the child's end says, the case's
-hint.
+It sees only data the child sent back; the hint is the lab's detectors' where they know one, else its own.
+Why: docs/design.md#labkitjudgepy
 """
 
 from __future__ import annotations

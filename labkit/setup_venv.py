@@ -1,14 +1,7 @@
 """Creates the lab's .venv with pytest on first use (saying what it does), or checks a given interpreter.
 
-Run by whatever Python the machine has, so it stays compatible with old versions long enough to
-say that 3.10 or newer is needed: no f-strings, nothing newer than the standard library of 3.4.
-Every problem ends in one line starting with [setup] and exit code 2.
-
-    python setup_venv.py --check [--command CMD]
-    python setup_venv.py [--command CMD] VENV REQUIREMENTS
-    python setup_venv.py [--command CMD] --rebuild VENV REQUIREMENTS   (VENV was made by another Python)
-
-CMD is how the student starts the lab ("make" or "python lab.py"); the advice in messages uses it.
+Runs on old Pythons (no f-strings) to say 3.10+ is needed; each problem is one [setup] line, exit code 2.
+Usage and why: docs/design.md#labkitsetup_venvpy
 """
 
 import os

@@ -1,11 +1,6 @@
 """Makes text that came from a student (printed output, messages, names, file names) safe to print and store.
 
-Applied once, where such text enters the parent, so no terminal, feedback file, CSV, JSON or HTML page
-can be driven by a submission: control characters (C0 except newline and tab, DEL, C1 — so every escape
-sequence), every format character (Unicode's category Cf: the bidirectional controls U+061C, U+200E/F,
-U+202A–202E and U+2066–2069 that reorder what a reader sees, and the invisible ones beside them: zero-width
-spaces and joiners, U+FEFF, the tag characters) and the line and paragraph separators U+2028/9 are shown as
-\\xNN, \\uNNNN or \\UNNNNNNNN, lone surrogates become U+FFFD, and the text is cut to a length.
+Applied once, where such text enters the parent.  What is escaped: docs/design.md#labkituntrustedpy
 """
 
 from __future__ import annotations

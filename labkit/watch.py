@@ -2,8 +2,7 @@
 
     python -m labkit.watch --student FILE -- COMMAND...
 
-The screen is cleared before each run so that the summary ends up at the bottom, where the eye
-lands, followed by one status line.  Ctrl-C leaves cleanly.
+Why: docs/design.md#labkitwatchpy
 """
 
 from __future__ import annotations

@@ -2,9 +2,7 @@
 
     python -m lab09.chat.corpus chat|rewrite     prints what that model reads
 
-The chat model reads each topic as tagged dialogues; the rewriter reads rewrite requests laid out as the
-reference `rewrite_messages` and `format_prompt` build them (TASK.md 1.5.8).  The layout is seeded: the same
-files always give the same models.
+Why: docs/design.md#lab09chatcorpuspy
 """
 
 from __future__ import annotations

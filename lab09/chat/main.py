@@ -1,19 +1,8 @@
 """`make chat`: talk to a tiny real language model through your own format_prompt and extract_response.
 
-Each turn shows the steps of the protocol: the prompt your `format_prompt` builds from the history, the
-raw output of `model.generate` (the prompt plus what the model wrote), and the reply your
-`extract_response` cuts out of it, which then joins the history.  Your functions run in the same
-sandboxed child as in `make test`.  `/help` lists the commands.
-
-Two channels, as in a retrieval-augmented assistant (TASK.md 1.5.8).  Retrieval: the question is searched
-in the lab's own sheet (retrieval.py): a follow-up first rewritten into a question that stands alone, by
-your optional `rewrite_messages` and `clean_rewrite` and a second tiny model, within a deadline (500 ms;
-past it the original is used), and the original searched too, for comparison; one log line per search.
-Generation: this turn's message carries the passages found and the (rewritten) question; the history
-keeps your question and the reply only, never evidence, so no later prompt pays for it.  Every turn is
-stored in chat-sessions.db (sessions.py); when the chat ends, chat-session.html shows this session and
-the follow-ups of every stored one.  An optional function that is still the stub is said to be so, and
-nothing is claimed for it.
+Each turn shows the prompt your `format_prompt` builds, the model's raw output and the reply your
+`extract_response` cuts out; a follow-up is rewritten and searched in the lab's sheet first.  `/help` lists
+the commands.  Why: docs/design.md#lab09chatmainpy
 """
 
 from __future__ import annotations

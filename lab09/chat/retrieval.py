@@ -2,17 +2,7 @@
 
     python -m lab09.chat.retrieval "它会改动传进去的列表吗？"     the top hits of a question, with scores
 
-Passages, read from TASK.md (and TASK.en.md for questions without Chinese) at start-up: every rule
-(`- **E3** …`, indexed with the line that introduces its list), every item of the common mistakes, and the
-rest of each section's prose, each with its title path (`TASK.md › 1.5.3 实现 extract_response › E3`).
-Fenced blocks (examples, commands, transcripts) are left out: they are code, not explanations, and the
-quoted chat logs would otherwise feed the index that made them.
-
-Tokens work for Chinese without a dictionary: the character bigrams of each run of Chinese, lower-case
-Latin words (an identifier such as `extract_response` and a number such as `1.5.3` stay whole), and each
-tag (or its constant's name, `USER_TAG`) as the word of its role; function and question words are not
-counted.  BM25 (k1 = 1.2, b = 0.75, the usual choice) ranks the passages; a passage that shares no token with
-the question is never a hit.
+Why passages, bigrams and BM25: docs/design.md#lab09chatretrievalpy
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 
     python -m lab09.chat.rewriter "trim_history 返回什么？" "它会动原来的列表吗？"     a history, then the rewrite
 
-Its reply is the follow-up with the subject it leaves out copied in from the history, joined by a closed set of
-function words; an ∞-gram over rewrite requests writes how the reply ends (README: the chat's design notes).
+Why: docs/design.md#lab09chatrewriterpy (and README: the chat's design notes).
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """chat-session.html: what `make chat` did, on one self-contained page (no script, no network).
 
-This session, per turn: the question beside its rewrite (or why there was none), what each of the two
-searches found, the evidence's tokens in this turn's message and what is left of them in the next
-prompt, the rewriter's prompt and output, the prompt the student's format_prompt built, the model's raw
-output, the reply extract_response cut out, and the messages and tokens sent before and after
-trim_history; an inline SVG chart of the prompt's tokens per turn, with and without trimming, and the
-evidence's share.  Then "多轮改写": every follow-up of every session in chat-sessions.db, newest first,
-with the passages each search found, those only the rewrite found (★) and those it lost (✗) marked.  Every text shown came
-from student code, a model or the database: it is escaped, newlines, tabs and control characters are
-made visible, and tags are coloured.  Nothing is claimed for an optional function that is still the stub.
+Per turn the rewrite, the searches, the prompt, the raw output and the reply, with a chart of the prompt's
+tokens; then every stored session's follow-ups.  Every text shown is escaped and made visible.
+Why: docs/design.md#lab09chatsession_pagepy
 """
 
 from __future__ import annotations

@@ -2,14 +2,7 @@
 
     python -m lab09.chat.sessions [chat-sessions.db]     the stored sessions, one line each
 
-One row per session (its time, student file, seed, the rewrite's settings, max_turns), per turn (the
-question asked, the prompt's tokens with and without trimming, the evidence's tokens), per message of
-the history (only `user` and `assistant`: the question as typed and the reply, each with its token
-count; the schema refuses any other role, so evidence can never be stored as history), per follow-up's
-rewrite (the original, the rewrite or why there was none, the milliseconds) and per hit (which
-search, rank, title path, score).  Each turn is one transaction, committed when the turn is done, so
-Ctrl-C in the middle of a chat keeps every turn before it.  A file of another version, or one that is
-not a database, is set aside under a new name (said in one line) and a fresh one started.
+Why: docs/design.md#lab09chatsessionspy
 """
 
 from __future__ import annotations

@@ -1,22 +1,7 @@
 """Before grading: whether the sandbox level is one the instructor accepts, and what a child could read at it.
 
-A level below full strength (a row of README's threat table with a cell that is not "blocked") is graded
-only when the instructor names it: `UNSAFE=<level>` (its spelling, `spelling`: `uid`, `uid+landlock-4`,
-`landlock-4`, `none` …; a comma-separated list or a pattern such as `uid*`), or `UNSAFE=1` for whatever
-this machine gives.
-
-At every level the grader then audits what the child could read: the lab's whole tree (its `.git`, whose
-packs hold solutions/; caches; the venv and the grader's own bytecode of the answer key; the tests' correct
-files; a built bundle), the course file with its secret, SUBMISSIONS (classmates' files), OUT (earlier
-feedback holds the expected values of each student's drawn inputs) and the roster.  What a child is shown
-depends on its walls: bubblewrap binds only the system's folders and the Python installation (read-only),
-Landlock lets it read those and the Python installation, a uid of its own without either leaves it every
-file that others may read, and inside what it is shown the file modes decide, for who the child is (a uid
-of its own: others' bits; the grader's user, or root without capabilities: the owner's and group's bits
-where they match).  The audit assumes the child knows every path: at level `uid` it reads other processes'
-command lines in /proc, which name the lab, SUBMISSIONS and OUT.  POSIX ACLs beyond the mode bits are not
-read.  A level where no wall limits reading at all (`none`, `seccomp`: the grader's own user) reads
-everything the grader can; choosing it accepts that, and there is nothing to audit.
+A level below full strength is graded only when `UNSAFE=` names it; at every level the lab, the class, OUT,
+the course file and the roster are audited.  Why: docs/design.md#labkitinstructorauditpy
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """The course file (grading.ini beside the lab's reference solution, solutions/grading.ini): the secret, title,
-language and visibility of one offering, and optional overrides of the lab's scheme (its points per group and
-generated count are stated in the lab spec).
+language and visibility of one offering, and optional overrides of the lab's scheme.
 
-Read with the standard library (configparser) by the grader, the Gradescope runner and the reports.  Every
-key is described once, in KEYS (README's table of the course file says the same).  `make grade CONFIG=path`
-reads another file over it: the keys that file states win.
+Every key is described once, in KEYS.  Why: docs/design.md#labkitinstructorconfigpy
 """
 
 from __future__ import annotations

@@ -135,10 +135,8 @@ def rendered(lab: Lab, data: dict) -> str:
     """The lab's fixed-inputs module holding `data`: one input and its stencil a line each."""
     about = (f"`make test-full`'s fixed inputs of {lab.name}'s drawn checks, and what the reference says of each: "
              f"written by\n`make tables` (labkit/instructor/fixed_inputs.py) from the checks' draws and {lab.solution}; "
-             "do not edit.\n\nEach entry is (input, stencil): the stencil (labkit/drawn.py) is the reference's string "
-             "for the input with\nthe input's strings left as holes, as parts: (path, text) written by the reference "
-             "for the item at path,\n(path, None) the hole of the input's string at path; None for a check that "
-             "consults nothing.\n")
+             "do not edit.\n\nEach entry is (input, stencil), the stencil the reference's string for the input with "
+             "the input's strings as\nholes (labkit/drawn.py).  The format: docs/design.md#labkitdrawnpy\n")
     lines = [f'"""{about}"""', "", "FIXED_INPUTS = {"]
     for check_id, entries in data.items():
         lines.append(f"    {check_id!r}: (")

@@ -1,14 +1,7 @@
 """Grades a class: every submission in its own sandboxed child, judged by the lab's case table.
 
-    python -m labkit.instructor.grade SUBMISSIONS [--out grades] [--jobs N] [--roster CSV] [--attempt latest|best]
-                          [--merge] [--title TITLE] [--unsafe LEVEL] [--config INI]     (make grade)
-    python -m labkit.instructor.grade --gradescope [--submission DIR] [--results F]  (Gradescope's run_autograder)
-
-A verdict comes only from the values a student's functions returned (see labkit/run/engine.py);
-nothing a submission prints, exits with or writes can change it.  Every step for one submission (read,
-run, judge, render) sits behind one barrier: whatever goes wrong there becomes that submission's status
-`grader_error` and the run goes on.  The class outputs are written all at once or not at all
-(labkit/instructor/outputs/atomic.py); Ctrl-C stops every child, writes nothing and exits 130.
+`make grade` (python -m labkit.instructor.grade SUBMISSIONS …) and Gradescope's run_autograder (--gradescope);
+--help lists the options.  Why (the barrier, Ctrl-C): docs/design.md#labkitinstructorgradepy
 """
 
 from __future__ import annotations

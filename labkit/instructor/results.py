@@ -1,9 +1,7 @@
 """What grading found, as typed values: one `CheckResult` per check of one student, one `StudentResult` per
 student, the unit every output is rendered from and a regrade reads back from an earlier grades.json.
 
-`to_json` is the entry grades.json holds, in the order and shape the grader has always written it;
-`from_json` reads one back and refuses, with ValueError, anything this grader could not have written (a
-grades.json edited by hand, or by someone else).
+`from_json` refuses what this grader could not have written.  Why: docs/design.md#labkitinstructorresultspy
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
 """Worker processes that grade one submission at a time: a dead one is replaced, none outlives the grader.
 
-A worker is a `spawn`ed interpreter.  It gets work and sends answers on one pipe and watches a second one,
-whose other end only the grader holds: when the grader ends, however it ends (Ctrl-C, a crash, SIGKILL),
-that pipe closes and the worker ends its children and itself at once.  On Linux the kernel also sends it
-SIGTERM when the grader dies (PR_SET_PDEATHSIG).  SIGTERM always ends a worker, children first, within
-moments; SIGINT is the grader's to handle.
-
-A worker that dies while grading (the kernel's OOM killer sends SIGKILL) costs only that item: it is given
-to a fresh worker once more, and if that one dies too the item is reported as failed (`WorkerDied`); every
-other item is graded as usual.  The grader's own clock covers every worker: one still busy with an item past
-that item's deadline, or stopped (SIGSTOP) for STOPPED_SECONDS, is killed, and the item is reported as failed
-(`WorkerTimedOut`, not tried again) — a worker that stops answering costs its item, never the run.
+A dead or stuck worker costs its item, never the run.  Why: docs/design.md#labkitinstructorworkerspy
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """One child interpreter as the parent sees it: started in a sandbox, three pipes, a clock.
 
-Requests go to the child's stdin, replies come from its stdout, and whatever the student's code prints
-arrives on its stderr (plain pipes: the same on Linux, macOS and Windows; `pipes.py` reads them).  The
-parent waits for a reply with a deadline, so a child that hangs costs exactly its time limit, and a reply
-counts only if it carries the nonce of its request.
+Why: docs/design.md#labkitrunchannelpy
 """
 
 from __future__ import annotations

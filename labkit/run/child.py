@@ -1,30 +1,7 @@
 """Child side of the engine: loads one student file and reports what its functions return.
 
-The parent starts it as ``python -S -c <this source> <settings as JSON>`` in an empty temporary folder,
-with three pipes: requests arrive on stdin, replies leave on stdout, and the student's printed output goes
-to stderr (the child moves its own stdin/stdout out of the student's reach first: fd 0 becomes the null
-device and fd 1 joins fd 2).  It imports nothing from the harness and never sees an expected value: even
-the lab's given module (its spec's `given`) arrives as plain data in the load request, and the
-child builds it.
-
-Before any student code runs it takes namespaces of its own where the parent asks and the kernel lets it
-(`own_namespaces`: a user namespace, so that the kernel counts its processes apart from the grader's; a
-tmpfs over its folder, bounded; a pid namespace that nothing outlives), sets its resource limits, drops every
-capability, confines itself (Landlock, where the kernel has it, and a seccomp filter) and sends a "hello"
-saying what it applied: that first line is the only one the parent trusts without a nonce, because no student code
-has run yet.  Then it serves requests one at a time; every reply echoes
-the nonce of its request, so a line the student's code writes is never taken for a reply, and after each
-reply it writes a marker with that nonce to the output pipe, so the parent knows where a call's printed
-output ends.  The parent validates every reply; nothing here is trusted once student code has run.
-
-Two kinds of function, by when they run.  What runs only before any student code (`bind`, the channel,
-the walls, `provide_module`, the wiring in `serving`) is plain top-level functions.  Everything that runs
-after student code may have run is a closure, made by a small top-level factory before any student code
-runs, holding in its own cells what it uses (C functions, exact types, other closures): it reads no global,
-no builtin and never `bound` again.  Student code can swap the code of a plain function it finds
-(``f.__code__ = …``, as tests/students/hostile/patches_reporting.py does), but not of a closure, whose new
-code would need the same free variables.  That is depth, not the wall: code that goes looking can still
-rewrite a closure's cells, which is why the parent checks every reply.
+Walls first (namespaces, limits, Landlock, seccomp), then a "hello", then one request at a time; everything
+that runs after student code is a closure.  Why: docs/design.md#labkitrunchildpy
 """
 
 import _json  # json's C half: importing json itself pulls in re and enum, 15 ms of a child's start

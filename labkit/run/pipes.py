@@ -1,11 +1,7 @@
 """Reads a child's reply and output pipes, never blocking past a deadline: replies cut into lines, output into
 one piece per call.
 
-Two ways, one behaviour.  On POSIX the caller's own thread waits on both pipes with `select`, so a reply
-wakes exactly one thread (what keeps a round trip short on a busy machine).  The portable way, for Windows
-(where pipes cannot be selected) and forced elsewhere with LAB_ENGINE=portable, gives each pipe a thread
-that feeds the same structures.  A reply line longer than the frame limit is no answer; printed output is
-kept up to a limit and counted beyond it.
+`select` on POSIX; a thread per pipe on Windows (or LAB_ENGINE=portable).  Why: docs/design.md#labkitrunpipespy
 """
 
 from __future__ import annotations

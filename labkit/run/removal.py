@@ -1,11 +1,7 @@
 """Removes a folder a child wrote in, whatever it made there: a tree of any depth, folders it made unreadable
 (chmod 000) or unwritable, read-only files, links, FIFOs and sockets.
 
-Nothing here recurses, and only one folder is open at a time, so no depth reaches the recursion limit or the
-limit on open descriptors.  The tree may change while it is removed (a folder planted for a root grader by
-another user, who is still there): links are removed, never followed; each folder is opened relative to its
-parent and must be the one that was listed; going back up, ".." must be the folder it came from; a mode is
-changed only through a descriptor or without following links.  Nothing raises: what stays is named.
+Nothing recurses, no link is followed, nothing raises.  Why: docs/design.md#labkitrunremovalpy
 """
 
 from __future__ import annotations

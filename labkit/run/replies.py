@@ -1,15 +1,7 @@
 """Checks every reply from a child before the parent uses it: shape, types, nesting depth and size.
 
-A child runs student code, so anything it sends may be forged (the nonce of a request can be read from
-the child's own frames).  A reply that does not have the shape the parent expects is refused as a whole
-(`Invalid`); returned data that is plain but too deep or too large is kept as a description, never
-walked.  Descriptive text (exception messages, reprs, type and function names) is made safe here, once,
-with `untrusted.safe_text`; returned values are left exactly as they came, because they are judged.
-The size bound the child applies to what it sends (`Limits.value_chars`: a str is cut to it, data and the
-arguments afterwards beyond it are described) holds here again: a reply beyond it is one the child's code
-never writes, so it is refused like any other forgery.  So what the parent keeps of a reply is at most a
-few values of that size, whatever the line (up to `Limits.frame_bytes`) carried.
-All checks are iterative: nothing here recurses on data a student chose.
+Anything a child sends may be forged; nothing here recurses on data a student chose.
+Why: docs/design.md#labkitrunrepliespy
 """
 
 from __future__ import annotations

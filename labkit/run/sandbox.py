@@ -1,17 +1,7 @@
 """How a child interpreter is started and contained, and the sandbox level the parent can vouch for.
 
-Walls, strongest first.  Linux: bubblewrap (`bwrap`: new user, pid, network, ipc and uts namespaces,
-only the interpreter's files and the child's own folder visible, the whole sandbox dies with its
-parent); an unprivileged uid of its own when the grader runs as root; Landlock and a seccomp filter (no
-sockets of any kind), both applied by the child to itself before any student code runs; a process limit
-that counts this child alone (its uid, its user namespace, or a pids cgroup); resource limits; and always
-a reaper that kills whatever a child left behind.  macOS: the uid (as root), resource limits and the
-process group.  Windows: a job object (memory limit, the whole process tree ends with the child).  What
-failed for good once in this process (bwrap refused by the kernel, an interpreter the unprivileged uid
-cannot read) is not tried again; what failed for want of processes or memory is tried again.
-
-The level is computed here, from what the parent did and from the child's first message (sent before
-any student code ran), never from anything the child says later.
+The walls per platform, strongest first; the level from what the parent did and the child's first message.
+Why: docs/design.md#labkitrunsandboxpy
 """
 
 from __future__ import annotations

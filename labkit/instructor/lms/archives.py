@@ -1,11 +1,7 @@
 """Lists what a submission holds (a folder, a .zip, a .tar.gz/.tgz) without extracting anything to disk.
 
-Every reader is bounded by one budget per student: at most MAX_MEMBERS entries (folders count) and MAX_INFLATED
-bytes decompressed in all, however many entries and archives inside folders they hand in (so a zip or gzip bomb
-stops early, and twenty uploads do not get twenty budgets), and only Python files are read, each at most
-the engine's source limit plus one byte (so the engine can still say "too large").  A zip's central directory is
-bounded before zipfile reads it (`zip_directory`: its size and entry count from the end record).  Links, devices and names that climb out
-(`..`, absolute paths) are listed as skipped and never followed; nothing is ever written.
+Bounded by one budget per student; nothing climbs out, nothing is written.
+Why: docs/design.md#labkitinstructorlmsarchivespy
 """
 
 from __future__ import annotations

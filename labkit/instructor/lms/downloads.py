@@ -1,10 +1,6 @@
 """What SUBMISSIONS names: a class folder, the LMS's download as the zip it comes in, or a folder holding only it.
 
-Canvas (C7), Moodle and Blackboard each hand the instructor one zip.  It is read where it lies, never extracted:
-its top-level folders and files are the class's entries, each student's read with that student's one budget
-(archives.py), exactly as the same download unzipped would be.  A zip is the LMS's download when most of its
-top-level entries are named the way an LMS names them (layouts.py); any other zip is one student's work, a
-plain entry.  A folder holding nothing but one zip in an LMS layout is that download too.
+An LMS's zip is read where it lies, never extracted.  Why: docs/design.md#labkitinstructorlmsdownloadspy
 """
 
 from __future__ import annotations

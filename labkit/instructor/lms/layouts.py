@@ -1,17 +1,7 @@
 """Recognises whose work an entry of an LMS download is, from the names each LMS's own code writes.
 
-The fact ids (C1, M1, B1 …) are those of the LMS formats reference, read from each LMS's source:
-Canvas "Download submissions" (C1–C6):  <name>[_LATE]_<user id>_<attachment id>_<file>, the name the sortable
-    name lower-cased with every non-word character deleted; anonymous grading [LATE_]anon_<5 base58>_<att>_<file>
-    (C4); text and URL entries <…>_text.html and <…>_link.html (C3); a group's entry named after the group and
-    keyed by its representative's id (C5); a re-uploaded file renamed <file>-1 (C6).
-Moodle "Download all submissions" (M1–M6):  4.1 and later <prefix>_assignsubmission_<plugin>/…, 3.1–4.0 the
-    same folders with a trailing underscore, flat mode <prefix>_assignsubmission_<plugin>_<file>; the prefix is
-    <full name>_<participant id>, Participant_<id> (blind marking), <group>_<group id> or `Default group`
-    (team submissions, M1), <group>-<full name>_<id> (team submissions, 3.x, M2).
-Blackboard "Assignment File Download" (B1–B3):  <assignment>_<user name>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>
-    and a receipt <…>.txt per attempt whose first line names the student: `Name: First Last (user name)`.
-Anything else is a plain entry: one folder or file per student, named after the student.
+Canvas (C1–C6), Moodle (M1–M6) and Blackboard (B1–B3); anything else is a plain entry, one per student.
+The layouts and the fact ids: docs/design.md#labkitinstructorlmslayoutspy
 """
 
 from __future__ import annotations

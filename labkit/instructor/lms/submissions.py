@@ -1,15 +1,7 @@
 """Turns a submissions folder into one Submission per student: which target file, which helpers, which attempt.
 
-A folder may be a plain class folder (a sub-folder, a .py, a .zip or a .tar.gz per student) or an LMS
-download (see layouts.py), where a student's work is spread over several entries; the download may also be
-the LMS's zip itself, read in place (downloads.py).  All of one student's files form one submission, read with
-one budget (archives.py).  One upload is one attempt: Blackboard's attempts are attempts, while copies of one file inside an upload (`<stem> (1).py` from Moodle or
-a browser, `<stem>-1.py` from Canvas) are versions of it, and the highest number, the newest copy, is graded.
-Ambiguity is resolved the way a person would (a top-level target file beats one in backup/, a whole lab copy
-uses the one at the lab's target path) and every such decision is stated in the feedback; what cannot be
-resolved says what was found.  Inspecting files before grading (which one defines the lab's graded functions,
-which helpers the target imports) is a bounded scan of bytes, never a parse: nothing of a student's is compiled
-here.  The target's name and the functions come from the lab's spec (labkit.spec.active()).
+Ambiguity is resolved as a person would and stated in the feedback; nothing of a student's is compiled here.
+Why: docs/design.md#labkitinstructorlmssubmissionspy
 """
 
 from __future__ import annotations

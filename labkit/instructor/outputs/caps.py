@@ -1,11 +1,7 @@
 """Hard caps on what one student makes the grader write: their feedback file and their entry in grades.json.
 
-Whatever a submission returns, prints or raises, its feedback stays within FEEDBACK_BYTES and its grades.json
-entry within RECORD_BYTES (UTF-8, as written).  Below a cap nothing changes, so the feedback of every honest
-submission is still exactly what `make test-full` prints.  Above it every header, [TEST] line and summary line
-is kept, and the explanations share what is left: those that fit their share are kept whole, the longest are
-cut at a line (a single line too long for its share is cut inside), each followed by a line saying how much
-was left out and why.
+Below a cap nothing changes; above it the explanations share what is left.
+Why: docs/design.md#labkitinstructoroutputscapspy
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """Regrades that keep the class: OUT's earlier results are never lost by grading a part of the class.
 
-If OUT holds results of students this run would not grade, `make grade` refuses (one line, offering
-MERGE=1 or another OUT) before grading anything.  With MERGE=1 the rows of the students graded now
-replace theirs, every other row and every output's files of theirs (outputs/registry.py: feedback/) are
-kept, and each change is printed as `id: old → new`.
+Refused before grading unless MERGE=1 (or another OUT).  Why: docs/design.md#labkitinstructoroutputsregradepy
 """
 
 from __future__ import annotations

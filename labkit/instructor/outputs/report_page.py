@@ -1,12 +1,7 @@
 """report.html: one self-contained page that tells an instructor what the class got wrong, in one language.
 
-Sections: the sandbox the run had, the common mistakes (each hint the judge gave: how many students,
-which cases, example ids, so a lecturer sees which misconception to address next class), pass rates and
-scores over the graded submissions (syntax errors and timeouts included), what was not graded and why, the
-decisions taken about students' files, submissions missing from the roster, and every student in a table
-sortable by any column (above MAX_ROWS students, those not graded and the lowest scores, and each list stops
-after MAX_ITEMS entries, so the page stays a few MB for any class; every student is in grades.csv).
-Readable on a phone (the tables scroll sideways, nothing else does), the students' table as wide as the window, and printable.  Its only script sorts the table; the page's Content-Security-Policy lets no other script run and loads nothing.
+Bounded for any class, readable on a phone, printable; its only script sorts the table.
+Why: docs/design.md#labkitinstructoroutputsreport_pagepy
 """
 
 from __future__ import annotations

@@ -1,25 +1,8 @@
 """Gradebook files: reads the instructor's roster (a Canvas gradebook export or a Moodle grading worksheet)
 and writes the same gradebook back with this assignment's points in its column (`assignment`), accounting for
-every row (`accounted`).
+every row (`accounted`).  Rows match by id only.
 
-Canvas (Grades → Export, G1–G7): `Student` (or `LastName, FirstName`), `ID`, [`SIS User ID`], `SIS Login ID`,
-[`Integration ID`, `Root Account`], `Section`, custom columns, `<assignment> (<id>)` …, then totals; a
-`Manual Posting` row may come before `    Points Possible`; `,` or `;` separators and `.` or `,` decimal marks,
-a BOM or not; `EX` and `N/A` cells; the Test Student last.  canvas.csv keeps the roster's student columns and
-one assignment column (the roster's column of that title, so Canvas matches it by its id, or the title
-alone), written with the separator, decimal mark and BOM read; `EX`/`N/A` cells and the Test Student's row
-stay as they were.  Moodle (View all submissions → Download grading worksheet, W1–W5): columns found by
-meaning in any language of W4 (`Identifier` "Participant 123", `Full name`, `Status`, [`Group`], `Grade`,
-`Maximum Grade`, `Last modified (grade)` …).  moodle.csv is the worksheet with its Grade cells filled, every
-other cell as it was and the columns Moodle imports (Identifier, Grade, Last modified (grade) and the
-feedback after it) untouched, written the way Moodle writes it (W5).
-
-Matching is by id only: a download's id (Canvas user id, Moodle participant id) matches the row with that
-id and nothing else; a name is used only where the download has no id at all (a plain folder), and only
-when one row has it; anything else is listed as unmatched, and no other row gets its grade.  Students
-without a submission are left as they were, and so is a submission the grader itself (or the machine)
-failed on.  A matched student's name in grades.csv, grades.json and report.html is the roster's (`named`).
-A file that is not a gradebook of the kind the download needs is refused in one line before grading.
+The formats (G1–G7, W1–W5) and why: docs/design.md#labkitinstructoroutputsrosterpy
 """
 
 from __future__ import annotations
