@@ -354,6 +354,36 @@ def test_ctrl_c_stops_every_child_keeps_the_previous_outputs_and_exits_130(tmp_p
 
 
 @LINUX_PROC
+@pytest.mark.parametrize("ending, sandbox", [("SIGHUP", "uid"), ("SIGQUIT", "uid"), ("SIGHUP", "auto")])
+def test_a_closed_terminal_ends_the_run_and_everything_it_started(tmp_path, ending, sandbox):
+    """Round 5: a closed terminal or a dropped ssh session sends SIGHUP (Ctrl-\\ SIGQUIT) to the whole process
+    group; the workers died by its default action without ending their children, and a sleeping child's
+    processes (its waiter and its pid namespace) stayed, with parent 1.  Now every ending signal stops the run
+    as Ctrl-C does: the grader exits 128 + the signal, and nothing it started is left (at `uid`: the waiter
+    outside the child's pid namespace also ends with its worker, as bubblewrap's --die-with-parent does)."""
+    folder = honest_class(tmp_path / "class", ())
+    for name in ("sleepy1", "sleepy2"):
+        (folder / f"{name}.py").write_text(SLEEPER, encoding="utf-8")
+    out = tmp_path / "out"
+    grader = subprocess.Popen([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out),
+                               "--jobs", "2"], cwd=ROOT, env=clean_env(LAB_TIMEOUT="60", LAB_SANDBOX=sandbox,
+                                                                         LAB_UNSAFE="1"), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, start_new_session=True)  # a terminal's group
+    try:
+        wait_for(lambda: len(busy_workers(grader.pid)) == 2, what="two sleepers running")
+        started = everything_under(grader.pid)
+        os.killpg(grader.pid, getattr(signal, ending))
+        _, stderr = grader.communicate(timeout=120)
+    finally:
+        if grader.poll() is None:
+            os.killpg(grader.pid, signal.SIGKILL)
+    assert grader.returncode == 128 + getattr(signal, ending), stderr
+    assert "Traceback" not in stderr
+    wait_for(lambda: not [pid for pid in started if alive(pid)], what="every process the run started to end")
+    assert not out.exists()
+
+
+@LINUX_PROC
 def test_a_worker_killed_mid_submission_costs_nothing_but_a_retry_and_the_run_writes_every_row(tmp_path):
     """Finding 9: SIGKILL of one worker, as the kernel's OOM killer sends it, used to lose the whole class."""
     names = ("alice", "bob", "carol", "dave", "erin")

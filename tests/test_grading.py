@@ -95,7 +95,7 @@ EXPECTED_STATUS = {
     "hostile_connects_to_local_sockets": "ok", "hostile_writes_shared_folders": "ok", "hostile_forks_many": "ok",
     "hostile_steals_from_git": "ok", "hostile_steals_cached_bytecode": "ok", "hostile_copies_a_classmate": "ok",
     "hostile_nests_sleeping_processes": "ok", "hostile_signals_every_way": "ok", "hostile_signals_its_worker": "ok",
-    "hostile_fills_its_folder": "ok",
+    "hostile_fills_its_folder": "ok", "hostile_changes_modes_outside": "ok",
 }
 ATTACKERS = ("hostile_forged_replies", "hostile_patches_builtins", "hostile_forges_grade_files",
              "hostile_patches_reporting", "hostile_escape_codes", "hostile_forges_replies_with_nonce",

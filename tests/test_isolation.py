@@ -202,6 +202,27 @@ def test_forging_files_outside_its_folder(attacked, open_folder):
     assert untouched == ("write" in level.blocks), level
 
 
+def test_changing_modes_times_and_attributes_outside_its_folder(attacked, open_folder):
+    """Round 5: Landlock covers no change of a file's metadata, so a child that keeps the grader's uid (or is
+    root without capabilities) made a 0600 file world-readable, set a setuid bit and granted itself an ACL;
+    the seccomp filter refuses chmod, chown, utime and the xattr calls.  Where the level says "write" is
+    blocked, the canary keeps its mode, times and attributes, whatever the call said."""
+    level = attacked
+    canary = open_folder / "canary"
+    canary.write_text("secret\n")
+    canary.chmod(0o600)
+    before = canary.stat()
+    said, seen = answers_of(armed("changes_modes_outside", open_folder, TARGETS=[str(canary)]))
+    assert seen == level
+    after = canary.stat()
+    attributes = os.listxattr(canary) if hasattr(os, "listxattr") else []
+    untouched = ((after.st_mode, after.st_mtime_ns) == (before.st_mode, before.st_mtime_ns)
+                 and "user.labkit" not in attributes)
+    assert untouched == ("write" in level.blocks), (level, said)
+    if "write" in level.blocks:
+        assert set(said.values()) == {"refused"}, said
+
+
 def test_leaving_files_in_world_writable_folders(attacked, shared_folder, tmp_path):
     """Finding 8: at `uid` without Landlock a child could leave files in /tmp for a student graded at the same
     time; they are removed when it ends.  Where the level stops no such write, they stay (the test removes)."""

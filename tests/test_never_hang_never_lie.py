@@ -68,6 +68,7 @@ BEHAVIOUR = {
     "signals_every_way": (ALL, "wrong_value", "hint.tag_line_expected"),
     "signals_its_worker": (ALL, "wrong_value", "hint.tag_line_expected"),
     "fills_its_folder": (ALL, "wrong_value", "hint.tag_line_expected"),
+    "changes_modes_outside": (ALL, "wrong_value", "hint.tag_line_expected"),  # unarmed: "none:none"
 }
 
 # Rows whose outcome depends on the lab's inputs or return types, as the toy lab gives them (its checks pass
@@ -84,7 +85,8 @@ TOY = {
     **dict.fromkeys(("forged_replies", "steals_solution", "forges_grade_files", "leaves_a_process_behind",
                      "probes_its_walls", "connects_to_local_sockets", "writes_shared_folders", "forks_many",
                      "steals_from_git", "steals_cached_bytecode", "copies_a_classmate",
-                     "nests_sleeping_processes", "signals_every_way", "signals_its_worker", "fills_its_folder"),
+                     "nests_sleeping_processes", "signals_every_way", "signals_its_worker", "fills_its_folder",
+                     "changes_modes_outside"),
                     RETURNS_EMPTY),
 }
 

@@ -484,7 +484,7 @@ def main(argv=None) -> int:
         return 2
     except KeyboardInterrupt:
         code = interrupted(progress, args.out)
-        return 128 + signal.SIGTERM if terminated else code
+        return 128 + terminated[0] if terminated else code  # as a shell reports the signal that came
     except OSError as error:
         print(text("grade.write_failed", out=args.out, error=safe_text(str(error), 300, False)), file=sys.stderr)
         return 1
@@ -567,15 +567,17 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
 
 
 def _terminate_like_ctrl_c() -> list:
-    """SIGTERM (a closed terminal, `kill`) stops grading the way Ctrl-C does; the list says it came."""
+    """SIGTERM (`kill`), SIGHUP (a closed terminal, a dropped ssh session) and SIGQUIT (Ctrl-\\) stop grading the
+    way Ctrl-C does; the list holds the one that came."""
     came: list = []
 
-    def stop(_signum, _frame):
-        came.append(True)
+    def stop(signum, _frame):
+        came.append(int(signum))
         raise KeyboardInterrupt
 
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, stop)
+        for name in workers.ENDING_SIGNALS:
+            signal.signal(getattr(signal, name), stop)
     return came
 
 

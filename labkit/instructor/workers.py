@@ -267,17 +267,19 @@ def serve(tasks, watched, grader: int, work, common: tuple, stop) -> None:
 
 
 _leaving = threading.Event()
+ENDING_SIGNALS = tuple(name for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))  # end a run
 
 
 def bind_to_grader(grader: int, watched, stop) -> None:
-    """End with the grader: SIGINT is ignored (the grader handles Ctrl-C); SIGTERM, the grader's death (the
-    kernel's SIGTERM on Linux, or the end of `watched`: nothing ever writes to it) each make a watcher thread
+    """End with the grader: SIGINT is ignored (the grader handles Ctrl-C); SIGTERM, SIGHUP, SIGQUIT, the grader's
+    death (the kernel's SIGTERM on Linux, or the end of `watched`: nothing ever writes to it) each make a watcher thread
     stop the children and leave.  Signals reach the watcher through a wakeup fd, so a busy main thread
     cannot delay it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
-    signal.signal(signal.SIGTERM, lambda _signum, _frame: None)  # the wakeup fd does the work
+    for name in ENDING_SIGNALS:  # SIGHUP and SIGQUIT too: sent to the terminal's whole process group
+        signal.signal(getattr(signal, name), lambda _signum, _frame: None)  # the wakeup fd does the work
     signal.set_wakeup_fd(wake_write)
     threading.Thread(target=_watch, args=(watched, wake_read, stop), name="labkit-lifeline", daemon=True).start()
     if sys.platform.startswith("linux"):
@@ -295,7 +297,7 @@ def _watch(watched, wake_read: int, stop) -> None:
         readable, _, _ = select.select([watched, wake_read], [], [])
         if watched in readable:
             break  # end of file: the grader is gone
-        if signal.SIGTERM in os.read(wake_read, 64):
+        if set(os.read(wake_read, 64)) & {int(getattr(signal, name)) for name in ENDING_SIGNALS}:
             break
     leave(stop)
 

@@ -156,7 +156,7 @@ def own_namespaces(ctypes, libc, settings):
             made["folder"] = own_folder(ctypes, libc, settings["folder"], made["userns"])
         if settings.get("pidns") and libc.unshare(ctypes.c_int(CLONE_NEWPID)) == 0:
             made["pidns"] = True
-            wait_for_worker(ctypes, libc)
+            wait_for_worker(ctypes, libc, settings.get("parent"))
     return made
 
 
@@ -212,13 +212,19 @@ def own_folder(ctypes, libc, bound, userns):
     return True
 
 
-def wait_for_worker(ctypes, libc):
+def wait_for_worker(ctypes, libc, parent=None):
     """In a new pid namespace: its first process (pid 1) starts the worker, which returns to run the student's
     file, then reaps whatever ends in the namespace until the worker does, passes on how the worker ended, and
     ends (the kernel then kills everything left in the namespace).  This process stays outside: it waits, and
     ends as the worker did, so the parent sees the worker's exit; everything in the namespace descends from its
     first process, which dies with this one (PR_SET_PDEATHSIG) or with the process group the parent kills."""
     import _signal
+    # It ends with the process that started it (SIGKILL, as bubblewrap's --die-with-parent), so a grader's worker
+    # killed outright (SIGHUP's default, the OOM killer) takes the namespace with it; set here, after the uid
+    # change that clears it; a parent already gone by now is seen by its pid.
+    libc.prctl(ctypes.c_int(1), ctypes.c_ulong(9), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
     told, tell = os.pipe()
     init = os.fork()
     if init == 0:
@@ -291,7 +297,9 @@ def filter_syscalls(ctypes, libc, own_signals=False):
     D-Bus session bus, ssh and gpg agents, X11), no io_uring (its requests would pass by this filter),
     no IPC the kernel keeps beyond a process (System V, POSIX message queues), no keyrings, no ptrace,
     no new namespace (a user namespace would give back, inside it, the capabilities dropped above), no file
-    in memory outside every folder (memfd_create, memfd_secret: its own folder is where its files go, bounded).
+    in memory outside every folder (memfd_create, memfd_secret: its own folder is where its files go, bounded),
+    no change to any file's mode, owner, times or extended attributes (chmod, chown, utime, setxattr: what
+    Landlock leaves to a child that keeps the grader's uid, or is root without capabilities).
     Each is refused with EPERM; so is every call of another architecture's ABI; clone3, whose flags a
     filter cannot read, says ENOSYS (the C library then uses clone).
 
@@ -308,19 +316,30 @@ def filter_syscalls(ctypes, libc, own_signals=False):
     # semtimedop, semop; shmget, shmctl, shmat, shmdt; add_key, request_key, keyctl; ptrace,
     # process_vm_readv, process_vm_writev; unshare, setns; memfd_create (a file in memory, in no folder, that
     # RLIMIT_AS does not count) — then clone and clone3 — then kill, tkill, tgkill,
-    # rt_sigqueueinfo, rt_tgsigqueueinfo and fcntl — in each architecture's numbering, after its audit arch
+    # rt_sigqueueinfo, rt_tgsigqueueinfo and fcntl — then (chmod,) fchmod, fchmodat, (chown,) fchown, (lchown,)
+    # fchownat, (utime, utimes, futimesat,) utimensat, setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr,
+    # fremovexattr — in each architecture's numbering, after its audit arch
     generic = ((198, 199, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
                 196, 197, 217, 218, 219, 117, 270, 271, 97, 268, 279), 220, 435,
-               (129, 130, 131, 138, 240, 25))  # asm-generic (arm64, riscv64)
+               (129, 130, 131, 138, 240, 25),
+               (52, 53, 54, 55, 88, 5, 6, 7, 14, 15, 16))  # asm-generic (arm64, riscv64)
     known = {"x86_64": (0xC000003E, ((41, 53, 240, 241, 242, 243, 244, 245, 68, 71, 70, 69, 64, 66, 220, 65,
                                       29, 31, 30, 67, 248, 249, 250, 101, 310, 311, 272, 308, 319), 56, 435,
-                                     (62, 200, 234, 129, 297, 72))),
+                                     (62, 200, 234, 129, 297, 72),
+                                     (90, 91, 268, 92, 93, 94, 260, 132, 235, 261, 280, 188, 189, 190, 197, 198,
+                                      199))),
              "aarch64": (0xC00000B7, generic), "arm64": (0xC00000B7, generic),
              "riscv64": (0xC00000F3, generic)}
-    arch, (numbers, clone, clone3, signalling) = known.get(os.uname().machine, (None, ((), None, None, ())))
+    arch, (numbers, clone, clone3, signalling, metadata) = known.get(os.uname().machine,
+                                                                     (None, ((), None, None, (), ())))
     if arch is None:
         return False
     numbers += (425, 426, 427, 438, 447)  # io_uring_setup, _enter, _register, pidfd_getfd, memfd_secret: all
+    # What Landlock does not cover, where the child keeps the grader's uid (or is root without capabilities): a
+    # file's metadata outside its folder: chmod (a setuid bit on root's file), chown, utime, extended attributes
+    # (a POSIX ACL that lets others read): fchmodat2, setxattrat and removexattrat in every numbering, then each
+    # architecture's own.
+    numbers += (452, 463, 466) + metadata
     if own_signals:
         numbers += (424,)  # pidfd_send_signal: all
 

@@ -64,8 +64,9 @@ def blocked_by(walls: tuple, abi: int) -> tuple:
     blocked = set()
     if "bwrap" in walls:  # bubblewrap counts no processes (a limit below does), and bounds no folder (a tmpfs does)
         blocked |= set(ATTACKS) - {"processes", "disk"}
-    if abi:
-        blocked |= {"read", "write", "shared"} | ({"signal"} if abi >= 6 else set())
+    if abi:  # a file's metadata outside its folder (chmod, utime, xattrs) only the filter or a uid of its own keeps
+        blocked |= {"read", "shared"} | ({"signal"} if abi >= 6 else set())
+        blocked |= {"write"} if "seccomp" in walls or "uid" in walls else set()
     if "seccomp" in walls:
         blocked |= {"network", "sockets"}
     if SIGNALS_WALL in walls:
@@ -685,6 +686,7 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
     spaces = IS_LINUX and not plan.portable and os.environ.get("LAB_NO_NAMESPACES") != "1"
     settings["pidns"] = spaces and not plan.bwrap
     settings["pidns_given"] = plan.bwrap
+    settings["parent"] = os.getpid()  # the waiter ends with this process (PR_SET_PDEATHSIG), as bubblewrap does
     if not spaces:
         settings.pop("folder", None)
     if uid is not None or per_namespace:
