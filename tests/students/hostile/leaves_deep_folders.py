@@ -3,7 +3,8 @@ no careless one gets through: 1,100 nested folders (past the recursion limit of 
 shutil.rmtree(ignore_errors=True) raised RecursionError and the folder stayed; tests/test_bounds.py removes
 3,000), one of them read-only (mode 500) on the way down and a locked one (mode 000) at the bottom, a
 read-only file and a link to the folder above at every 500th level.  Then it answers correctly, so a grade
-below full marks is the grader's fault.
+below full marks is the grader's fault.  (Where the seccomp filter refuses mode changes, the tree is planted
+without the two modes.)
 
 Safe: it acts only inside a child's own folder (a lab09-… temporary folder, /sandbox inside bubblewrap), and a
 link is only ever made, never followed.
@@ -14,6 +15,15 @@ from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
 DEPTH = 1100
 NAME = "lab09-deep"  # the top of the tree, so a test can look for what was left
+
+
+def _refusable(change, *args, **options):
+    """A mode change, where the level allows one (the seccomp filter refuses chmod everywhere, its own folder
+    included: then the tree is only deep)."""
+    try:
+        change(*args, **options)
+    except PermissionError:
+        pass
 
 
 def _plant():
@@ -30,11 +40,11 @@ def _plant():
             os.symlink("..", "up", dir_fd=folder)
         inner = os.open("d", os.O_RDONLY, dir_fd=folder)
         if level == 1000:
-            os.fchmod(folder, 0o500)
+            _refusable(os.fchmod, folder, 0o500)
         os.close(folder)
         folder = inner
     os.mkdir("locked", dir_fd=folder)
-    os.chmod("locked", 0o000, dir_fd=folder)
+    _refusable(os.chmod, "locked", 0o000, dir_fd=folder)
     os.close(folder)
 
 
