@@ -82,10 +82,12 @@ def _json(reply: Reply):
         return None
 
 
-def _error_problem(reply: Reply, status: int, field: str | None = None) -> str:
-    """What is wrong with an error response: its status, its type, its shape (E1–E3), the field it names (P5)."""
+def _error_problem(reply: Reply, status: int, field: str | None = None, rule: str = "E1") -> str:
+    """What is wrong with an error response: its status (by `rule`, the rule that makes it one), its type, its shape
+    (E1–E3), the field it names (P5)."""
     if reply.status != status:
-        return text("e2e.status", wanted=status, got=reply.status, body=_shown(reply.body))
+        return text("e2e.error_status", wanted=status, got=reply.status, body=_shown(reply.body), rule=rule,
+                    section="1.5.5" if rule.startswith("E") else "1.5.2")
     if "json" not in reply.headers.get("content-type", ""):
         return text("e2e.error_not_json", body=_shown(reply.body))
     error = (_json(reply) or {}).get("error") if isinstance(_json(reply), dict) else None
@@ -141,6 +143,8 @@ def stream_problem(url: str, reply_text: str | None) -> str:
     if not reply.headers.get("content-type", "").startswith("text/event-stream"):
         return text("e2e.content_type", wanted="text/event-stream", got=reply.headers.get("content-type", ""))
     events = sse_data(reply.body)
+    if events and events[-1] != "[DONE]" and events[-1].endswith("\n[DONE]"):  # lines of one event: no blank lines
+        return text("e2e.no_blank_lines", events=_shown(reply.body))
     if not events or events[-1] != "[DONE]":
         return text("e2e.done", last=_shown((events[-1] if events else "").encode()))
     try:
@@ -175,10 +179,11 @@ def run_all(url: str) -> list:
     problem, reply_text = completion_problem(url)
     results = [Result(text("e2e.name.completion"), problem),
                Result(text("e2e.name.stream"), stream_problem(url, reply_text))]
-    for name, body, field in (("not_json", "{messages: [", "body"), ("no_messages", {"model": "x"}, "messages"),
-                              ("unknown_role", {"messages": [{"role": "tool", "content": "hi"}]}, "role"),
-                              ("bool_max_tokens", {**HELLO, "max_tokens": True}, "max_tokens")):
-        results.append(Result(text(f"e2e.name.{name}"), _error_problem(request(url, body=body), 400, field)))
+    for name, body, field, rule in (("not_json", "{messages: [", "body", "P1"),
+                                    ("no_messages", {"model": "x"}, "messages", "P2"),
+                                    ("unknown_role", {"messages": [{"role": "tool", "content": "hi"}]}, "role", "P2"),
+                                    ("bool_max_tokens", {**HELLO, "max_tokens": True}, "max_tokens", "P3")):
+        results.append(Result(text(f"e2e.name.{name}"), _error_problem(request(url, body=body), 400, field, rule)))
     results.append(Result(text("e2e.name.wrong_method"), _error_problem(request(url, "GET"), 405)))
     results.append(Result(text("e2e.name.wrong_path"), _error_problem(request(url, body=HELLO, path="/v1/chat"), 404)))
     return results

@@ -182,10 +182,12 @@ TEXTS = {
                             "客户端靠它知道改哪里 (TASK.md 1.5.2 规则 P5)",
                             "the ValueError's message must name the field at fault (body, messages, role, content, "
                             "max_tokens, stream): that is how a client knows what to fix (TASK.en.md 1.5.2, rule P5)"),
-    "hint.value_error_only": ("坏请求只用 ValueError 表示 (服务器把它变成 400)；KeyError、TypeError 会变成 500 "
-                              "(TASK.md 1.5.2 规则 P5)",
-                              "a bad request is told by ValueError only (the server makes it a 400); a KeyError or "
-                              "TypeError becomes a 500 (TASK.en.md 1.5.2, rule P5)"),
+    "hint.value_error_only": ("坏请求只用 ValueError 表示 (服务器把它变成 400)；request[\"messages\"] 的 KeyError、类型不对时的 "
+                              "TypeError 会变成 500: 先用 .get() 和 isinstance 检查，再 raise ValueError 写出字段 "
+                              "(TASK.md 1.5.2 规则 P2、P5)",
+                              "a bad request is told by ValueError only (the server makes it a 400); the KeyError of "
+                              "request[\"messages\"] or a TypeError of a wrong type becomes a 500: check with .get() and "
+                              "isinstance first, then raise ValueError naming the field (TASK.en.md 1.5.2, rules P2, P5)"),
     "hint.key_error": ("缺了一个字段时 request[\"...\"] 抛出 KeyError: 先用 in 或 .get() 检查，再 raise ValueError 写出字段 "
                        "(TASK.md 1.5.2 规则 P2、P5)",
                        "request[\"...\"] raises KeyError for a missing field: check with in or .get() first, then raise "

@@ -70,9 +70,9 @@ def _request_hint(expected: dict, actual: dict) -> str | None:
     path = differing_path(expected, actual)
     if not path:
         return None
-    key = path[0]
-    if key not in expected:
+    if set(actual) - set(expected):  # the request's own fields came along: the first thing to fix
         return "hint.extra_fields"
+    key = path[0]
     if key in ("max_tokens", "stream") and (key not in actual or actual[key] is None):
         return "hint.defaults"
     if key == "messages" and isinstance(actual[key], list) and len(path) >= 3 and path[2] not in ("role", "content"):
@@ -130,11 +130,19 @@ def _events_hint(expected: list, actual: list) -> str | None:
         return None
     if any(got_chunk.get(key) != wanted_chunk.get(key) for key in (*SERVER_KEYS, "object")):
         return "hint.chunk_head"
+    if _finish(got_chunk) != _finish(wanted_chunk) and at:
+        return "hint.last_chunk"  # the finish reason rides on a piece's chunk (or is missing from the last one)
     if at == 0:
         return "hint.first_chunk"
     if at == len(expected) - 2:
         return "hint.last_chunk"
     return "hint.piece_chunk"
+
+
+def _finish(chunk: dict):
+    choices = chunk.get("choices")
+    return choices[0].get("finish_reason") if isinstance(choices, list) and choices and isinstance(choices[0], dict) \
+        else None
 
 
 def _keys(value):

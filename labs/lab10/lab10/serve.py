@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -77,11 +78,16 @@ class Service:
         self.lab09 = lab09()
         self.lock = threading.RLock()  # one child: its calls one after another (error() inside complete())
         self.log_lock = threading.Lock()
+        # Every call from one thread that lives as long as the server: a child is started by the thread that first
+        # needs it, and on Linux the child is told to end when that thread ends (PR_SET_PDEATHSIG is per thread), so
+        # a child started by a request's own thread died with it and the next request found it gone.
+        self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lab10-engine")
+        self.engine.submit(student.begin).result()  # the child starts while the banner prints
 
     # --- the student's functions, through the engine ----------------------------------------------------
     def call(self, function: str, *args):
         """The value `function` returned (of the type 1.5.1 says), or StudentFailed with the reason."""
-        record, problem, detail = self.student.call(function, list(args))
+        record, problem, detail = self.engine.submit(self.student.call, function, list(args)).result()
         if record is None:
             raise StudentFailed(_problem_reason(function, problem, detail, self.student))
         if record.raised is not None:
@@ -102,7 +108,7 @@ class Service:
         return value
 
     # --- the endpoint ------------------------------------------------------------------------------------
-    def route(self, method: str, path: str, headers, read_body) -> Response:
+    def route(self, method: str, path: str, headers, read_body, read_seconds: float = READ_SECONDS) -> Response:
         where = urlsplit(path).path
         if where == ENDPOINT:
             if method != "POST":
@@ -116,7 +122,7 @@ class Service:
                 return self.error(413, text("serve.too_large", limit=MAX_BODY))
             body = read_body(int(length))
             if body is None:
-                return self.error(408, text("serve.slow", seconds=int(READ_SECONDS)))
+                return self.error(408, text("serve.slow", seconds=f"{read_seconds:g}"))
             return self.complete(body)
         if where == "/v1/models" and method == "GET":
             return Response(200, {"object": "list", "data": [{"id": MODEL, "object": "model", "created": 0,
@@ -245,16 +251,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         service: Service = self.server.service
         started = time.monotonic()
         self.close_connection = True
-        self.requestline, self.command = "", ""
+        self.requestline, self.command, self.request_version = "", "", self.protocol_version  # before any request
         if not self.server.slots.acquire(blocking=False):
             self._send(service.error(503, text("serve.busy", count=CONNECTIONS)), started)
             return
         try:
-            deadline = started + READ_SECONDS
+            deadline = started + self.server.read_seconds
             try:
                 head, rest = self._read_head(deadline)
             except _Slow:
-                self._send(service.error(408, text("serve.slow", seconds=int(READ_SECONDS))), started)
+                self._send(service.error(408, text("serve.slow", seconds=f"{self.server.read_seconds:g}")), started)
                 return
             except _HeadTooLarge:
                 self._send(service.error(431, text("serve.head_too_large", limit=MAX_HEAD)), started)
@@ -266,7 +272,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if not self.parse_request():  # it answered with send_error
                 return
             response = service.route(self.command, self.path, self.headers,
-                                     lambda length: self._read_body(rest, length, deadline))
+                                     lambda length: self._read_body(rest, length, deadline), self.server.read_seconds)
             self._send(response, started)
         except OSError:  # the client went away
             return
@@ -321,6 +327,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _send(self, response: Response, started: float) -> None:
         service: Service = self.server.service
         self.connection.settimeout(READ_SECONDS)
+        if self.request_version == "HTTP/0.9":  # a request line the parser could not read: answer with a status line
+            self.request_version = self.protocol_version
         try:
             self.send_response(response.status)
             for name, value in response.headers:
@@ -358,9 +366,9 @@ class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, service: Service, port: int = 0):
+    def __init__(self, service: Service, port: int = 0, read_seconds: float = READ_SECONDS):
         super().__init__(("127.0.0.1", port), Handler)
-        self.service = service
+        self.service, self.read_seconds = service, read_seconds
         self.slots = threading.BoundedSemaphore(CONNECTIONS)
 
     @property
@@ -377,30 +385,39 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, help="the same request gets the same reply (SEED=)")
     parser.add_argument("--pace", type=float, default=20.0, metavar="MS", help="between streamed events (PACE=)")
     parser.add_argument("--check", action="store_true", help="send the end-to-end checks, print them, leave (CHECK=1)")
+    parser.add_argument("--read-seconds", type=float, default=READ_SECONDS, help=argparse.SUPPRESS)  # tests: sooner 408
     args = parser.parse_args(argv)
     from lab10.previous import Missing
     with own_terminal(), StudentRun(Path(args.student), display=LAB.display_name(args.student),
                                     limits=SERVER_LIMITS) as student:
         try:
             service = Service(student, seed=args.seed, pace_ms=args.pace)
-            server = Server(service, args.port)
         except Missing as missing:
             print(text("serve.needs_lab09", problem=missing), file=sys.stderr)
             return 2
-        except OSError as refused:
-            print(text("serve.port_taken", port=args.port, problem=refused.strerror or refused), file=sys.stderr)
-            return 2
-        student.begin()  # the child starts while the banner prints
-        with server:
-            if args.check:
-                return _check(server)
-            for line in text("serve.banner", url=server.url, file=student.display).splitlines():
-                service.log(line)
-            try:
-                server.serve_forever(poll_interval=0.2)
-            except KeyboardInterrupt:
-                service.log("")
-            service.log(text("serve.stopped"))
+        try:
+            return _serve(service, args)
+        finally:
+            service.engine.submit(student.close).result()  # the child ends from the thread that started it
+            service.engine.shutdown()
+
+
+def _serve(service: Service, args) -> int:
+    try:
+        server = Server(service, args.port, args.read_seconds)
+    except OSError as refused:
+        print(text("serve.port_taken", port=args.port, problem=refused.strerror or refused), file=sys.stderr)
+        return 2
+    with server:
+        if args.check:
+            return _check(server)
+        for line in text("serve.banner", url=server.url, file=service.student.display).splitlines():
+            service.log(line)
+        try:
+            server.serve_forever(poll_interval=0.2)
+        except KeyboardInterrupt:
+            service.log("")
+        service.log(text("serve.stopped"))
     return 0
 
 

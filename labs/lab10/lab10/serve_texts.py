@@ -72,6 +72,8 @@ TEXTS = {
     "e2e.name.wrong_path": ("别的地址: 404 和错误体", "another path: 404 and an error body"),
     "e2e.summary": ("端到端检查: {passed} 通过, {failed} 失败", "End-to-end checks: {passed} passed, {failed} failed"),
     "e2e.status": ("状态码应该是 {wanted}，收到 {got}: {body}", "the status should be {wanted}, got {got}: {body}"),
+    "e2e.error_status": ("状态码应该是 {wanted} (TASK.md {section} 规则 {rule})，收到 {got}: {body}",
+                         "the status should be {wanted} (TASK.en.md {section}, rule {rule}), got {got}: {body}"),
     "e2e.content_type": ("Content-Type 应该是 {wanted}，收到 {got}", "Content-Type should be {wanted}, got {got}"),
     "e2e.completion_shape": ("响应体要有 object \"chat.completion\" 和只有一项的 choices (TASK.md 1.5.3 规则 C1): {body}",
                              "the body needs object \"chat.completion\" and choices of one item (TASK.en.md 1.5.3, rule "
@@ -84,6 +86,10 @@ TEXTS = {
                   "usage needs three ints, total_tokens their sum (TASK.en.md 1.5.3, rule C2): {usage}"),
     "e2e.done": ("流的最后一个事件要是 data: [DONE] (TASK.md 1.5.4 规则 S5)，最后收到的是: {last}",
                  "the stream's last event must be data: [DONE] (TASK.en.md 1.5.4, rule S5); the last one was: {last}"),
+    "e2e.no_blank_lines": ("事件之间没有空行，客户端把整个流读成了一个事件: 每个事件以 \"\\n\\n\" 结束 (TASK.md 1.5.4 规则 S1): "
+                           "{events}",
+                           "no blank line between the events, so a client reads the whole stream as one event: each "
+                           "event ends with \"\\n\\n\" (TASK.en.md 1.5.4, rule S1): {events}"),
     "e2e.event_json": ("有的事件不是 \"data: \" + JSON + 空行 (TASK.md 1.5.4 规则 S1): {events}",
                        "an event is not \"data: \" + JSON + a blank line (TASK.en.md 1.5.4, rule S1): {events}"),
     "e2e.chunk_shape": ("每一块要有 object \"chat.completion.chunk\" 和 choices (TASK.md 1.5.4 规则 S1): {events}",
