@@ -263,7 +263,9 @@ def _expected_rows(example, problem: str) -> list:
         return [("field.expected", text("value.unchanged"))]
     if problem == "same_object":
         return [("field.expected", text("value.new_list"))]
-    expected = example.expected  # on one line: there is no second list to set it beside
+    expected = example.expected  # on one line: there is no second list to set it beside (a long dict: a key a line)
+    if isinstance(expected, dict) and not fits(expected, ITEM_COLUMNS):
+        return _keyed("field.expected", expected)
     shown = excerpt(expected, 0) if isinstance(expected, str) else py_literal(expected, ITEM_COLUMNS)
     return [("field.expected", shown)]
 
