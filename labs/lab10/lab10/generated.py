@@ -74,11 +74,12 @@ def arguments(function: str, specimen) -> tuple:
 FINISH = ("stop", "length")
 STATUSES = (400, 401, 404, 405, 408, 411, 413, 415, 422, 429, 499, 500, 501, 502, 503, 504, 599)
 MODELS = ("lab09-tinylm", "tiny", "gpt-4o-mini", "", "模型")
+SPACES = (" ", "\n", "  ", "\t", "\u3000", "\r\n", "")
 
 
 def draw_body(rng: random.Random, size: int) -> tuple:
-    """(request, fault): a valid request half the time (fault ()), else one with a fault."""
-    if rng.random() < 0.5:
+    """(request, fault): a valid request a quarter of the time (fault ()), else one with a fault."""
+    if rng.random() < 0.25:
         return (draw_request(rng, size), ())
     return draw_fault(rng, size)
 
@@ -89,8 +90,12 @@ def valid_body(specimen) -> bool:
 
 
 def draw_completion(rng: random.Random, size: int) -> tuple:
-    return (draw_text(rng, size), rng.randrange(0, 10 ** rng.randrange(1, 6)), rng.randrange(0, 513),
-            rng.choice(FINISH))
+    """(reply, prompt_tokens, completion_tokens, finish_reason): a reply with whitespace at its ends half the time (a
+    server cuts and trims it; chat_completion writes it as it is given, C1)."""
+    reply = draw_text(rng, size)
+    if rng.random() < 0.5:
+        reply = rng.choice(SPACES) + reply + rng.choice(SPACES)
+    return (reply, rng.randrange(0, 10 ** rng.randrange(1, 6)), rng.randrange(0, 513), rng.choice(FINISH))
 
 
 def draw_stream(rng: random.Random, size: int) -> tuple:
@@ -106,8 +111,8 @@ def draw_error(rng: random.Random, size: int) -> tuple:
 # --- the generated checks' inputs, by check id (lab10/spec.py declares them, drawn_by this module) -------
 
 INPUTS = {  # shares of the course's count of inputs, drawn per student
-    "g1": inputs(draw_body, _body_demand, valid_body, share=40),
-    "g2": inputs(draw_completion, _call_demand("chat_completion"), share=15),
-    "g3": inputs(draw_stream, _call_demand("sse_events"), share=30),
-    "g4": inputs(draw_error, _call_demand("error_body"), share=15),
+    "g1": inputs(draw_body, _body_demand, valid_body, share=55),
+    "g2": inputs(draw_completion, _call_demand("chat_completion"), share=10),
+    "g3": inputs(draw_stream, _call_demand("sse_events"), share=25),
+    "g4": inputs(draw_error, _call_demand("error_body"), share=10),
 }
