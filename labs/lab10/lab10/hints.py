@@ -276,6 +276,9 @@ TEXTS = {
     "hint.import_tags": ("常量从框架导入: from framework.api import ...，不是 from api import ... (TASK.md 1.5.1)",
                          "import the constants from the framework: from framework.api import ..., not from api import "
                          "... (TASK.en.md 1.5.1)"),
+    "hint.timeout": ("可能是死循环: 循环的条件最后会不成立吗？遍历列表用 for 最稳妥 (TASK.md 常见错误 11)",
+                     "probably an endless loop: does the loop's condition ever turn false? A for over the list is "
+                     "safest (TASK.en.md, common mistake 11)"),
     "hint.missing_function": ("函数名和参数要与 TASK.md 1.5.1 中的完全一致", "use the exact names of TASK.en.md 1.5.1"),
     # --- make help ---------------------------------------------------------------------------------
     "help.lab10_test_full": ("{six} + 扩展检查 + 性质检查 (都计入成绩)", "{six}, extended and property checks (all graded)"),
