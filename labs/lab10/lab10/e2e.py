@@ -87,7 +87,7 @@ def _error_problem(reply: Reply, status: int, field: str | None = None, rule: st
     (E1–E3), the field it names (P5)."""
     if reply.status != status:
         return text("e2e.error_status", wanted=status, got=reply.status, body=_shown(reply.body), rule=rule,
-                    section="1.5.5" if rule.startswith("E") else "1.5.2")
+                    section="1.5.5" if rule.startswith("E") else "1.5.2") + _reason(reply)
     if "json" not in reply.headers.get("content-type", ""):
         return text("e2e.error_not_json", body=_shown(reply.body))
     error = (_json(reply) or {}).get("error") if isinstance(_json(reply), dict) else None
@@ -103,6 +103,13 @@ def _error_problem(reply: Reply, status: int, field: str | None = None, rule: st
     return ""
 
 
+def _reason(reply: Reply) -> str:
+    """The server's own one-line reason of an error response (make serve sends it beside the error body), if any."""
+    from urllib.parse import unquote
+    reason = unquote(reply.headers.get("x-lab10-reason", ""))
+    return text("e2e.reason", reason=reason) if reason and reason.encode() not in reply.body else ""
+
+
 def _shown(data: bytes, columns: int = 120) -> str:
     shown = data.decode("utf-8", "replace") if isinstance(data, bytes) else str(data)
     shown = shown.replace("\n", "\\n").replace("\r", "\\r")
@@ -113,7 +120,7 @@ def completion_problem(url: str) -> tuple:
     """A request without stream: 200, application/json, the body of C1–C3 with the server's id, created, model."""
     reply = request(url, body=HELLO)
     if reply.status != 200:
-        return text("e2e.status", wanted=200, got=reply.status, body=_shown(reply.body)), None
+        return text("e2e.status", wanted=200, got=reply.status, body=_shown(reply.body)) + _reason(reply), None
     if not reply.headers.get("content-type", "").startswith("application/json"):
         return text("e2e.content_type", wanted="application/json", got=reply.headers.get("content-type", "")), None
     body = _json(reply)
@@ -139,7 +146,7 @@ def stream_problem(url: str, reply_text: str | None) -> str:
     same request gets without stream), a last chunk with the finish reason, then [DONE] (S1–S5)."""
     reply = request(url, body={**HELLO, "stream": True})
     if reply.status != 200:
-        return text("e2e.status", wanted=200, got=reply.status, body=_shown(reply.body))
+        return text("e2e.status", wanted=200, got=reply.status, body=_shown(reply.body)) + _reason(reply)
     if not reply.headers.get("content-type", "").startswith("text/event-stream"):
         return text("e2e.content_type", wanted="text/event-stream", got=reply.headers.get("content-type", ""))
     events = sse_data(reply.body)

@@ -28,7 +28,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from lab10.examples import MAX_TOKENS_LIMIT
 from lab10.spec import LAB
@@ -46,6 +46,8 @@ MAX_DEPTH = 64  # JSON nested deeper is refused (400) before any student code se
 CONNECTIONS = 8  # requests handled at once (503 beyond)
 SERVER_LIMITS = replace(Limits.from_env(), submission_seconds=7 * 24 * 3600.0)  # a call's limit as in make test;
 # the whole run's budget is a week, not a submission's two minutes (the server runs for as long as it is left on)
+REASON_HEADER = "X-Lab10-Reason"  # every error response's reason, whatever the student's error_body wrote
+_HEADER_SAFE = "".join(chr(code) for code in range(0x20, 0x7f) if chr(code) != "%")
 WANTED = {"parse_chat_request": dict, "chat_completion": dict, "sse_events": list, "error_body": dict}
 SECTION = {"parse_chat_request": "1.5.2", "chat_completion": "1.5.3", "sse_events": "1.5.4", "error_body": "1.5.5"}
 
@@ -59,6 +61,7 @@ class Response:
     events: list = field(default_factory=list)  # text/event-stream: written one at a time
     headers: tuple = ()
     note: str = ""  # the log line's detail (which function, which rule)
+    reason: str = ""  # an error's one-line reason, also sent as the header REASON_HEADER (a broken error_body hides it)
 
 
 class StudentFailed(Exception):
@@ -176,8 +179,9 @@ class Service:
                 body = self.call("error_body", status, message)
             except StudentFailed as failed:
                 return Response(status, text("serve.plain_error", message=message, reason=failed.reason), (),
-                                headers, note=f"{note}; error_body".lstrip("; ") if note else "error_body")
-        return Response(status, body, (), headers, note=note)
+                                headers, note=f"{note}; error_body".lstrip("; ") if note else "error_body",
+                                reason=message)
+        return Response(status, body, (), headers, note=note, reason=message)
 
     def log(self, line: str) -> None:
         with self.log_lock:
@@ -333,6 +337,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_response(response.status)
             for name, value in response.headers:
                 self.send_header(name, value)
+            if response.reason:  # ASCII as it is, the rest %-escaped (a header is Latin-1)
+                self.send_header(REASON_HEADER, quote(response.reason, safe=_HEADER_SAFE))
             self.send_header("Connection", "close")
             if response.events:
                 self.send_header("Content-Type", "text/event-stream; charset=utf-8")

@@ -42,8 +42,9 @@ TEXTS = {
     "serve.load_failed": ("{file} 加载不了 ({status})：先运行 make test", "{file} cannot be loaded ({status}): run make test "
                           "first"),
     "serve.missing": ("{file} 里没有 {function}", "{file} has no {function}"),
-    "serve.unusable": ("parse_chat_request 返回的 {problem} 不能用 (TASK.md 1.5.2)",
-                       "parse_chat_request returned a {problem} the server cannot use (TASK.en.md 1.5.2)"),
+    "serve.unusable": ("parse_chat_request 返回的字典里 {problem} 缺了或类型不对 (TASK.md 1.5.2)",
+                       "parse_chat_request returned a dict whose {problem} is missing or of the wrong type "
+                       "(TASK.en.md 1.5.2)"),
     "serve.refused_messages": ("parse_chat_request 返回的消息 format_prompt 不认: {problem} (TASK.md 1.5.2 规则 P2)",
                                "parse_chat_request returned messages format_prompt refuses: {problem} "
                                "(TASK.en.md 1.5.2, rule P2)"),
@@ -74,6 +75,7 @@ TEXTS = {
     "e2e.status": ("状态码应该是 {wanted}，收到 {got}: {body}", "the status should be {wanted}, got {got}: {body}"),
     "e2e.error_status": ("状态码应该是 {wanted} (TASK.md {section} 规则 {rule})，收到 {got}: {body}",
                          "the status should be {wanted} (TASK.en.md {section}, rule {rule}), got {got}: {body}"),
+    "e2e.reason": (" (服务器说: {reason})", " (the server says: {reason})"),
     "e2e.content_type": ("Content-Type 应该是 {wanted}，收到 {got}", "Content-Type should be {wanted}, got {got}"),
     "e2e.completion_shape": ("响应体要有 object \"chat.completion\" 和只有一项的 choices (TASK.md 1.5.3 规则 C1): {body}",
                              "the body needs object \"chat.completion\" and choices of one item (TASK.en.md 1.5.3, rule "

@@ -232,3 +232,14 @@ def test_ctrl_c_ends_make_serve_without_a_make_error(tmp_path):
     shown = seen.decode("utf-8", "replace")
     assert status == 0, shown[-800:]
     assert "service stopped." in shown and "make: ***" not in shown and "Traceback" not in shown, shown[-800:]
+
+
+def test_make_serve_check_on_the_stub_fails_and_says_why_though_its_error_body_is_empty():
+    """The stub's error_body returns {}: the server's own reason comes in a header beside it (X-Lab10-Reason), and
+    make serve CHECK=1 shows it."""
+    from lab10_support import make
+    result = make("serve", "CHECK=1", LAB_LANG="en")
+    lines = result.stdout.splitlines()
+    assert result.returncode != 0 and lines[-1] == "End-to-end checks: 0 passed, 8 failed", result.stdout
+    assert lines[1] == ("    the status should be 200, got 500: {} (the server says: parse_chat_request returned a dict "
+                        "whose messages is missing or of the wrong type (TASK.en.md 1.5.2))")
