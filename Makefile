@@ -17,7 +17,7 @@ endif
 LAB = @command -v "$(RUNNER)" >/dev/null 2>&1 || { echo "[setup] 找不到 $(RUNNER): 请安装 Python 3.10+，或 make test BASE_PYTHON=python3.12 / $(RUNNER) not found: install Python 3.10+ or set BASE_PYTHON=" >&2; exit 2; }; exec "$(RUNNER)" lab.py --make $(OPTIONS)
 INSTRUCTOR := $(wildcard labkit/instructor/grade.py)
 
-.PHONY: help test test-full watch chat challenge clean grade gradescope dist tables check bench
+.PHONY: help test test-full watch chat serve challenge clean grade gradescope dist tables check bench
 
 help test test-full challenge watch clean:
 	$(LAB) $@ --student "$(STUDENT)"
@@ -27,6 +27,10 @@ chat:
 	  $(if $(REWRITE),REWRITE="$(REWRITE)") $(if $(REWRITE_DEADLINE),REWRITE_DEADLINE="$(REWRITE_DEADLINE)") \
 	  $(if $(REWRITE_DELAY),REWRITE_DELAY="$(REWRITE_DELAY)") $(if $(CHAT_PAGE),CHAT_PAGE="$(CHAT_PAGE)") \
 	  $(if $(CHAT_DB),CHAT_DB="$(CHAT_DB)")
+
+serve:
+	$(LAB) serve --student "$(STUDENT)" $(if $(PORT),PORT="$(PORT)") $(if $(SEED),SEED="$(SEED)") \
+	  $(if $(PACE),PACE="$(PACE)") $(if $(CHECK),CHECK="$(CHECK)")
 
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades

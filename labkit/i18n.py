@@ -39,6 +39,12 @@ CORE = {
     "list.more": ("… 后面还有 {count} 项", "… {count} more"),
     "value.more_items": ("… 还有 {count} 项", "… {count} more"),
     "diff.item_at": ("第 {n} 项的第 {column} 个字符起不同", "first difference: item {n}, character {column}"),
+    "diff.path": ("第一处不同在 {path}: 期望 {expected}，实际 {actual}", "first difference at {path}: expected {expected}, "
+                  "actual {actual}"),
+    "diff.path_missing": ("第一处不同在 {path}: 实际里没有这个键 (期望 {expected})",
+                          "first difference at {path}: actual has no such key (expected {expected})"),
+    "diff.path_extra": ("第一处不同在 {path}: 实际多了这个键 ({actual})，期望里没有",
+                        "first difference at {path}: actual has this key ({actual}), expected has not"),
     "value.unchanged": ("参数保持原样 (不修改传进来的列表和字典)", "the arguments as they were (the list and dicts unchanged)"),
     "value.new_list": ("一个新列表 (不是传进来的那个)", "a new list (not the one it was given)"),
     "value.wrong_type": ("{shown}  (类型是 {type})", "{shown}  (of type {type})"),

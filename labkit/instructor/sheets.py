@@ -81,9 +81,12 @@ def course_file_table(lab: Lab) -> str:
 
 
 def blocks(lab: Lab) -> tuple[Block, ...]:
-    """Every generated table of `lab`: one per task sheet, and README's two."""
+    """Every generated table of `lab`: one per task sheet, and README's two where its root has a README (a lab in a
+    folder of the course's, labs/<lab>/, has its sheets only)."""
     sheets = tuple(Block(file, "<!-- scheme -->", lambda lab, language=language: scheme_table(lab, language))
                    for language, file in lab.sheets.items())
+    if lab.sheets and not (lab.root / README).is_file():
+        return sheets
     return sheets + (Block(README, "<!-- scheme: readme -->", readme_table),
                      Block(README, "<!-- course-file -->", course_file_table))
 
