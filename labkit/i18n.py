@@ -166,7 +166,7 @@ CORE = {
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),
     "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE={lab}] "
-                   "[NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG=solutions/grading.ini]",
+                   "[NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG={config}]",
                    "grade a class (titled {lab} unless TITLE= says otherwise)"),
     "help.dist": ("学生发放包 dist/{handout}.tar.gz/.zip (已提交的版本)", "the student handout, dist/{handout}.tar.gz/.zip (the committed tree)"),
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
@@ -174,6 +174,8 @@ CORE = {
                     "rewrite what is generated and stale: the sheets' and README's tables, the fixed inputs' data"),
     "help.check": ("测试框架自身的测试 (CI)", "the harness's own test suite"),
     "help.bench": ("计时目标", "timing goals of make test and make grade"),
+    "help.labs": ("课程的实验: {labs} (默认 {default}；选一个: {command} test LAB={example})",
+                  "the course's labs: {labs} ({default} unless LAB= says otherwise: {command} test LAB={example})"),
     "lab.bad_argument": ("看不懂 {argument}: 用法 python lab.py 目标 [STUDENT=文件]，目标是 {targets} 之一",
                          "cannot use {argument}: python lab.py TARGET [STUDENT=file], TARGET one of {targets}"),
     "lab.instructor_only": ("python lab.py {target}: 评分等老师用的目标不在学生发放包里 (可用的目标见 python lab.py help)",
@@ -182,6 +184,7 @@ CORE = {
     "lab.make_only": ("python lab.py {target}: 这是 make 的目标，请用 make {target} (python lab.py 只代替 make grade)",
                       "python lab.py {target}: a make target; run make {target} (python lab.py stands in for make "
                       "grade only)"),
+    "lab.unknown_lab": ("LAB={name}: 课程里没有这个实验 (有: {labs})", "LAB={name}: the course has no such lab (it has: {labs})"),
     "lab.no_target": ("{command} {target}: 这个实验没有 {target} 这个目标 (它有: {targets})",
                       "{command} {target}: this lab has no {target} target (it has: {targets})"),
     "lab.other_venv": ("[setup] {venv} 是 Python {made} 建的，这次照样用它 (不是 Python {this})；要换成 {this}: "

@@ -17,6 +17,7 @@ from labkit.run.engine import Limits, Runtime, StudentRun
 from labkit.spec import Drawn, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 
+os.environ.pop("LAB", None)  # the suite chooses its labs itself (LABS, LAB_SPEC): a LAB= of the shell is no lab of it
 STUDENTS = ROOT / "tests" / "students"
 LAB = active()  # the lab this checkout runs (lab09/spec.py)
 TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, Drawn))  # fixed examples: the six, extended
@@ -91,7 +92,7 @@ def without_level_line(feedback: str) -> str:
 def clean_env(**overrides) -> dict:
     """The environment of a student's shell: no make nesting, Chinese unless told otherwise."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT",
+           if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT",
                         "PYTHONPYCACHEPREFIX")}  # bytecode of a lab copied to a temp dir stays there
     env.update(overrides)
     return env

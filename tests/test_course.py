@@ -1,0 +1,84 @@
+"""One course, one repository (labkit/course.py): the labs are discovered, LAB= selects one in every spelling and for
+every process the harness starts, an unknown one is one line, and without it Lab09 runs as it always has."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import LAB, ROOT, clean_env, make
+from labkit import course
+
+SECOND = "lab10"  # the course's second lab (labs/lab10/): what proves a lab other than Lab09 is selected
+
+
+def lab_py(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "lab.py", *args, f"PYTHON={sys.executable}"], cwd=ROOT,
+                          env=env or clean_env(PYTHONDONTWRITEBYTECODE="1"), capture_output=True, text=True, timeout=180)
+
+
+def test_the_course_has_lab09_at_its_top_and_each_folder_of_labs_holding_its_spec(tmp_path, monkeypatch):
+    found = course.labs()
+    assert list(found)[0] == LAB.id and found[LAB.id] == (".", "lab09.spec")
+    assert found[SECOND] == ("labs/lab10", "lab10.spec")
+    for name in ("notes", "half"):  # a folder without <name>/spec.py is no lab
+        (tmp_path / "labs" / name / name).mkdir(parents=True)
+    (tmp_path / "labs" / "half" / "half" / "hints.py").write_text("", encoding="utf-8")
+    (tmp_path / "labs" / "lab11" / "lab11").mkdir(parents=True)
+    (tmp_path / "labs" / "lab11" / "lab11" / "spec.py").write_text("", encoding="utf-8")
+    monkeypatch.setattr(course, "ROOT", str(tmp_path))
+    assert course.labs() == {"lab09": (".", "lab09.spec"), "lab11": ("labs/lab11", "lab11.spec")}
+
+
+@pytest.mark.parametrize("argv, environ, chosen", [
+    (["test", "LAB=lab10"], {}, "lab10"), (["--lab", "lab10", "test"], {}, "lab10"), (["--lab=lab10"], {}, "lab10"),
+    (["test"], {"LAB": "lab10"}, "lab10"), (["test", "LAB=lab09"], {"LAB": "lab10"}, "lab09"), (["test"], {}, ""),
+])
+def test_lab_is_named_in_makes_spelling_as_an_option_or_by_the_environment(argv, environ, chosen):
+    assert course.named(argv, environ) == chosen
+
+
+def test_selecting_a_lab_puts_its_spec_and_root_in_the_environment_of_what_the_harness_starts(monkeypatch):
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    environ = {"PYTHONPATH": "elsewhere"}
+    assert course.select(SECOND, environ) == "lab10.spec"
+    root = os.path.join(course.ROOT, "labs", "lab10")
+    assert environ["LAB_SPEC"] == "lab10.spec" and environ["PYTHONPATH"] == os.pathsep.join([root, "elsewhere"])
+    assert sys.path[0] == root
+    course.select(SECOND, environ)  # once is enough
+    assert environ["PYTHONPATH"].count(root) == 1
+    assert course.select("", {"LAB_SPEC": "toylab.spec"}) == "toylab.spec"  # the suite's low-level override stays
+    assert course.select("", {}) == "lab09.spec"
+    with pytest.raises(course.Unknown):
+        course.select("lab99", {})
+
+
+def test_make_test_lab_runs_that_labs_stub_and_lab_py_its_reference():
+    second = course.labs()[SECOND][0]
+    stub = make("test", f"LAB={SECOND}")
+    assert stub.returncode != 0 and "测试结果: 0 通过, 8 失败" in stub.stdout, stub.stdout + stub.stderr
+    solved = lab_py("test", "--lab", SECOND, f"STUDENT={second}/solutions/student.py")
+    assert solved.returncode == 0 and "测试结果: 8 通过, 0 失败" in solved.stdout, solved.stdout + solved.stderr
+    by_environment = lab_py("test", f"STUDENT={second}/solutions/student.py",
+                            env=clean_env(LAB=SECOND, PYTHONDONTWRITEBYTECODE="1"))
+    assert by_environment.returncode == 0 and "8 通过" in by_environment.stdout
+
+
+def test_an_unknown_lab_is_one_line_naming_the_labs_there_are_and_exit_code_2():
+    for result in (make("test", "LAB=lab99"), lab_py("test", "LAB=lab99"), lab_py("help", env=clean_env(LAB="lab99"))):
+        said = [line for line in result.stderr.splitlines() if not line.startswith("make: ***")]
+        assert result.returncode == 2 and result.stdout == "" and said == [
+            f"LAB=lab99: 课程里没有这个实验 (有: {', '.join(course.labs())})"], result.stderr
+
+
+def test_make_help_lists_the_courses_labs_and_each_labs_own_course_file():
+    lab09, lab10 = make("help").stdout.splitlines(), make("help", f"LAB={SECOND}").stdout.splitlines()
+    listed = "the course's labs: lab09, lab10 (lab09 unless LAB= says otherwise: make test LAB=lab10)"
+    assert any(line.endswith(listed) for line in lab09)
+    grade = {lines[0]: next(line for line in lines if line.startswith("make grade")) for lines in (lab09, lab10)}
+    assert "[CONFIG=solutions/grading.ini]" in grade[lab09[0]] and "[TITLE=Lab09]" in grade[lab09[0]]
+    assert "[CONFIG=labs/lab10/solutions/grading.ini]" in grade[lab10[0]] and "[TITLE=Lab10]" in grade[lab10[0]]
+    assert lab10[0].startswith("make test ") and "八个测试" in lab10[0] and "make serve" in "\n".join(lab10)
