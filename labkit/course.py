@@ -15,6 +15,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the course repository (or a handout's top)
 LABS = "labs"  # every further lab: labs/<name>/, laid out as its handout, its package labs/<name>/<name>/
 DEFAULT = "lab09"  # the lab whose root is the repository's top
+SHARED = ("Makefile", "lab.py", "requirements.txt", ".gitignore")  # the course's top files, in every handout
+FACE = ("framework/__init__.py", "framework/conftest.py", "framework/framework.py", "framework/verify.py")  # the
+# course's shared face in the top framework/ (Lab09's own files sit beside it: student.py, tags.py)
+CORE = "labkit"  # the core, in every handout but for its instructors' part
 
 
 class Unknown(Exception):

@@ -230,6 +230,9 @@ class Lab:
     """the handout's folder and archive name under dist/ (dist/<handout>.zip …); empty: the lab's id"""
     trees: tuple[str, ...] = ()
     """the lab's own folders that ship in the handout, from the lab's root (the core's package ships with them)"""
+    ships: dict = field(default_factory=dict)
+    """files of the course outside the lab's root that its handout needs, handout path -> path from the course's top:
+    another lab's modules its own code imports (Lab10's server runs Lab09's reference and chat model); empty: none"""
     grading_only: tuple[str, ...] = ()
     """the lab's own files or folders inside `trees` that only the grade uses and the handout never ships, from
     the lab's root: what would give an answer away (checks whose answers come from the solution, their helpers)"""
@@ -359,12 +362,21 @@ class Lab:
         return base + (1 if ids.index(check.id) < extra else 0)
 
 
+_MODULES: dict = {}  # id of a loaded Lab -> the module that declares it
+
+
 def load(module: str) -> Lab:
     """The Lab that `module` (a dotted module name) declares as LAB."""
     lab = getattr(importlib.import_module(module), "LAB", None)
     if not isinstance(lab, Lab):
         raise ValueError(f"{module}: LAB is not a labkit.spec.Lab")
+    _MODULES[id(lab)] = module
     return lab
+
+
+def module_of(lab: Lab) -> str:
+    """The module `lab` was loaded from (what a handout's framework/__init__.py names as its LAB_SPEC)."""
+    return _MODULES[id(lab)]
 
 
 @functools.lru_cache(maxsize=None)

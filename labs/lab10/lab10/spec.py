@@ -151,6 +151,13 @@ SERVE = Target(  # make serve: a real HTTP server answering with the student's f
         Option(name="PORT", flag="--port"), Option(name="SEED", flag="--seed"), Option(name="PACE", flag="--pace"),
         Option(name="CHECK", flag="--check", off=("", "0"), alone=True)))
 
+# What the handout takes from Lab09 (lab10/previous.py uses it): its spec and what that imports, the chat model, its
+# given module, and its reference, shipped as the previous chapter's solution (lab10/previous.py reads it there).
+PREVIOUS = {path: path for path in ("lab09/__init__.py", "lab09/spec.py", "lab09/examples.py", "lab09/chat/__init__.py",
+                                    "lab09/chat/tinylm.py", "lab09/chat/corpus.py", "lab09/chat/topics.txt",
+                                    "framework/tags.py")}
+PREVIOUS["lab09/reference.py"] = "solutions/student.py"
+
 LAB = Lab(
     id="lab10", name="Lab10", root=Path(__file__).resolve().parent.parent, target="framework/student.py",
     solution="solutions/student.py", given="framework.api", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
@@ -159,5 +166,5 @@ LAB = Lab(
     functions=("parse_chat_request", "chat_completion", "sse_events", "error_body"),
     groups=(BASIC, EXTENDED, PROPERTIES, GENERATED), sections=SECTIONS, checks=CHECKS,
     mistakes="lab10.mistakes:DETECTORS", handout="lab10-step9", trees=("framework", "lab10"),
-    grading_only=("lab10/generated.py",), network="none",
+    grading_only=("lab10/generated.py",), network="none", ships=PREVIOUS,
 )
