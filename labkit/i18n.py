@@ -243,13 +243,16 @@ def wanted(lab) -> set:
     keys |= {check.label_key for check in lab.checks} | {check.hint for check in lab.checks}
     keys |= {hint for check in lab.checks for example in check.examples for hint in example.mistakes.values()}
     keys |= {f"section.{section.id}" for section in lab.sections}
+    keys |= {f"section.graded_{check.section}" for check in lab.checks  # a drawn check on fixed inputs, drawn per
+             if getattr(check, "drawn_by", "") and check.group.runs in ("test", "full")}  # student when graded
     keys |= {key for target in lab.targets for key in (target.help, target.notes) if key}  # make help's lines
     keys |= {"help.challenge"} if lab.has_challenge else set()
     return keys | {f"summary.{group.id}" for group in lab.groups if group.runs not in ("test", "challenge")}
 
 
 def use(lab) -> None:
-    """Install `lab`'s layer: the TEXTS of every module its spec names in `texts`, replacing another lab's.
+    """Install `lab`'s layer: the TEXTS of every module its spec names in `texts` and the labels its spec gives
+    inline, replacing another lab's (two labs may both define case.1.label: only the active one's is installed).
     A key defined twice (in two of them, or by the core or a registered part) fails here, unless it is a
     default hint the core lets a lab restate; so does a key the core will look up (`wanted`) and nobody defines."""
     texts: dict = {}
@@ -259,6 +262,11 @@ def use(lab) -> None:
         if clash:
             raise KeyError(f"{name}: defined twice: {sorted(clash)}")
         texts.update(entries)
+    inline = {check.label_key: tuple(check.label) for check in lab.checks if not isinstance(check.label, str)}
+    clash = set(inline) & (set(texts) | set(_PARTS) | set(CORE))  # a label given inline in the spec is the lab's too
+    if clash:
+        raise KeyError(f"{lab.id}: defined twice: {sorted(clash)} (inline in its spec and in {', '.join(lab.texts)})")
+    texts.update(inline)
     missing = wanted(lab) - set(texts) - set(CORE) - set(_PARTS)
     if missing:
         raise KeyError(f"{lab.id}: no text for {sorted(missing)} in {', '.join(lab.texts) or 'no module'}")

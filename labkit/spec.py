@@ -98,7 +98,7 @@ class Case:
     hint: str
     """the hint key shown when it fails and no more precise mistake is recognised"""
     label: str | Text = ""
-    """its [TEST id] line's text: a Text given inline (registered as "case.<id>.label"), or the key of one;
+    """its [TEST id] line's text: a Text given inline (the lab's own "case.<id>.label"), or the key of one;
     empty: "case.<id>.label" """
     examples: tuple = ()
     """its Examples (empty for a check whose inputs are drawn)"""
@@ -263,7 +263,6 @@ class Lab:
         names = [target.name for target in self.targets]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.id}: a target is declared twice: {', '.join(names)}")
-        i18n.register({check.label_key: tuple(check.label) for check in self.checks if isinstance(check.label, Text)})
         for group in self.groups:
             given = [check.points for check in self.checks if check.group.id == group.id]
             if any(points is not None for points in given) and (None in given or sum(given) != group.points):
@@ -371,7 +370,20 @@ def load(module: str) -> Lab:
     if not isinstance(lab, Lab):
         raise ValueError(f"{module}: LAB is not a labkit.spec.Lab")
     _MODULES[id(lab)] = module
+    try:  # every text the core will ask of it, now (labkit.i18n.wanted), not first in a student's run
+        i18n.use(lab)
+    except KeyError as missing:
+        raise KeyError(f"{missing.args[0]} (the lab of {_file_of(module)})") from None
     return lab
+
+
+def _file_of(module: str) -> str:
+    """The spec module's file, from the course's top where it lies inside it."""
+    path = Path(getattr(importlib.import_module(module), "__file__", module)).resolve()
+    try:
+        return path.relative_to(Path(__file__).resolve().parents[1]).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def module_of(lab: Lab) -> str:

@@ -4,6 +4,7 @@ every process the harness starts, an unknown one is one line, and without it Lab
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -82,3 +83,58 @@ def test_make_help_lists_the_courses_labs_and_each_labs_own_course_file():
     assert "[CONFIG=solutions/grading.ini]" in grade[lab09[0]] and "[TITLE=Lab09]" in grade[lab09[0]]
     assert "[CONFIG=labs/lab10/solutions/grading.ini]" in grade[lab10[0]] and "[TITLE=Lab10]" in grade[lab10[0]]
     assert lab10[0].startswith("make test ") and "八个测试" in lab10[0] and "make serve" in "\n".join(lab10)
+
+
+def test_two_labs_may_both_give_case_1_a_label_inline_each_installed_only_while_it_is_active(monkeypatch):
+    """Inline labels were registered for the whole process when a spec was built: a second lab with an inline
+    case.1.label made every text lookup of Lab09 fail, `KeyError: "lab09.hints: defined twice"`."""
+    import dataclasses
+    import types
+    from labkit import i18n
+    from labkit.spec import Text
+    from lab09 import hints
+    from lab09.chat import texts
+    module = types.ModuleType("other_texts")
+    module.TEXTS = {key: value for key, value in {**hints.TEXTS, **texts.TEXTS}.items()
+                    if not (key.startswith("case.") and key.endswith(".label"))}
+    monkeypatch.setitem(sys.modules, "other_texts", module)
+    other = dataclasses.replace(LAB, id="other", checks=tuple(
+        dataclasses.replace(check, label=Text(f"别的 {check.id}", f"other {check.id}")) for check in LAB.checks),
+        texts=("other_texts",))
+    from labkit import spec
+    monkeypatch.setattr(spec, "active", lambda: other)
+    assert i18n.text("case.1.label", "en") == "other 1"
+    monkeypatch.setattr(spec, "active", lambda: LAB)
+    assert i18n.text("case.1.label", "en").startswith("single turn")
+
+
+def test_a_text_the_core_will_ask_of_a_lab_is_named_with_the_lab_and_its_file_when_the_spec_loads(tmp_path, monkeypatch):
+    """A drawn check that also runs on fixed inputs is shown, when graded, under section.graded_<its section>;
+    without it every submission of such a lab was a grader_error (found mid-run, not at load)."""
+    package = tmp_path / "missing_text"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "texts.py").write_text(
+        "from lab09 import hints\nfrom lab09.chat import texts\n"
+        "TEXTS = {key: value for key, value in {**hints.TEXTS, **texts.TEXTS}.items()\n"
+        "         if key != 'section.graded_properties'}\n", encoding="utf-8")
+    (package / "spec.py").write_text(
+        "import dataclasses\nfrom lab09.spec import LAB as LAB09\n"
+        "LAB = dataclasses.replace(LAB09, id='missing', texts=('missing_text.texts',))\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from labkit import spec
+    with pytest.raises(KeyError, match=r"missing: no text for \['section.graded_properties'\] in missing_text.texts "
+                                        r"\(the lab of .*missing_text/spec.py\)"):
+        spec.load("missing_text.spec")
+    said = lab_py("test", env=clean_env(LAB_SPEC="missing_text.spec", PYTHONPATH=str(tmp_path)))
+    assert said.returncode == 2 and len(said.stderr.splitlines()) == 1 and "section.graded_properties" in said.stderr
+
+
+def test_the_stub_note_knows_a_stub_that_returns_empty_dicts_and_lists(tmp_path):
+    """The note "you are testing the stub while an edited file sits nearby" knew only Lab09's stub, which returns
+    "": Lab10's returns {} and []."""
+    second = course.labs()[SECOND][0]
+    shutil.copy(ROOT / second / "solutions" / "student.py", tmp_path / "student.py")
+    ran = subprocess.run([sys.executable, str(ROOT / "lab.py"), "test", f"LAB={SECOND}", f"PYTHON={sys.executable}"],
+                         cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=180)  # started here
+    assert "还和初始代码一样" in ran.stdout and "STUDENT=" in ran.stdout, ran.stdout
