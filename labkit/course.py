@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-"""The course's labs, discovered: Lab09 at the repository's top and every labs/<name>/ holding <name>/spec.py.
+"""The course's labs, discovered: the default lab at the repository's top and every labs/<name>/ holding <name>/spec.py.
 
 `LAB=<name>` (make's spelling, `python lab.py … LAB=x`, `--lab x`, or the environment) selects one: its spec becomes
 LAB_SPEC and its root joins sys.path and PYTHONPATH, so every process the harness starts (pytest, the grader's
@@ -14,10 +14,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the course repository (or a handout's top)
 LABS = "labs"  # every further lab: labs/<name>/, laid out as its handout, its package labs/<name>/<name>/
-DEFAULT = "lab09"  # the lab whose root is the repository's top
 SHARED = ("Makefile", "lab.py", "requirements.txt", ".gitignore")  # the course's top files, in every handout
 FACE = ("framework/__init__.py", "framework/conftest.py", "framework/framework.py", "framework/verify.py")  # the
-# course's shared face in the top framework/ (Lab09's own files sit beside it: student.py, tags.py)
+# course's shared face in the top framework/ (the default lab's own files sit beside it)
 CORE = "labkit"  # the core, in every handout but for its instructors' part
 
 
@@ -41,17 +40,13 @@ def _framework():
 
 def labs():
     """name -> (root relative to the course, its spec module), the default lab first, the rest sorted."""
-    found = {}
-    framework = _framework()
-    default = getattr(framework, "LAB_SPEC", DEFAULT + ".spec")
-    if fixed() is None:
-        found[default.split(".")[0]] = (".", default)
-        folder = os.path.join(ROOT, LABS)
-        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+    default = _framework().LAB_SPEC  # the default lab's spec: its name is its package's
+    found = {default.split(".")[0]: (".", default)}
+    folder = os.path.join(ROOT, LABS)
+    if fixed() is None and os.path.isdir(folder):  # a handout is its one lab
+        for name in sorted(os.listdir(folder)):
             if os.path.isfile(os.path.join(folder, name, name, "spec.py")):
                 found.setdefault(name, (LABS + "/" + name, name + ".spec"))
-    else:
-        found[default.split(".")[0]] = (".", default)
     return found
 
 
@@ -75,7 +70,7 @@ def select(name, environ=None):
     if fixed() is not None:
         return fixed()
     if not name:
-        return environ.get("LAB_SPEC") or labs()[DEFAULT][1]
+        return environ.get("LAB_SPEC") or next(iter(labs().values()))[1]
     known = labs()
     if name not in known:
         raise Unknown(name, list(known))

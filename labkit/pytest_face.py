@@ -60,7 +60,7 @@ class Lab:
 
     def still_the_stub(self) -> bool:
         """Whether the six ran and every function returned an empty value ("", [], {}) in each of them, as a stub
-        does (Lab09's returns "", Lab10's {} and [])."""
+        does (one lab's returns "", another's {} and [])."""
         six = [verdict for verdict in self.verdicts.values() if verdict.case.suite == "core"]
         answers = [verdict.facts["actual"] if "actual" in verdict.facts else  # or, where an exception was due:
                    (verdict.facts.get("returned") or {}).get("value") for verdict in six]

@@ -232,7 +232,8 @@ class Lab:
     """the lab's own folders that ship in the handout, from the lab's root (the core's package ships with them)"""
     ships: dict = field(default_factory=dict)
     """files of the course outside the lab's root that its handout needs, handout path -> path from the course's top:
-    another lab's modules its own code imports (Lab10's server runs Lab09's reference and chat model); empty: none"""
+    another lab's modules its own code imports (a server that runs the previous lab's reference and chat model);
+    empty: none"""
     grading_only: tuple[str, ...] = ()
     """the lab's own files or folders inside `trees` that only the grade uses and the handout never ships, from
     the lab's root: what would give an answer away (checks whose answers come from the solution, their helpers)"""
@@ -394,7 +395,7 @@ def module_of(lab: Lab) -> str:
 @functools.lru_cache(maxsize=None)
 def active() -> Lab:
     """The lab this checkout runs: the one a handout fixes; else the lab LAB names in the environment (labkit.course,
-    which also puts its root on the path), else the module LAB_SPEC names, else framework.LAB_SPEC (Lab09)."""
+    which also puts its root on the path), else the module LAB_SPEC names, else framework.LAB_SPEC (the default lab)."""
     from labkit import course
     name = os.environ.get("LAB", "").strip()
     module = course.fixed() or (course.select(name) if name else None) or os.environ.get("LAB_SPEC") or \

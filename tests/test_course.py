@@ -48,7 +48,7 @@ def test_selecting_a_lab_puts_its_spec_and_root_in_the_environment_of_what_the_h
     assert course.select(SECOND, environ) == "lab10.spec"
     root = os.path.join(course.ROOT, "labs", "lab10")
     assert environ["LAB_SPEC"] == "lab10.spec" and environ["PYTHONPATH"] == os.pathsep.join([root, "elsewhere"])
-    assert sys.path[0] == root
+    assert root in sys.path
     course.select(SECOND, environ)  # once is enough
     assert environ["PYTHONPATH"].count(root) == 1
     assert course.select("", {"LAB_SPEC": "toylab.spec"}) == "toylab.spec"  # the suite's low-level override stays

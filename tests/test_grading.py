@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from classes import WRONG, header
+from classes import wrong_solution, header
 from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make, without_level_line
 from labkit import render
 from labkit.i18n import text
@@ -396,7 +396,7 @@ def test_each_lab_is_graded_with_its_own_course_file(lab):
 
 
 def test_gradescope_results_follow_its_schema(lab, tmp_path):
-    wrong, named = WRONG[lab.id]
+    wrong, named = wrong_solution(lab)
     submission = tmp_path / "submission"
     submission.mkdir()
     shutil.copy(wrong, submission / lab.target_name)

@@ -40,7 +40,7 @@ DIST = ROOT / "dist"
 LAB = active()
 NAME = LAB.handout_name
 HOME = os.path.relpath(LAB.root.resolve(), ROOT.resolve()).replace(os.sep, "/")  # the lab's root in the course:
-# "." for Lab09, labs/<name> for every further lab; its handout's top
+# "." for the default lab, labs/<name> for every further lab; its handout's top
 INSTRUCTOR_ONLY = f"{course.CORE}/instructor"  # the core's part that never ships in the handout
 FALLBACK_TIME = 1704067200  # 2024-01-01 UTC, when the lab is not a git checkout
 FIXED_LINE = re.compile(r'^LAB_SPEC = .*$', re.M)  # the line of framework/__init__.py that names the default lab
@@ -93,14 +93,14 @@ def handout_name(path: str, grading: bool = False) -> str | None:
 def own_words(files: dict) -> dict:
     """The handout's files that speak of its lab, written for it: framework/__init__.py fixes the lab (LAB and
     LAB_SPEC in the environment are then neither needed nor read), pytest.ini names its cases, and the first line
-    of the Makefile and of lab.py its name (for Lab09 what the course's files say already)."""
+    of the Makefile and of lab.py its name (for the default lab what the course's files say already)."""
     first = next(group for group in LAB.groups if group.runs == "test")
     written = dict(files)
     face, mode = files["framework/__init__.py"]
     fixed = (f'LAB_SPEC = "{module_of(LAB)}"  # the lab this handout runs, fixed by make dist: LAB= and LAB_SPEC= in '
              f'the environment are not read\nFIXED = True')
-    written["framework/__init__.py"] = (FIXED_LINE.sub(lambda _: fixed, face.decode("utf-8"), count=1).replace(
-        '"""Lab09 harness', f'"""{LAB.name} harness', 1).encode("utf-8"), mode)
+    face = re.sub(r'^"""\S+ harness', lambda _: f'"""{LAB.name} harness', face.decode("utf-8"), count=1)
+    written["framework/__init__.py"] = (FIXED_LINE.sub(lambda _: fixed, face, count=1).encode("utf-8"), mode)
     named = f"{LAB.name} · {LAB.title.zh}" if LAB.title.zh else LAB.name
     if "Makefile" in written:
         make, mode = written["Makefile"]

@@ -1,6 +1,7 @@
 """The lab's wrong solution (as tests/toylab/wrong.py is the toy's): right but for max_tokens, checked with
 isinstance(max_tokens, int), which True and False pass.
 
+Hint: hint.bool_is_int
 Breaks: P3
 """
 
