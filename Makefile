@@ -53,6 +53,7 @@ tables:
 
 check:
 	$(RUN) run -m pytest -q -p no:cacheprovider tests
+	$(if $(wildcard labs/*/tests),$(RUN) run -m pytest -q -p no:cacheprovider $(wildcard labs/*/tests))
 
 bench:
 	$(RUN) run tests/bench.py $(PART) $(if $(filter --python%,$(OPTIONS)),PYTHON="$(PYTHON)")

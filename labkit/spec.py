@@ -400,7 +400,9 @@ def active() -> Lab:
     name = os.environ.get("LAB", "").strip()
     module = course.fixed() or (course.select(name) if name else None) or os.environ.get("LAB_SPEC") or \
         importlib.import_module("framework").LAB_SPEC
-    return load(module)
+    lab = load(module)
+    course.join_face(lab.root)
+    return lab
 
 
 i18n.find_lab_with(lambda: active())  # the lab's texts come from the active lab (a lambda: a test may patch active)

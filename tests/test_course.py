@@ -138,3 +138,25 @@ def test_the_stub_note_knows_a_stub_that_returns_empty_dicts_and_lists(tmp_path)
     ran = subprocess.run([sys.executable, str(ROOT / "lab.py"), "test", f"LAB={SECOND}", f"PYTHON={sys.executable}"],
                          cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=180)  # started here
     assert "还和初始代码一样" in ran.stdout and "STUDENT=" in ran.stdout, ran.stdout
+
+
+def test_make_test_full_of_the_second_lab_gives_its_reference_every_check_from_the_data_make_tables_keeps():
+    """Lab10 was built before the course kept the fixed inputs of make test-full's drawn checks as data
+    (Lab.fixed_inputs): its property checks were an internal error, "p1: the lab keeps no fixed inputs for it"."""
+    full = make("test-full", f"LAB={SECOND}", f"STUDENT={course.labs()[SECOND][0]}/solutions/student.py")
+    assert full.returncode == 0 and "性质检查: 2 通过, 0 失败" in full.stdout and "扩展检查: 12 通过, 0 失败" in full.stdout, \
+        full.stdout[-2000:]
+
+
+def test_a_labs_reference_imports_its_given_module_beside_the_courses_shared_face(monkeypatch):
+    """In the course repository `framework` is the top's (the shared face and Lab09's files); a lab in labs/ keeps its
+    given module in its own framework/ (Lab10's framework.api), which its reference imports when the grader loads
+    it (generated checks, make tables)."""
+    from conftest import use_lab
+    from labkit.checks import lab_reference
+    for lab in use_lab(SECOND, monkeypatch):
+        lab_reference.cache_clear()
+        try:
+            assert lab_reference().error_body(400, "x")["error"]["message"] == "x"
+        finally:
+            lab_reference.cache_clear()

@@ -166,5 +166,5 @@ LAB = Lab(
     functions=("parse_chat_request", "chat_completion", "sse_events", "error_body"),
     groups=(BASIC, EXTENDED, PROPERTIES, GENERATED), sections=SECTIONS, checks=CHECKS,
     mistakes="lab10.mistakes:DETECTORS", handout="lab10-step9", trees=("framework", "lab10"),
-    grading_only=("lab10/generated.py",), network="none", ships=PREVIOUS,
+    grading_only=("lab10/generated.py",), fixed_inputs="lab10.fixed_inputs", network="none", ships=PREVIOUS,
 )
