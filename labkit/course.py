@@ -38,9 +38,14 @@ def _framework():
         return None
 
 
+def default_spec():
+    """The default lab's spec module (framework.LAB_SPEC): the lab at the course's top."""
+    return _framework().LAB_SPEC
+
+
 def labs():
     """name -> (root relative to the course, its spec module), the default lab first, the rest sorted."""
-    default = _framework().LAB_SPEC  # the default lab's spec: its name is its package's
+    default = default_spec()  # its name is its package's
     found = {default.split(".")[0]: (".", default)}
     folder = os.path.join(ROOT, LABS)
     if fixed() is None and os.path.isdir(folder):  # a handout is its one lab
@@ -89,7 +94,7 @@ def select(name, environ=None):
 
 def join_face(root):
     """Let `framework.<module>` find the modules of a lab's own framework/ beside the course's shared face (its
-    given module, as the lab's reference imports it: Lab10's framework.api), for a lab whose root is not the top."""
+    given module, as the lab's reference imports it: framework.<given>), for a lab whose root is not the top."""
     framework = _framework()
     folder = os.path.join(str(root), "framework")
     paths = getattr(framework, "__path__", None)

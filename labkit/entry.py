@@ -19,7 +19,7 @@ OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_
 FLAGS = {"--make": "make"}  # --make: started by the Makefile (messages then say `make`)
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
 REBUILT = []  # the venv remade by this run: its (new) Python must run the target, not this process
-INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "check", "bench")  # the Makefile's, instructors only
+INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "new-lab", "check", "bench")  # the Makefile's, instructors only
 GRADE = "grade"  # the one of them lab.py runs too (python lab.py grade SUBMISSIONS=…, in make's spelling)
 
 
@@ -401,6 +401,7 @@ INSTRUCTOR_HELP = (  # Makefile targets, listed where labkit/instructor/ exists
     ("make dist", "help.dist"),
     ("make gradescope", "help.gradescope"),
     ("make tables", "help.tables"),
+    ("make new-lab NAME=name", "help.new_lab"),
     ("make check", "help.check"),
     ("make bench [PART=lab|grading]", "help.bench"),
 )

@@ -172,6 +172,8 @@ CORE = {
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
     "help.tables": ("重写过时的生成内容: 任务说明和 README 的表格，固定输入及参考答案的数据",
                     "rewrite what is generated and stale: the sheets' and README's tables, the fixed inputs' data"),
+    "help.new_lab": ("课程的新实验 labs/<name>/: 一个能通过 make check 和 make dist 的脚手架",
+                     "a new lab of the course, labs/<name>/: a scaffold that passes make check and make dist"),
     "help.check": ("测试框架自身的测试 (CI)", "the harness's own test suite"),
     "help.bench": ("计时目标", "timing goals of make test and make grade"),
     "help.labs": ("课程的实验: {labs} (默认 {default}；选一个: {command} test LAB={example})",

@@ -77,7 +77,7 @@ def test_an_unknown_lab_is_one_line_naming_the_labs_there_are_and_exit_code_2():
 
 def test_make_help_lists_the_courses_labs_and_each_labs_own_course_file():
     lab09, lab10 = make("help").stdout.splitlines(), make("help", f"LAB={SECOND}").stdout.splitlines()
-    listed = "the course's labs: lab09, lab10 (lab09 unless LAB= says otherwise: make test LAB=lab10)"
+    listed = f"the course's labs: {', '.join(course.labs())} (lab09 unless LAB= says otherwise: make test LAB=lab10)"
     assert any(line.endswith(listed) for line in lab09)
     grade = {lines[0]: next(line for line in lines if line.startswith("make grade")) for lines in (lab09, lab10)}
     assert "[CONFIG=solutions/grading.ini]" in grade[lab09[0]] and "[TITLE=Lab09]" in grade[lab09[0]]
@@ -160,3 +160,33 @@ def test_a_labs_reference_imports_its_given_module_beside_the_courses_shared_fac
             assert lab_reference().error_body(400, "x")["error"]["message"] == "x"
         finally:
             lab_reference.cache_clear()
+
+
+def test_make_new_lab_writes_a_lab_that_passes_its_tests_and_builds_its_handout_as_generated(tmp_path):
+    """make new-lab NAME=lab11 in a copy of the course: the lab is found (make help), its stub gives 0/1 and its
+    reference 1/1, its own tests pass (what make check runs of it), its tables are current, and, committed, make dist
+    LAB=lab11 builds its handout (whose check runs the handout's make test in a student's shell)."""
+    from test_handout import copy_of_the_lab, git
+    clone = copy_of_the_lab(tmp_path)
+
+    def run(*args):
+        return subprocess.run(["make", "--no-print-directory", *args, f"PYTHON={sys.executable}"], cwd=clone,
+                              env=clean_env(PYTHONDONTWRITEBYTECODE="1"), capture_output=True, text=True, timeout=600)
+
+    made = run("new-lab", "NAME=lab11")
+    assert made.returncode == 0 and made.stdout.startswith("new lab: labs/lab11/"), made.stdout + made.stderr
+    assert run("new-lab", "NAME=lab11").returncode == 2  # never over an existing lab
+    assert "lab09, lab10, lab11" in run("help").stdout
+    stub, solved = run("test", "LAB=lab11"), run("test", "LAB=lab11", "STUDENT=labs/lab11/solutions/student.py")
+    assert stub.returncode != 0 and "测试结果: 0 通过, 1 失败" in stub.stdout, stub.stdout + stub.stderr
+    assert solved.returncode == 0 and "测试结果: 1 通过, 0 失败" in solved.stdout
+    assert "| 基本测试 | TEST 1 |" in (clone / "labs" / "lab11" / "TASK.md").read_text(encoding="utf-8")
+    own = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "labs/lab11/tests"], cwd=clone,
+                         env=clean_env(PYTHONDONTWRITEBYTECODE="1"), capture_output=True, text=True, timeout=600)
+    assert own.returncode == 0 and "4 passed" in own.stdout, own.stdout[-3000:]
+    secret = (clone / "labs" / "lab11" / "solutions" / "grading.ini").read_text(encoding="utf-8")
+    assert "secret = lab11-" in secret and secret not in (ROOT / "solutions" / "grading.ini").read_text(encoding="utf-8")
+    git(clone, "add", "labs/lab11")
+    git(clone, "commit", "-qm", "lab11, as make new-lab wrote it")
+    built = run("dist", "LAB=lab11")
+    assert built.returncode == 0 and (clone / "dist" / "lab11" / "framework" / "words.py").is_file(), built.stderr
