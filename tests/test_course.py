@@ -120,7 +120,9 @@ def test_a_text_the_core_will_ask_of_a_lab_is_named_with_the_lab_and_its_file_wh
         "         if key != 'section.graded_properties'}\n", encoding="utf-8")
     (package / "spec.py").write_text(
         "import dataclasses\nfrom lab09.spec import LAB as LAB09\n"
-        "LAB = dataclasses.replace(LAB09, id='missing', texts=('missing_text.texts',))\n", encoding="utf-8")
+        "LAB = dataclasses.replace(LAB09, id='missing', texts=('missing_text.texts',),\n"
+        "                          sections=tuple(s for s in LAB09.sections if s.id != 'graded_properties'))\n",
+        encoding="utf-8")  # a lab that declares no such section: its header is still asked for when graded
     monkeypatch.syspath_prepend(str(tmp_path))
     from labkit import spec
     with pytest.raises(KeyError, match=r"missing: no text for \['section.graded_properties'\] in missing_text.texts "
