@@ -167,7 +167,8 @@ CORE = {
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),
     "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE={lab}] "
                    "[NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG={config}]",
-                   "grade a class (titled {lab} unless TITLE= says otherwise)"),
+                   "grade a class (titled {lab} unless TITLE= says otherwise; the course file {config} unless "
+                   "CONFIG= names another)"),
     "help.dist": ("学生发放包 dist/{handout}.tar.gz/.zip (已提交的版本)", "the student handout, dist/{handout}.tar.gz/.zip (the committed tree)"),
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
     "help.tables": ("重写过时的生成内容: 任务说明和 README 的表格，固定输入及参考答案的数据",
