@@ -14,47 +14,56 @@ else
 endif
 
 # One shell line: a clear message if the interpreter is missing, else lab.py in place of the shell.
-LAB = @command -v "$(RUNNER)" >/dev/null 2>&1 || { echo "[setup] 找不到 $(RUNNER): 请安装 Python 3.10+，或 make test BASE_PYTHON=python3.12 / $(RUNNER) not found: install Python 3.10+ or set BASE_PYTHON=" >&2; exit 2; }; exec "$(RUNNER)" lab.py --make $(OPTIONS)
+RUN = @command -v "$(RUNNER)" >/dev/null 2>&1 || { echo "[setup] 找不到 $(RUNNER): 请安装 Python 3.10+，或 make test BASE_PYTHON=python3.12 / $(RUNNER) not found: install Python 3.10+ or set BASE_PYTHON=" >&2; exit 2; }; exec "$(RUNNER)" lab.py --make $(OPTIONS) $(if $(LAB),--lab "$(LAB)")
 INSTRUCTOR := $(wildcard labkit/instructor/grade.py)
 
-.PHONY: help test test-full watch chat challenge clean grade gradescope dist tables check bench
+.PHONY: help test test-full watch chat serve challenge clean grade gradescope dist tables new-lab check bench
 
 help test test-full challenge watch clean:
-	$(LAB) $@ --student "$(STUDENT)"
+	$(RUN) $@ --student "$(STUDENT)"
 
 chat:
-	$(LAB) chat --student "$(STUDENT)" $(if $(DEMO),DEMO="$(DEMO)") $(if $(SEED),--seed "$(SEED)") \
+	$(RUN) chat --student "$(STUDENT)" $(if $(DEMO),DEMO="$(DEMO)") $(if $(SEED),--seed "$(SEED)") \
 	  $(if $(REWRITE),REWRITE="$(REWRITE)") $(if $(REWRITE_DEADLINE),REWRITE_DEADLINE="$(REWRITE_DEADLINE)") \
 	  $(if $(REWRITE_DELAY),REWRITE_DELAY="$(REWRITE_DELAY)") $(if $(CHAT_PAGE),CHAT_PAGE="$(CHAT_PAGE)") \
 	  $(if $(CHAT_DB),CHAT_DB="$(CHAT_DB)")
+
+serve:
+	$(RUN) serve --student "$(STUDENT)" $(if $(PORT),PORT="$(PORT)") $(if $(SEED),SEED="$(SEED)") \
+	  $(if $(PACE),PACE="$(PACE)") $(if $(CHECK),CHECK="$(CHECK)")
 
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades
 grade:
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir|zip [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=Lab09] [NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG=solutions/grading.ini]" >&2; exit 2; }
-	$(LAB) run -m labkit.instructor.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS)) \
+	$(RUN) run -m labkit.instructor.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS)) \
 	  $(if $(ROSTER),--roster "$(ROSTER)") $(if $(ATTEMPT),--attempt $(ATTEMPT)) $(if $(MERGE),--merge) \
 	  $(if $(TITLE),--title "$(TITLE)") $(if $(NEW_COLUMN),--new-column) $(if $(UNSAFE),--unsafe "$(UNSAFE)") \
 	  $(if $(CONFIG),--config "$(CONFIG)")
 
 dist:
-	$(LAB) run -m labkit.instructor.dist handout
+	$(RUN) run -m labkit.instructor.dist handout
 
 gradescope:
 	@"$(BASE_PYTHON)" -m labkit.instructor.dist gradescope
 
+new-lab:
+	@test -n "$(NAME)" || { echo "usage: make new-lab NAME=<name>: a new lab of the course in labs/<name>/" >&2; exit 2; }
+	$(RUN) run -m labkit.instructor.new_lab "$(NAME)"
+
 tables:
-	$(LAB) run -m labkit.instructor.sheets --write
-	$(LAB) run -m labkit.instructor.fixed_inputs --write
+	$(RUN) run -m labkit.instructor.sheets --write
+	$(RUN) run -m labkit.instructor.fixed_inputs --write
 
 check:
-	$(LAB) run -m pytest -q -p no:cacheprovider tests
+	$(RUN) run -m pytest -q -p no:cacheprovider tests
+	$(if $(wildcard labs/*/tests),$(RUN) run -m pytest -q -p no:cacheprovider $(wildcard labs/*/tests))
 
 bench:
-	$(LAB) run tests/bench.py $(PART) $(if $(filter --python%,$(OPTIONS)),PYTHON="$(PYTHON)")
+	$(RUN) run tests/bench.py $(PART) $(if $(filter --python%,$(OPTIONS)),PYTHON="$(PYTHON)")
 else
 # The student handout (make dist) has no labkit/instructor/: the instructors' targets say so in one line instead of
 # make's "Nothing to be done".
-grade dist gradescope tables check bench:
+grade dist gradescope tables new-lab check bench:
 	@echo "make $@: 评分等老师用的目标不在学生发放包里 (可用的目标见 make help) / grading and the other instructors' targets are not part of the student handout (make help lists the ones it has)" >&2; exit 2
 endif

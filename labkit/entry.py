@@ -15,16 +15,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checko
 VERIFY = "framework/verify.py"  # the checkout's pytest file of the checks (it reads whichever spec is active)
 PYTEST_TARGETS = {"test": [], "test-full": ["--full"], "challenge": ["--challenge"]}
 OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_python", "--venv": "venv",
-           "--lab-lang": "lang"}  # the core's, each with a value; make's spelling works too: STUDENT=x.py
+           "--lab-lang": "lang", "--lab": "lab"}  # the core's, each with a value; make's spelling works too: STUDENT=x.py
 FLAGS = {"--make": "make"}  # --make: started by the Makefile (messages then say `make`)
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
 REBUILT = []  # the venv remade by this run: its (new) Python must run the target, not this process
-INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "check", "bench")  # the Makefile's, instructors only
+INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "new-lab", "check", "bench")  # the Makefile's, instructors only
 GRADE = "grade"  # the one of them lab.py runs too (python lab.py grade SUBMISSIONS=…, in make's spelling)
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    _select(argv)
     try:  # `make clean` runs before every `make test`: it needs no spec (loading one would cost it 40 ms of 60)
         options = _parsed(argv, None)
     except _Refused:
@@ -45,6 +46,17 @@ def main(argv=None):
     return run(python, command(options, python, lab), _command_name(options))
 
 
+def _select(argv):
+    """Make the lab LAB= (or --lab, or the environment's LAB) names the active one (labkit.course); an unknown name
+    ends the run with one line naming the course's labs, exit code 2."""
+    from labkit import course
+    try:
+        course.select(course.named(argv))
+    except course.Unknown as unknown:
+        name, known = unknown.args
+        _fail("lab.unknown_lab", name=name, labs=", ".join(known))
+
+
 def _command_name(options):
     return "make" if options["make"] else "python lab.py"
 
@@ -59,7 +71,11 @@ def _active_lab(argv):
             from labkit import setup_venv
             setup_venv.check_version("make" if "--make" in argv else "python lab.py")
         return None
-    return active()
+    try:
+        return active()
+    except KeyError as missing:  # a text the lab lacks (labkit.spec.load names it): the instructor's, one line
+        sys.stderr.write(str(missing.args[0]) + "\n")
+        sys.exit(2)
 
 
 # --- the targets ---------------------------------------------------------------------------------------------
@@ -103,7 +119,7 @@ def parse(argv, lab=None):
 def _parsed(argv, lab):
     """parse's work; `lab` None: the core's targets and options only."""
     names, settings = target_names(lab), _lab_options(lab)
-    options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "lang": "", "make": False,
+    options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "lang": "", "lab": "", "make": False,
                "target": "", "rest": [], "settings": {}}
     args = list(argv)
     while args:
@@ -385,6 +401,7 @@ INSTRUCTOR_HELP = (  # Makefile targets, listed where labkit/instructor/ exists
     ("make dist", "help.dist"),
     ("make gradescope", "help.gradescope"),
     ("make tables", "help.tables"),
+    ("make new-lab NAME=name", "help.new_lab"),
     ("make check", "help.check"),
     ("make bench [PART=lab|grading]", "help.bench"),
 )
@@ -408,12 +425,14 @@ def _help_fields(lab):
     """What the help lines say of the lab, in each language, from its spec: the checks `make test` runs, as the spec
     counts them ("六个测试", "the six"), the student's file, the lab's name and its handout's."""
     if lab is None:  # a Python older than 3.10 cannot load the spec; `help` still answers (`test` says why)
-        plain = {"target": "framework/", "target_name": "the student file", "lab": "the lab", "handout": "*"}
+        plain = {"target": "framework/", "target_name": "the student file", "lab": "the lab", "handout": "*",
+                 "config": "solutions/grading.ini"}
         return {"zh": dict(plain, six="基本测试", full="更多检查"),
                 "en": dict(plain, six="the core", full="more checks")}
     first = next(group for group in lab.groups if group.runs == "test")
     full = [group for group in lab.groups if group.runs == "full"]  # what make test-full adds
-    plain = {"target": lab.target, "target_name": lab.target_name, "lab": lab.name, "handout": lab.handout_name}
+    plain = {"target": lab.target, "target_name": lab.target_name, "lab": lab.name, "handout": lab.handout_name,
+             "config": _relative(os.path.join(str(lab.solution_path.parent), "grading.ini"))}
     return {language: dict(plain, six=lab.group_name(first, language),
                            full=_listed([lab.group_name(group, language) for group in full], language))
             for language in ("zh", "en")}
@@ -424,6 +443,18 @@ def _listed(names, language):
     if language != "en" or len(names) < 2:
         return " + ".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _labs_line(cmd, lab):
+    """make help's line naming the course's labs (none in a handout, or in a course of one lab)."""
+    from labkit import course
+    from labkit.i18n import text
+    names = list(course.labs())
+    if len(names) < 2:
+        return []
+    fields = dict(labs=", ".join(names), default=names[0], command=cmd,
+                  example=next((name for name in names if lab is None or name != lab.id), names[-1]))
+    return ["{0} / {1}".format(*(text("help.labs", language=language, **fields) for language in ("zh", "en")))]
 
 
 def help_text(cmd, lab=None):
@@ -446,6 +477,7 @@ def help_text(cmd, lab=None):
     lines.append("options: PYTHON=/path/to/python (已装 pytest / with pytest), BASE_PYTHON=python3.12, LAB_LANG=en")
     if cmd != "make":
         lines.append("{0} / {1}".format(*both("help.windows")))
+    lines += _labs_line(cmd, lab)
     if _instructor():
         lines += ["instructors:"] + [row(usage.replace("make", cmd, 1) if usage.split()[:2] == ["make", GRADE] else usage,
                                          key) for usage, key in INSTRUCTOR_HELP]

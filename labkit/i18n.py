@@ -39,6 +39,12 @@ CORE = {
     "list.more": ("… 后面还有 {count} 项", "… {count} more"),
     "value.more_items": ("… 还有 {count} 项", "… {count} more"),
     "diff.item_at": ("第 {n} 项的第 {column} 个字符起不同", "first difference: item {n}, character {column}"),
+    "diff.path": ("第一处不同在 {path}: 期望 {expected}，实际 {actual}", "first difference at {path}: expected {expected}, "
+                  "actual {actual}"),
+    "diff.path_missing": ("第一处不同在 {path}: 实际里没有这个键 (期望 {expected})",
+                          "first difference at {path}: actual has no such key (expected {expected})"),
+    "diff.path_extra": ("第一处不同在 {path}: 实际多了这个键 ({actual})，期望里没有",
+                        "first difference at {path}: actual has this key ({actual}), expected has not"),
     "value.unchanged": ("参数保持原样 (不修改传进来的列表和字典)", "the arguments as they were (the list and dicts unchanged)"),
     "value.new_list": ("一个新列表 (不是传进来的那个)", "a new list (not the one it was given)"),
     "value.wrong_type": ("{shown}  (类型是 {type})", "{shown}  (of type {type})"),
@@ -160,14 +166,19 @@ CORE = {
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),
     "help.grade": ("给全班评分 [OUT=grades] [JOBS=n] [ROSTER=成绩册.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE={lab}] "
-                   "[NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG=solutions/grading.ini]",
-                   "grade a class (titled {lab} unless TITLE= says otherwise)"),
+                   "[NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG={config}]",
+                   "grade a class (titled {lab} unless TITLE= says otherwise; the course file {config} unless "
+                   "CONFIG= names another)"),
     "help.dist": ("学生发放包 dist/{handout}.tar.gz/.zip (已提交的版本)", "the student handout, dist/{handout}.tar.gz/.zip (the committed tree)"),
     "help.gradescope": ("Gradescope 自动评分包", "dist/gradescope-autograder.zip"),
     "help.tables": ("重写过时的生成内容: 任务说明和 README 的表格，固定输入及参考答案的数据",
                     "rewrite what is generated and stale: the sheets' and README's tables, the fixed inputs' data"),
+    "help.new_lab": ("课程的新实验 labs/<name>/: 一个能通过 make check 和 make dist 的脚手架",
+                     "a new lab of the course, labs/<name>/: a scaffold that passes make check and make dist"),
     "help.check": ("测试框架自身的测试 (CI)", "the harness's own test suite"),
     "help.bench": ("计时目标", "timing goals of make test and make grade"),
+    "help.labs": ("课程的实验: {labs} (默认 {default}；选一个: {command} test LAB={example})",
+                  "the course's labs: {labs} ({default} unless LAB= says otherwise: {command} test LAB={example})"),
     "lab.bad_argument": ("看不懂 {argument}: 用法 python lab.py 目标 [STUDENT=文件]，目标是 {targets} 之一",
                          "cannot use {argument}: python lab.py TARGET [STUDENT=file], TARGET one of {targets}"),
     "lab.instructor_only": ("python lab.py {target}: 评分等老师用的目标不在学生发放包里 (可用的目标见 python lab.py help)",
@@ -176,6 +187,7 @@ CORE = {
     "lab.make_only": ("python lab.py {target}: 这是 make 的目标，请用 make {target} (python lab.py 只代替 make grade)",
                       "python lab.py {target}: a make target; run make {target} (python lab.py stands in for make "
                       "grade only)"),
+    "lab.unknown_lab": ("LAB={name}: 课程里没有这个实验 (有: {labs})", "LAB={name}: the course has no such lab (it has: {labs})"),
     "lab.no_target": ("{command} {target}: 这个实验没有 {target} 这个目标 (它有: {targets})",
                       "{command} {target}: this lab has no {target} target (it has: {targets})"),
     "lab.other_venv": ("[setup] {venv} 是 Python {made} 建的，这次照样用它 (不是 Python {this})；要换成 {this}: "
@@ -234,13 +246,16 @@ def wanted(lab) -> set:
     keys |= {check.label_key for check in lab.checks} | {check.hint for check in lab.checks}
     keys |= {hint for check in lab.checks for example in check.examples for hint in example.mistakes.values()}
     keys |= {f"section.{section.id}" for section in lab.sections}
+    keys |= {f"section.graded_{check.section}" for check in lab.checks  # a drawn check on fixed inputs, drawn per
+             if getattr(check, "drawn_by", "") and check.group.runs in ("test", "full")}  # student when graded
     keys |= {key for target in lab.targets for key in (target.help, target.notes) if key}  # make help's lines
     keys |= {"help.challenge"} if lab.has_challenge else set()
     return keys | {f"summary.{group.id}" for group in lab.groups if group.runs not in ("test", "challenge")}
 
 
 def use(lab) -> None:
-    """Install `lab`'s layer: the TEXTS of every module its spec names in `texts`, replacing another lab's.
+    """Install `lab`'s layer: the TEXTS of every module its spec names in `texts` and the labels its spec gives
+    inline, replacing another lab's (two labs may both define case.1.label: only the active one's is installed).
     A key defined twice (in two of them, or by the core or a registered part) fails here, unless it is a
     default hint the core lets a lab restate; so does a key the core will look up (`wanted`) and nobody defines."""
     texts: dict = {}
@@ -250,6 +265,11 @@ def use(lab) -> None:
         if clash:
             raise KeyError(f"{name}: defined twice: {sorted(clash)}")
         texts.update(entries)
+    inline = {check.label_key: tuple(check.label) for check in lab.checks if not isinstance(check.label, str)}
+    clash = set(inline) & (set(texts) | set(_PARTS) | set(CORE))  # a label given inline in the spec is the lab's too
+    if clash:
+        raise KeyError(f"{lab.id}: defined twice: {sorted(clash)} (inline in its spec and in {', '.join(lab.texts)})")
+    texts.update(inline)
     missing = wanted(lab) - set(texts) - set(CORE) - set(_PARTS)
     if missing:
         raise KeyError(f"{lab.id}: no text for {sorted(missing)} in {', '.join(lab.texts) or 'no module'}")

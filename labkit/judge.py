@@ -43,7 +43,8 @@ class Detectors:
 
     def problem(self, problem: str, case: Case, example: Example | None = None) -> str | None:
         """The hint for a problem of `case`: "timeout", "none_returned" (`example` came back None),
-        "same_object" (an argument came back), "modified_input" (an argument changed) or "not_mentioned" (the
+        "same_object" (an argument came back), "modified_input" (an argument changed), "no_exception" (`example`
+        demands one and a value came back), "wrong_exception" (another type was raised) or "not_mentioned" (the
         exception demanded, without the word its message must contain)."""
         return None
 
@@ -92,7 +93,7 @@ def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answ
         return Verdict(case, False, "wrong_type", index,
                        _type_hint(case, example, got, returned, call.output, detectors), facts)
     actual = returned["value"]
-    if actual != example.expected or "length" in returned:
+    if not same_data(actual, example.expected) or "length" in returned:
         facts["actual"] = actual
         others = [(other, _str_value(reply)) for other, reply in answered
                   if other is not example and _str_value(reply) is not None]
@@ -106,6 +107,55 @@ def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answ
         hint = detectors.problem("modified_input", case, example) or case.hint
         return Verdict(case, False, "modified_input", index, hint, facts)
     return None
+
+
+def same_data(actual, expected) -> bool:
+    """Whether two returned values are the same data, types included all the way down: `True` is not `1` and
+    `1.0` is not `1` (Python's == says they are), so a bool where an int is wanted, or a float for an int, is a
+    wrong value inside a dict or a list too (a JSON client sees `true`, not `1`)."""
+    stack = [(actual, expected)]
+    while stack:  # iterative: a value a student returned may be deep
+        one, other = stack.pop()
+        if type(one) is not type(other):
+            return False
+        if isinstance(one, dict):
+            if one.keys() != other.keys():
+                return False
+            stack.extend((one[key], other[key]) for key in one)
+        elif isinstance(one, list):
+            if len(one) != len(other):
+                return False
+            stack.extend(zip(one, other))
+        elif one != other:
+            return False
+    return True
+
+
+def differing_path(expected, actual) -> tuple | None:
+    """Where two values first differ, as the keys and indices that lead there (() for the values themselves),
+    looking at dict keys in the expected order, then the actual value's other keys; None when they are the same
+    data (`same_data`)."""
+    path: list = []
+    while True:
+        if type(expected) is not type(actual):
+            return tuple(path)
+        if isinstance(expected, dict):
+            keys = [key for key in expected if key not in actual or not same_data(actual[key], expected[key])]
+            extra = [key for key in actual if key not in expected]
+            if not keys and not extra:
+                return None
+            if not keys or keys[0] not in actual:
+                return tuple(path + [keys[0] if keys else extra[0]])
+            path.append(keys[0])
+            expected, actual = expected[keys[0]], actual[keys[0]]
+        elif isinstance(expected, list):
+            at = next((i for i, (e, a) in enumerate(zip(expected, actual)) if not same_data(a, e)), None)
+            if at is None:
+                return None if len(expected) == len(actual) else tuple(path + [min(len(expected), len(actual))])
+            path.append(at)
+            expected, actual = expected[at], actual[at]
+        else:
+            return None if expected == actual else tuple(path)
 
 
 def first_argument(example: Example):
@@ -143,10 +193,12 @@ def _judge_raise(case: Case, index: int, example: Example, call: CallRecord, fac
     raised = call.raised
     if raised is None:
         facts["returned"] = call.returned or {}
-        return Verdict(case, False, "no_exception", index, case.hint, facts)
+        return Verdict(case, False, "no_exception", index, detectors.problem("no_exception", case, example) or case.hint,
+                       facts)
     facts["raised"] = raised
     if example.raises not in raised.get("kinds", [raised.get("type")]):
-        return Verdict(case, False, "wrong_exception", index, case.hint, facts)
+        return Verdict(case, False, "wrong_exception", index,
+                       detectors.problem("wrong_exception", case, example) or case.hint, facts)
     if example.mentions and example.mentions not in raised.get("message", ""):
         hint = detectors.problem("not_mentioned", case, example) or case.hint
         return Verdict(case, False, "wrong_exception", index, hint, facts)

@@ -59,9 +59,13 @@ class Lab:
         self.verdicts: dict = {}
 
     def still_the_stub(self) -> bool:
-        """Whether the six ran and both functions returned "" in every one of them, as the stub does."""
+        """Whether the six ran and every function returned an empty value ("", [], {}) in each of them, as a stub
+        does (one lab's returns "", another's {} and [])."""
         six = [verdict for verdict in self.verdicts.values() if verdict.case.suite == "core"]
-        return len(six) == len(active().selected("test")) and all(verdict.facts.get("actual") == "" for verdict in six)
+        answers = [verdict.facts["actual"] if "actual" in verdict.facts else  # or, where an exception was due:
+                   (verdict.facts.get("returned") or {}).get("value") for verdict in six]
+        return len(six) == len(active().selected("test")) and all(
+            isinstance(answer, (str, list, dict)) and not answer for answer in answers)
 
     def other_files(self) -> list:
         """Student files near this one that differ from it: the target file (or a copy such as "<stem> (1).py")

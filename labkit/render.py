@@ -6,7 +6,7 @@ import re
 import unicodedata
 
 from labkit.i18n import text
-from labkit.judge import Verdict, first_difference
+from labkit.judge import Verdict, differing_path, first_difference
 from labkit.run.engine import Limits
 
 INDENT = "    "
@@ -263,18 +263,33 @@ def _expected_rows(example, problem: str) -> list:
         return [("field.expected", text("value.unchanged"))]
     if problem == "same_object":
         return [("field.expected", text("value.new_list"))]
-    expected = example.expected  # on one line: there is no second list to set it beside
+    expected = example.expected  # on one line: there is no second list to set it beside (a long dict: a key a line)
+    if isinstance(expected, dict) and not fits(expected, ITEM_COLUMNS):
+        return _keyed("field.expected", expected)
     shown = excerpt(expected, 0) if isinstance(expected, str) else py_literal(expected, ITEM_COLUMNS)
     return [("field.expected", shown)]
 
 
 def _data_rows(label: str, value) -> list:
-    """A value on one line, or a list (of messages) one element per line, as a Python literal."""
+    """A value on one line, or a list (of messages) one element per line, or a dict one key per line, as a Python
+    literal."""
     if isinstance(value, str):
         return [(label, excerpt(value, 0))]
+    if isinstance(value, dict) and not fits(value, ITEM_COLUMNS):
+        return _keyed(label, value)
     if not isinstance(value, list) or fits(value, ITEM_COLUMNS):
         return [(label, py_literal(value, ITEM_COLUMNS))]
     return _listing(label, "[", value, "]")
+
+
+def _keyed(label: str, value: dict) -> list:
+    """A dict written one key per line (each value cut to ITEM_COLUMNS), after ITEMS_SHOWN keys the rest counted."""
+    rows = [(label, "{")]
+    rows += [(None, INDENT + py_literal(key, ITEM_COLUMNS) + ": " + py_literal(item, ITEM_COLUMNS) + ",")
+             for key, item in list(value.items())[:ITEMS_SHOWN]]
+    if len(value) > ITEMS_SHOWN:
+        rows.append((None, INDENT + text("list.more", count=len(value) - ITEMS_SHOWN)))
+    return rows + [(None, "}")]
 
 
 def _list_rows(expected: list, actual, labels=("field.expected", "field.actual")) -> list:
@@ -323,6 +338,8 @@ def _window(shown: str, start: int, columns: int) -> str:
 
 def _wrong_value_rows(facts: dict, _file: str) -> list:
     expected, actual = facts["expected"], facts["actual"]
+    if isinstance(expected, dict):
+        return _list_rows(expected, actual) + _path_rows(expected, actual)
     if not isinstance(expected, str):
         return _list_rows(expected, actual)
     at = first_difference(expected, actual)
@@ -348,6 +365,37 @@ def _wrong_value_rows(facts: dict, _file: str) -> list:
         column = at - (expected.rfind("\n", 0, at) + 1) + 1
         rows.append((None, caret + text("diff.at", line=line, column=column)))
     return rows
+
+
+PATH_COLUMNS = 40  # each of the two values shown where two dicts first differ
+_ABSENT = object()
+
+
+def _path_rows(expected: dict, actual) -> list:
+    """Where a returned dict first differs from the expected one (a key path such as ["usage"]["total_tokens"]),
+    with the two values there, or the key that is missing or extra: a long dict is shown cut, this shows the spot."""
+    path = differing_path(expected, actual)
+    if not path:
+        return []
+    where = "".join(f"[{py_literal(step, PATH_COLUMNS)}]" if isinstance(step, str) else f"[{step}]" for step in path)
+    wanted, got = _at_path(expected, path), _at_path(actual, path)
+    if wanted is _ABSENT:
+        return [(None, text("diff.path_extra", path=where, actual=py_literal(got, PATH_COLUMNS)))]
+    if got is _ABSENT:
+        return [(None, text("diff.path_missing", path=where, expected=py_literal(wanted, PATH_COLUMNS)))]
+    return [(None, text("diff.path", path=where, expected=py_literal(wanted, PATH_COLUMNS),
+                        actual=py_literal(got, PATH_COLUMNS)))]
+
+
+def _at_path(value, path):
+    for step in path:
+        if isinstance(value, dict) and isinstance(step, str) and step in value:
+            value = value[step]
+        elif isinstance(value, list) and isinstance(step, int) and step < len(value):
+            value = value[step]
+        else:
+            return _ABSENT
+    return value
 
 
 def _returned(returned: dict, columns: int = ITEM_COLUMNS) -> str:

@@ -98,7 +98,7 @@ class Case:
     hint: str
     """the hint key shown when it fails and no more precise mistake is recognised"""
     label: str | Text = ""
-    """its [TEST id] line's text: a Text given inline (registered as "case.<id>.label"), or the key of one;
+    """its [TEST id] line's text: a Text given inline (the lab's own "case.<id>.label"), or the key of one;
     empty: "case.<id>.label" """
     examples: tuple = ()
     """its Examples (empty for a check whose inputs are drawn)"""
@@ -230,6 +230,10 @@ class Lab:
     """the handout's folder and archive name under dist/ (dist/<handout>.zip …); empty: the lab's id"""
     trees: tuple[str, ...] = ()
     """the lab's own folders that ship in the handout, from the lab's root (the core's package ships with them)"""
+    ships: dict = field(default_factory=dict)
+    """files of the course outside the lab's root that its handout needs, handout path -> path from the course's top:
+    another lab's modules its own code imports (a server that runs the previous lab's reference and chat model);
+    empty: none"""
     grading_only: tuple[str, ...] = ()
     """the lab's own files or folders inside `trees` that only the grade uses and the handout never ships, from
     the lab's root: what would give an answer away (checks whose answers come from the solution, their helpers)"""
@@ -260,7 +264,6 @@ class Lab:
         names = [target.name for target in self.targets]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.id}: a target is declared twice: {', '.join(names)}")
-        i18n.register({check.label_key: tuple(check.label) for check in self.checks if isinstance(check.label, Text)})
         for group in self.groups:
             given = [check.points for check in self.checks if check.group.id == group.id]
             if any(points is not None for points in given) and (None in given or sum(given) != group.points):
@@ -359,19 +362,47 @@ class Lab:
         return base + (1 if ids.index(check.id) < extra else 0)
 
 
+_MODULES: dict = {}  # id of a loaded Lab -> the module that declares it
+
+
 def load(module: str) -> Lab:
     """The Lab that `module` (a dotted module name) declares as LAB."""
     lab = getattr(importlib.import_module(module), "LAB", None)
     if not isinstance(lab, Lab):
         raise ValueError(f"{module}: LAB is not a labkit.spec.Lab")
+    _MODULES[id(lab)] = module
+    try:  # every text the core will ask of it, now (labkit.i18n.wanted), not first in a student's run
+        i18n.use(lab)
+    except KeyError as missing:
+        raise KeyError(f"{missing.args[0]} (the lab of {_file_of(module)})") from None
     return lab
+
+
+def _file_of(module: str) -> str:
+    """The spec module's file, from the course's top where it lies inside it."""
+    path = Path(getattr(importlib.import_module(module), "__file__", module)).resolve()
+    try:
+        return path.relative_to(Path(__file__).resolve().parents[1]).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def module_of(lab: Lab) -> str:
+    """The module `lab` was loaded from (what a handout's framework/__init__.py names as its LAB_SPEC)."""
+    return _MODULES[id(lab)]
 
 
 @functools.lru_cache(maxsize=None)
 def active() -> Lab:
-    """The lab this checkout runs: the module named by LAB_SPEC in the environment, else by framework.LAB_SPEC."""
-    module = os.environ.get("LAB_SPEC") or importlib.import_module("framework").LAB_SPEC
-    return load(module)
+    """The lab this checkout runs: the one a handout fixes; else the lab LAB names in the environment (labkit.course,
+    which also puts its root on the path), else the module LAB_SPEC names, else framework.LAB_SPEC (the default lab)."""
+    from labkit import course
+    name = os.environ.get("LAB", "").strip()
+    module = course.fixed() or (course.select(name) if name else None) or os.environ.get("LAB_SPEC") or \
+        importlib.import_module("framework").LAB_SPEC
+    lab = load(module)
+    course.join_face(lab.root)
+    return lab
 
 
 i18n.find_lab_with(lambda: active())  # the lab's texts come from the active lab (a lambda: a test may patch active)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -17,9 +18,22 @@ from labkit.instructor.grade import grade_folder
 from labkit.instructor.outputs.grades_csv import LMS_COLUMNS
 from labkit.spec import Lab, active
 
-# lab id -> its wrong solution and the hint its detector names for it (data of each lab, not counts)
+# lab id -> its wrong solution and the hint its detector names for it (data of each lab, not counts): Lab09's and the
+# toy's as declared here, every lab of the course's labs/ its own students/wrong.py, whose docstring names the hint
+# ("Hint: hint.key"; see wrong_solution)
 WRONG = {"lab09": (STUDENTS / "wrong" / "no_trim.py", "hint.not_trimmed"),
          "toycalc": (STUDENTS.parent / "toylab" / "wrong.py", "toy.hint.precedence")}
+
+
+def wrong_solution(lab: Lab) -> tuple:
+    """`lab`'s wrong solution and the hint it must be named by: WRONG's entry, else the lab's students/wrong.py."""
+    if lab.id in WRONG:
+        return WRONG[lab.id]
+    path = lab.root / "students" / "wrong.py"
+    assert path.is_file(), f"{lab.id}: a lab of conftest.LABS needs a wrong solution, {path.name} in students/"
+    named = re.search(r"^Hint: (\S+)\s*$", path.read_text(encoding="utf-8"), re.M)
+    assert named, f"{lab.id}: students/wrong.py's docstring names the hint it must get (Hint: hint.key)"
+    return path, named[1]
 # harmless by construction: they forge replies, patch the child's reporting, print escape codes (nothing to arm)
 HOSTILE = ("forges_replies_with_nonce", "patches_reporting", "escape_codes")
 HONEST = ("solution", "wrong", "stub")
@@ -62,7 +76,7 @@ def small_class(lab: Lab, folder: Path) -> Path:
     """The class's submissions in folder/class, one file per student, named by role."""
     submissions = folder / "class"
     submissions.mkdir(parents=True)
-    sources = {"solution": lab.solution_path, "wrong": WRONG[lab.id][0], "stub": lab.target_path}
+    sources = {"solution": lab.solution_path, "wrong": wrong_solution(lab)[0], "stub": lab.target_path}
     for name in HOSTILE:
         (folder / name).mkdir()
         sources[name] = for_lab(STUDENTS / "hostile" / f"{name}.py", lab, folder / name)

@@ -17,6 +17,7 @@ from labkit.run.engine import Limits, Runtime, StudentRun
 from labkit.spec import Drawn, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 
+os.environ.pop("LAB", None)  # the suite chooses its labs itself (LABS, LAB_SPEC): a LAB= of the shell is no lab of it
 STUDENTS = ROOT / "tests" / "students"
 LAB = active()  # the lab this checkout runs (lab09/spec.py)
 TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, Drawn))  # fixed examples: the six, extended
@@ -91,7 +92,7 @@ def without_level_line(feedback: str) -> str:
 def clean_env(**overrides) -> dict:
     """The environment of a student's shell: no make nesting, Chinese unless told otherwise."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT",
+           if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT",
                         "PYTHONPYCACHEPREFIX")}  # bytecode of a lab copied to a temp dir stays there
     env.update(overrides)
     return env
@@ -109,19 +110,26 @@ def make(*args: str, env: dict | None = None, timeout: float = 120,
 
 def judged(path: Path, cases=None, limits: Limits = QUICK) -> dict:
     """case id -> Verdict for one student file, through the same engine and judge as `make test` (by default
-    the active lab's `make test` checks: the `lab` fixture chooses which lab is active)."""
-    cases = active().selected("test") if cases is None else cases
+    the active lab's `make test` checks of its first two functions, the ones a file written for Lab09 defines: the
+    `lab` fixture chooses which lab is active)."""
+    lab = active()
+    cases = [case for case in lab.selected("test") if case.function in lab.functions[:2]] if cases is None else cases
     with StudentRun(path, display=path.name, limits=limits) as student:
         return {case.id: checks.verdict(student, case) for case in cases}
 
 
-LABS = {"lab09": "lab09.spec", "toy": "toylab.spec"}  # the labs the core's own tests run against (tests/toylab/)
+LABS = {"lab09": "lab09.spec", "toy": "toylab.spec", "lab10": "lab10.spec"}  # the labs the core's own tests run
+# against: Lab09, the toy (tests/toylab/) and the course's second lab (labs/lab10/)
+LAB_ROOTS = {"toy": ROOT / "tests", "lab10": ROOT / "labs" / "lab10"}  # where a lab's package is found, if not at the top
+sys.path += [str(path) for path in LAB_ROOTS.values() if str(path) not in sys.path]  # (after the course's own folders)
 
 
 def use_lab(name: str, monkeypatch):
     """Make the lab LABS[name] active for this test and yield it (a generator for a fixture to yield from)."""
     monkeypatch.setenv("LAB_SPEC", LABS[name])
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(ROOT / "tests"), os.environ.get("PYTHONPATH")))))
+    paths = [str(LAB_ROOTS[name])] if name in LAB_ROOTS else []
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (*paths, str(ROOT / "tests"),
+                                                                      os.environ.get("PYTHONPATH")))))
     active.cache_clear()
     try:
         yield active()
@@ -137,19 +145,29 @@ def lab(request, monkeypatch):
     yield from use_lab(request.param, monkeypatch)
 
 
-@pytest.fixture(params=(("lab09", "posix"), ("lab09", "portable"), ("toy", "posix")), ids="-".join)
+@pytest.fixture(params=(("lab09", "posix"), ("lab09", "portable"), *((name, "posix") for name in LABS if name != "lab09")),
+                ids="-".join)
 def lab_engine(request, monkeypatch):
     """`lab` and `engine` together, the portable layer for Lab09 only: the process layer does not depend on
-    the lab, so the toy's runs prove what they prove (the core runs another lab) with the posix one."""
+    the lab, so another lab's runs prove what they prove (the core runs another lab) with the posix one."""
     name, layer = request.param
     use_engine(layer, monkeypatch)
     yield from use_lab(name, monkeypatch)
 
 
+def _arities() -> dict:
+    """Lab09's function -> how many arguments it takes, from its reference solution (its signatures)."""
+    import ast
+    tree = ast.parse(SOLUTION.read_text(encoding="utf-8"))
+    return {node.name: len(node.args.args) for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
 def for_lab(path: Path, lab, folder: Path) -> Path:
     """`path` (a file written for Lab09) as a file of `lab`: for Lab09 the file itself, for another lab a copy in
     `folder` that also defines each of that lab's functions as Lab09's function in the same place (the first as
-    the first, ...), so one hostile file attacks every lab the same way.  What the file imports from Lab09's
+    the first, ...), given the first arguments of the lab's call as many as Lab09's takes (Lab10's functions take
+    several: its chat_completion(reply, …) runs Lab09's extract_response(reply)), so one hostile file attacks
+    every lab the same way.  What the file imports from Lab09's
     given module (`from framework.tags import A, B`) it gets as plain assignments of the same values, since
     another lab's child is given that lab's module instead.  The copy is `folder`/<the lab's target name>."""
     if lab.id == LAB.id:
@@ -159,7 +177,10 @@ def for_lab(path: Path, lab, folder: Path) -> Path:
                     lambda found: "".join(f"{name} = {given['names'][name]!r}; " for name in
                                           (name.strip() for name in found[1].split(","))),
                     path.read_text(encoding="utf-8"), flags=re.M)
-    aliases = "".join(f"\ntry:\n    {mine} = {ours}\nexcept NameError:\n    pass"  # a missing function stays missing
+    arity = _arities()
+    aliases = "".join(f"\ntry:\n    _ours = {ours}\nexcept NameError:\n    pass\nelse:\n"  # a missing function stays
+                      f"    {mine} = _ours\n    if callable(_ours):\n"  # missing, a name that is no function one
+                      f"        def {mine}(*args, _ours=_ours):\n            return _ours(*args[:{arity[ours]}])\n"
                       for mine, ours in zip(lab.functions, LAB.functions))
     copy = folder / lab.target_name
     copy.write_text(source + "\n" + aliases + "\n", encoding="utf-8")
@@ -171,9 +192,10 @@ FIRST, SECOND, ALL = "first", "second", "all"  # roles: the checks of a lab's fi
 
 def role(lab, which, runs: str = "test") -> list:
     """The ids of `lab.selected(runs)` in one role (FIRST: the checks of lab.functions[0], SECOND: of [1], ALL:
-    every one, None: none), in run order: how a test names "the checks of the function a file breaks" in
-    every lab at once."""
-    functions = {None: (), FIRST: lab.functions[:1], SECOND: lab.functions[1:2], ALL: lab.functions}[which]
+    of both, None: none), in run order: how a test names "the checks of the function a file breaks" in every lab
+    at once (the suite's files are written for Lab09's make test, which calls two functions; Lab10's calls four,
+    and the checks of its other two are no file's role)."""
+    functions = {None: (), FIRST: lab.functions[:1], SECOND: lab.functions[1:2], ALL: lab.functions[:2]}[which]
     return [check.id for check in lab.selected(runs) if check.function in functions]
 
 

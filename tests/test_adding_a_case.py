@@ -160,20 +160,24 @@ def test_a_changed_weight_needs_only_the_spec(tmp_path):
 
 
 def test_an_inline_label_is_shown_under_its_key_and_never_redefines_another(monkeypatch):
-    """A case may carry its label as a Text: it is registered as "case.<id>.label" (what every face looks up), a
-    spec built twice registers it again unchanged, and a Text that would change an existing label is refused."""
+    """A case may carry its label as a Text: it is the lab's own "case.<id>.label" (what every face looks up),
+    installed with the lab's texts while that lab is active (another lab may give its case 7 another label), and a
+    Text that would change a label the lab's texts define is refused when the lab's layer is installed."""
     from dataclasses import replace
 
-    from labkit import i18n
+    from labkit import i18n, spec
     from labkit.i18n import text
     from labkit.spec import Text
-    monkeypatch.setattr(i18n, "CATALOGUE", dict(i18n.CATALOGUE))  # this test's case 7 stays in this test
     label = Text("回复前后的空行也要去掉", "blank lines around the reply are trimmed too")
     seventh = replace(LAB.check("6"), id="7", label=label, hint="hint.not_trimmed")
     lab = replace(LAB, checks=LAB.checks[:6] + (seventh,) + LAB.checks[6:])
-    replace(lab)  # built again: the same sentence again is no clash
+    replace(lab)  # built again: nothing is registered for the process
     assert seventh.label_key == "case.7.label"
+    monkeypatch.setattr(spec, "active", lambda: lab)
     assert (text("case.7.label", "zh"), text("case.7.label", "en")) == label
+    monkeypatch.setattr(spec, "active", lambda: LAB)
+    assert "case.7.label" not in i18n.CATALOGUE  # Lab09 has no case 7
+    clashing = replace(LAB, checks=(replace(LAB.check("1"), label=Text("别的", "another")),) + LAB.checks[1:])
     with pytest.raises(KeyError, match="case.1.label"):
-        replace(LAB, checks=(replace(LAB.check("1"), label=Text("别的", "another")),) + LAB.checks[1:])
+        i18n.use(clashing)
     assert text(LAB.check("1").label_key, "en") == "single turn: prompt for one user message"

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from classes import HONEST, HOSTILE, WRONG, graded_classes, header  # noqa: F401  (a fixture)
+from classes import HONEST, HOSTILE, wrong_solution, graded_classes, header  # noqa: F401  (a fixture)
 from conftest import CLASS_LIMITS, LAB, ROOT, SOLUTION, STUDENTS, clean_env, make, process_table, wait_for
 from labkit.i18n import text
 from labkit.run.probe import level as sandbox_level
@@ -81,7 +81,7 @@ def test_the_scores_of_either_labs_class_are_what_its_checks_are_worth(lab, grad
     assert (rows["solution"]["status"], int(rows["solution"]["score"])) == ("ok", scheme.max_score)
     assert (rows["stub"]["status"], rows["stub"]["score"]) == ("ok", "0")
     assert rows["wrong"]["status"] == "ok" and 0 < int(rows["wrong"]["score"]) < scheme.max_score
-    named = WRONG[lab.id][1]
+    named = wrong_solution(lab)[1]
     failed = {column: case["hint"] for column, case in graded.students["wrong"]["cases"].items() if not case["passed"]}
     assert named in failed.values() and all(rows["wrong"][column] == "0" for column in failed), failed
 
@@ -106,7 +106,7 @@ def test_the_feedback_of_either_lab_says_what_grades_csv_says_in_the_labs_words(
     six = len(lab.selected("test"))
     assert text("summary", passed=six, failed=0) in graded.feedback("solution").splitlines()
     assert text("summary", passed=0, failed=six) in graded.feedback("stub").splitlines()
-    assert text(WRONG[lab.id][1]) in graded.feedback("wrong")
+    assert text(wrong_solution(lab)[1]) in graded.feedback("wrong")
 
 
 # --- ids -------------------------------------------------------------------------------------------

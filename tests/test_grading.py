@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from classes import WRONG, header
+from classes import wrong_solution, header
 from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make, without_level_line
 from labkit import render
 from labkit.i18n import text
@@ -368,7 +368,7 @@ def test_every_way_of_asking_lists_every_option_readme_documents():
     documented = re.findall(r"\[([A-Z_]+)=", MAKE_USAGE)
     assert documented == [name for name, _, _ in MAKE_OPTIONS] and len(documented) == 9
     recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\ngrade:", 1)[1].split("\n\n", 1)[0]
-    passed_on = set(re.findall(r"\$\(([A-Z_]+)\)", recipe)) - {"LAB", "SUBMISSIONS"}
+    passed_on = set(re.findall(r"\$\(([A-Z_]+)\)", recipe)) - {"RUN", "SUBMISSIONS"}
     assert sorted(passed_on) == sorted(documented)  # every variable the recipe hands to the grader
     usage = make("grade").stderr
     assert f"usage: {MAKE_USAGE}" in usage
@@ -396,7 +396,7 @@ def test_each_lab_is_graded_with_its_own_course_file(lab):
 
 
 def test_gradescope_results_follow_its_schema(lab, tmp_path):
-    wrong, named = WRONG[lab.id]
+    wrong, named = wrong_solution(lab)
     submission = tmp_path / "submission"
     submission.mkdir()
     shutil.copy(wrong, submission / lab.target_name)

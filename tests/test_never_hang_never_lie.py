@@ -90,6 +90,16 @@ TOY = {
                     RETURNS_EMPTY),
 }
 
+# Lab10's: its first function returns a dict (the lab's own hint names it: hint.case1), its inputs hold no tag, and
+# Lab09's extract_response given chat_completion's reply returns a str where a dict is due, as the honest file does
+LAB10 = {**TOY, **dict.fromkeys((*(name for name, row in TOY.items() if row is RETURNS_EMPTY),),
+                                (ALL, {"wrong_type", "wrong_value"}, "hint.case1")),
+         **dict.fromkeys(("escape_codes", "reorders_what_you_read", "surrogate_in_exception"),
+                         (ALL, {"wrong_type", "raised"}, "hint.case1")),
+         "returns_deep_nesting": (ALL, "wrong_type", "hint.case1"),
+         "fills_every_bound": (SECOND, "wrong_type", "hint.case5"),
+         "fake_pass_lines": (SECOND, "wrong_type", "hint.case5")}
+OTHERS = {"toycalc": TOY, "lab10": LAB10}  # lab id -> its rows where they differ from Lab09's
 STOLEN_ELSEWHERE = (ALL, "load_failed", "hint.import_error")  # Lab09's solution (the grader's) in another lab's child
 
 _HONEST = {}  # lab id -> case id -> (passed, problem) of Lab09's solution as a file of that lab
@@ -106,11 +116,16 @@ def honest(lab, folder) -> dict:
 
 def expected(lab, name) -> tuple:
     """The row of `name` for `lab`: the ids of the checks it breaks, their problems as a set, the first one's hint."""
-    which, problem, hint = TOY.get(name, BEHAVIOUR[name]) if lab.id != LAB.id else BEHAVIOUR[name]
+    which, problem, hint = OTHERS[lab.id].get(name, BEHAVIOUR[name]) if lab.id != LAB.id else BEHAVIOUR[name]
     if name == "steals_solution" and "read" not in probe.level().blocks:  # no wall against reading here (README):
         which, problem, hint = (None, None, None) if lab.id == LAB.id else STOLEN_ELSEWHERE  # it runs Lab09's solution
     ids = role(lab, which) if which is None or isinstance(which, str) else [i for i in role(lab, ALL) if i in which]
-    return ids, problem if isinstance(problem, set) else {problem}, hint
+    problems = problem if isinstance(problem, set) else {problem}
+    if any(example.raises for i in ids for example in lab.check(i).examples):  # a check that demands an exception
+        problems = problems | ({"no_exception"} if problems & {"wrong_type", "wrong_value"} else set()) | \
+            ({"wrong_exception"} if "raised" in problems else set())  # (Lab10's): a value there is no exception, a
+        # raise the wrong one
+    return ids, problems, hint
 
 
 def test_every_hostile_file_is_in_the_table():

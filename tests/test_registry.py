@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from classes import WRONG
+from classes import wrong_solution
 from conftest import CLASS_LIMITS, ROOT, SOLUTION
 from labkit.instructor import config
 from labkit.instructor.grade import Grade, grade_folder
@@ -94,7 +94,7 @@ def test_merge_keeps_the_per_student_files_of_a_registered_output(lab, tmp_path,
     (out / "marks" / "alice.txt").write_text("as the earlier run left it\n")
     fixed = tmp_path / "regrade"
     fixed.mkdir()
-    shutil.copy(WRONG[lab.id][0], fixed / "bob.py")
+    shutil.copy(wrong_solution(lab)[0], fixed / "bob.py")
     run = grade_folder(fixed, out, LIMITS, merge=True)
     assert run.merged and run.graded == 1
     assert (out / "marks" / "alice.txt").read_text() == "as the earlier run left it\n"  # kept, not rendered again

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from browser import chromium, dump_dom, probe, screenshot
-from classes import WRONG, graded_classes  # noqa: F401  (a fixture)
+from classes import wrong_solution, graded_classes  # noqa: F401  (a fixture)
 from conftest import CLASS_LIMITS, LAB, SOLUTION, STUDENTS, unavailable
 from labkit.i18n import current_language, text
 from labkit.instructor.outputs import figures
@@ -184,7 +184,7 @@ def test_the_page_of_either_lab_has_its_checks_title_and_verdicts(lab, graded_cl
         marks = re.findall(r"<td class=(p|f) data-v=([01])", cells)
         assert [value for _, value in marks] == [row[check.column] for check in lab.graded], student
     mistakes = page.split('id=mistakes', 1)[1].split("</table>", 1)[0]
-    assert e(text(WRONG[lab.id][1])) in mistakes
+    assert e(text(wrong_solution(lab)[1])) in mistakes
 
 
 def test_common_mistakes_count_students_not_cases_and_leave_out_what_did_not_run():

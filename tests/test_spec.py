@@ -88,7 +88,10 @@ def test_the_active_lab_is_the_one_lab_spec_names(tmp_path):
         "G = Group(id='basic', points=10, runs='test', name=Text('基本', 'basic'))\n"
         "LAB = Lab(id='toy', name='Toy', root=Path('.'), target='calc.py', solution='s.py', given='ops',\n"
         "          functions=('evaluate',), sheets={}, groups=(G,), sections=(Section(id='main'),),\n"
-        "          checks=(Case(id='1', function='evaluate', group=G, section='main', hint='hint.one'),))\n",
+        "          checks=(Case(id='1', function='evaluate', group=G, section='main', hint='hint.one'),),\n"
+        "          texts=('toyspec',))\n"
+        "TEXTS = {key: (key, key) for key in ('case.1.label', 'hint.one', 'section.main', 'summary.pointer',\n"
+        "                                     'summary.stub_elsewhere')}\n",
         encoding="utf-8")
     show = "from labkit.spec import active; print(active().name, [c.column for c in active().graded])"
     env = clean_env(LAB_SPEC="toyspec", PYTHONPATH=f"{tmp_path}")

@@ -45,7 +45,8 @@ def scheme_table(lab: Lab, language: str) -> str:
     rows = []
     for group in lab.graded_groups:
         ids = [check.id for check in lab.in_group(group.id)]
-        shown = getattr(group.checks, language) if group.checks else "TEST {first}–{last}"
+        shown = getattr(group.checks, language) if group.checks else "TEST {first}–{last}" if len(ids) > 1 else \
+            "TEST {first}"  # a group of one check: TEST 1, not TEST 1–1
         rows.append((lab.group_name(group, language), shown.format(first=ids[0], last=ids[-1]),
                      _WHERE[language][group.runs], group.points))
     rows.append((f"**{total}**", "", "", f"**{_total(lab)}**"))
@@ -81,9 +82,12 @@ def course_file_table(lab: Lab) -> str:
 
 
 def blocks(lab: Lab) -> tuple[Block, ...]:
-    """Every generated table of `lab`: one per task sheet, and README's two."""
+    """Every generated table of `lab`: one per task sheet, and README's two where its root has a README (a lab in a
+    folder of the course's, labs/<lab>/, has its sheets only)."""
     sheets = tuple(Block(file, "<!-- scheme -->", lambda lab, language=language: scheme_table(lab, language))
                    for language, file in lab.sheets.items())
+    if lab.sheets and not (lab.root / README).is_file():
+        return sheets
     return sheets + (Block(README, "<!-- scheme: readme -->", readme_table),
                      Block(README, "<!-- course-file -->", course_file_table))
 

@@ -397,6 +397,12 @@ register({
                       "refusing to build the handout: its make test is not exactly 0 passed, {total} failed ({why})"),
     "dist.built": ("学生发放包: {folder}，以及它的两个压缩包 {archives} (Windows 上用 .zip)",
                    "the student handout: {folder}, and its two archives {archives} (the .zip for Windows)"),
+    "dist.reference": ("拒绝打包: 打好的发放包里参考答案 {solution} 的 make test 不是 {total} 个全部通过 ({why})",
+                       "refusing to build the handout: in it, make test of the reference {solution} does not "
+                       "pass all {total} ({why})"),
+    "dist.not_committed": ("拒绝打包: {lab} 的 {path} 还没有提交 (发放包用已提交的版本: git add {path} 然后 git commit)",
+                           "refusing to build the handout: {lab}'s {path} is not committed (the handout is built "
+                           "from the committed tree: git add {path}, then git commit)"),
     "dist.uncommitted": ("注意: 工作区里 {files} 有未提交的修改，发放包用的是已提交的版本",
                          "note: {files} has uncommitted changes; the handout uses the committed version"),
 })
