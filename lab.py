@@ -4,11 +4,6 @@
     python lab.py test                     六个测试 / the six cases          (= make test)
     python lab.py test STUDENT=other.py    测试另一个文件 / another file      (also --student other.py)
     python lab.py help                     所有目标 / every target: test-full, challenge, chat, watch, clean
-
-The targets run in the lab's .venv, made on first use (labkit/setup_venv.py) by the Python
-that runs this file or BASE_PYTHON=; PYTHON=/path/to/python uses an interpreter that has pytest instead.
-The Makefile runs this file for every target, so both ways behave the same; what each target does is
-labkit/entry.py (the targets come from the lab's spec).
 """
 
 import os

@@ -1,12 +1,9 @@
 # -*- coding: utf-8 -*-
 """The course's labs, discovered: the default lab at the repository's top and every labs/<name>/ holding <name>/spec.py.
 
-`LAB=<name>` (make's spelling, `python lab.py … LAB=x`, `--lab x`, or the environment) selects one: its spec becomes
-LAB_SPEC and its root joins sys.path and PYTHONPATH, so every process the harness starts (pytest, the grader's
-workers) loads the same lab.  Without it the default lab runs (framework.LAB_SPEC), and LAB_SPEC=<module> stays the
-low-level override the suite uses for its toy lab.  A handout fixes its lab (framework.FIXED, written by make dist):
-there LAB and LAB_SPEC are neither needed nor honoured.  This module must load on an old Python 3 (lab.py imports
-it before the version check): no f-strings, no annotations.
+`LAB=<name>` (make's, `--lab x`, or the environment) selects one: its spec becomes LAB_SPEC, its root joins sys.path
+and PYTHONPATH; without it the default lab runs.  Loads on an old Python 3 (no f-strings, no annotations).
+Why: docs/design.md#labkitcoursepy
 """
 
 import os

@@ -2,10 +2,8 @@
 """What `make TARGET` and `python lab.py TARGET` do: the targets of the active lab, their options, the interpreter
 they run with, and `make help`.
 
-lab.py (the course's entry point) hands over to `main`.  The core's targets are every lab's: test, test-full,
-watch, clean, help, run, and challenge for a lab with optional checks; a lab adds its own in its spec
-(`Lab.targets`, such as a chat) and may restate a core target's help line there.  This module must still load on an
-old Python 3, so that one is told which version it needs (no f-strings, no annotations).
+Loads on an old Python 3, so that one is told which version it needs (no f-strings, no annotations).
+Why: docs/design.md#labkitentrypy
 """
 
 import os

@@ -1,10 +1,7 @@
 """Every sentence the harness itself says, in Chinese and English (`LAB_LANG=en` picks English), and the lookup.
 
-Two layers, one lookup: this module holds the core's sentences (the detail block under a [FAIL], why no value
-came back, loading, drawn inputs, the summary, make help and make watch) and its default hints; the grader adds
-its own with `register` (labkit/instructor/texts.py); the lab installs its layer (labels, sections, its hints,
-its faces' sentences) from the modules its spec names in `Lab.texts`, on first use.  A key is defined once; the
-only exception is a default hint (RESTATABLE), which a lab may restate in words that cite its sheet.
+The core's sentences and default hints live here; the grader registers its own; the active lab installs its layer.
+A key is defined once (a lab may restate a default hint).  Why: docs/design.md#labkiti18npy
 """
 
 from __future__ import annotations

@@ -1,16 +1,8 @@
 """Builds what leaves this repository: the student handout (`make dist`) and the Gradescope bundle.
 
-handout:     dist/<handout>/, dist/<handout>.tar.gz and dist/<handout>.zip (for students with only Python:
-             Windows unpacks it without tools; <handout> is the spec's Lab.handout) — the stub, the harness,
-             the sheets, the Makefile; nothing of solutions/, tests/ or labkit/instructor/.  Built from the
-             committed tree (`git archive HEAD`), so a solution an instructor tried in the lab's target file
-             never ships; and refused unless the built handout's own `make test` fails every case of it.
-gradescope:  dist/gradescope-autograder.zip — setup.sh and run_autograder at the root, the harness with its
-             grader but without the stub, and solutions/: the course file (solutions/grading.ini, with the
-             secret) and the reference solution, the generated checks' answer key, read only by the grader
-             (the student's sandboxed child cannot).
-Archives are reproducible: sorted entries, the last commit's time (always after 1980, which zip needs),
-fixed owners and modes.  Files are created with the user's umask.
+handout:     dist/<handout>/ with its .tar.gz and .zip, from the committed tree, checked by its own make test.
+gradescope:  dist/gradescope-autograder.zip, the grader with the lab's answer key and course file.
+What each holds and why: docs/design.md#labkitinstructordistpy
 """
 
 from __future__ import annotations

@@ -2,11 +2,7 @@
 
     python -m labkit.instructor.new_lab NAME
 
-The scaffold is laid out as the course's labs are (labs/<name>/ as its handout, its package labs/<name>/<name>/): a spec
-with one case of one function, the stub, the given module, the reference, both sheets with their scheme table and
-transcripts (filled by running the lab), its course file with a fresh secret, a detector and a texts module, a wrong
-solution the detector names, and its own tests.  Its files follow the default lab's layout (its student's file and
-reference live where the default lab's do).  README's "Adding a lab" is the checklist that follows.
+What the scaffold holds: docs/design.md#labkitinstructornew_labpy
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The generated tables of the sheets and README, rendered from the lab spec and the course file's keys.
 
-Each table follows a marker line (`<!-- scheme -->` in each task sheet, `<!-- scheme: readme -->` and
-`<!-- course-file -->` in README) and runs to the first line that does not start with `|`.
-
-    python -m labkit.instructor.sheets [zh|en|readme|course-file]   prints one table
-    python -m labkit.instructor.sheets --write                      rewrites every stale one (make tables)
+Each follows a marker line (`<!-- scheme -->`, `<!-- scheme: readme -->`, `<!-- course-file -->`) to the first line
+not starting with `|`.  `python -m labkit.instructor.sheets [zh|en|readme|course-file]` prints one table; `--write`
+rewrites every stale one (make tables).
 """
 
 from __future__ import annotations
