@@ -56,6 +56,7 @@ tables:
 	$(RUN) run -m labkit.instructor.fixed_inputs --write
 
 check:
+	$(RUN) run tests/setup_suite.py
 	$(RUN) run -m pytest -q -p no:cacheprovider tests
 	$(if $(wildcard labs/*/tests),$(RUN) run -m pytest -q -p no:cacheprovider $(wildcard labs/*/tests))
 
