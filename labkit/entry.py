@@ -38,7 +38,12 @@ def main(argv=None):
         return 0
     _remember_leftovers(lab)
     if options["target"] == "help":
-        print(help_text(_command_name(options), lab))
+        try:
+            print(help_text(_command_name(options), lab))
+        except (ImportError, SyntaxError):  # a Python too old for the core's texts: it is told which one to use
+            from labkit import setup_venv
+            setup_venv.check_version(_command_name(options))
+            raise
         return 0
     python = interpreter(options)
     return run(python, command(options, python, lab), _command_name(options))
@@ -80,7 +85,7 @@ def _active_lab(argv):
 
 def _core_names(lab):
     """The core's targets this lab has, in the order of the usage line (a lab's own come after watch)."""
-    has_challenge = lab is None or lab.has_challenge
+    has_challenge = lab is not None and lab.has_challenge  # (its help line is the lab's: none without a spec)
     return [name for name in ("test", "test-full", "challenge", "watch") if name != "challenge" or has_challenge]
 
 

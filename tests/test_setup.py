@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 import venv
+from pathlib import Path
 
 import pytest
 
@@ -93,6 +94,34 @@ def test_too_old_python_is_named(monkeypatch, capsys):
     with pytest.raises(SystemExit):
         setup_venv.check_version()
     assert "3.10" in capsys.readouterr().err
+
+
+def old_interpreters() -> list[str]:
+    """The interpreters older than 3.10 this machine has (pyenv's, or python3.N on PATH), one per version."""
+    found = {}
+    root = shutil.which("pyenv") and subprocess.run(["pyenv", "root"], capture_output=True, text=True).stdout.strip()
+    for version in ("2.7", "3.6", "3.7", "3.8", "3.9"):
+        candidates = sorted(Path(root, "versions").glob(f"{version}.*/bin/python")) if root else []
+        path = next((str(c) for c in candidates), None) or shutil.which(f"python{version}")
+        if path:
+            found[version] = path
+    return list(found.values())
+
+
+@pytest.mark.parametrize("python", old_interpreters() or [None], ids=lambda path: Path(path).parent.parent.name
+                         if path else "none")
+def test_an_old_python_gets_help_and_is_told_which_python_the_lab_needs(python):
+    """`python3.9 lab.py help` crashed (KeyError: 'help.challenge': the lab's line, asked for with no spec loaded);
+    help answers on any Python, and every other target says in one line which Python it needs."""
+    if python is None:
+        pytest.skip("no Python older than 3.10 here")
+    helped = subprocess.run([python, "lab.py", "help"], cwd=ROOT, env=clean_env(), capture_output=True, text=True,
+                            timeout=120)
+    assert "Traceback" not in helped.stderr
+    assert (helped.returncode, "lab.py test" in helped.stdout) == (0, True) or "3.10" in helped.stderr
+    tested = subprocess.run([python, "lab.py", "test"], cwd=ROOT, env=clean_env(), capture_output=True, text=True,
+                            timeout=120)
+    assert tested.returncode != 0 and "Traceback" not in tested.stderr and "3.10" in tested.stderr
 
 
 @pytest.mark.parametrize("command", [["make", "--no-print-directory", "clean"], [sys.executable, "lab.py", "clean"]],
