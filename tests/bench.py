@@ -1,6 +1,7 @@
 """Benchmarks with goals (`make bench`): the student's `make test`, grading a class of 300 and of 3,000, `make chat`.
 
-lab:      `make clean && make test` on the solution costs at most 1.5x a one-test pytest run.
+lab:      `make clean && make test` on the reference costs at most 1.5x a one-test pytest run, for every lab of the
+          course (`LAB=` each).
 grading:  `make grade` on 300 generated submissions: at most 15 s with the table cases only (the engine
           and its sandbox), at most 2x that with the default scheme (property and generated checks
           too), and at least 5x faster than running `make test` once per submission.  A class ten times
@@ -45,13 +46,21 @@ def timed(command: list[str], cwd: Path = ROOT) -> float:
     return time.perf_counter() - started
 
 
-def bench_lab(python: str, make: list[str], runs: int) -> bool:
+def bench_labs(python: str, make: list[str], runs: int) -> bool:
+    """bench_lab for every lab of the course (Lab09 at the top, each labs/<name>/)."""
+    sys.path.insert(0, str(ROOT))
+    from labkit import course
+    return all([bench_lab(python, make, runs, name, Path(root)) for name, (root, _) in course.labs().items()])
+
+
+def bench_lab(python: str, make: list[str], runs: int, name: str = "", root: Path = Path(".")) -> bool:
     """Median wall time of the student's command and of the smallest pytest run, interleaved."""
     with tempfile.TemporaryDirectory() as scratch:
         Path(scratch, "test_one.py").write_text("def test_one():\n    pass\n")
         baseline_cmd = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_one.py"]
+        chosen = [f"LAB={name}"] if name else []
         lab_cmd = ["sh", "-c", " ".join(make + ["clean"]) + " && " + " ".join(
-            make + ["test", "STUDENT=solutions/student.py"])]
+            make + ["test", *chosen, f"STUDENT={(root / 'solutions' / 'student.py').as_posix()}"])]
         timed(baseline_cmd, Path(scratch)), timed(lab_cmd)  # warm both caches once
         lab, baseline = [], []
         for _ in range(runs):
@@ -60,7 +69,7 @@ def bench_lab(python: str, make: list[str], runs: int) -> bool:
     lab_s, base_s = statistics.median(lab), statistics.median(baseline)
     ratio = lab_s / base_s
     print(f"one-test pytest run          median {base_s * 1000:7.1f} ms  ({runs} runs)")
-    print(f"make clean && make test      median {lab_s * 1000:7.1f} ms  (solution, 6 cases)")
+    print(f"make clean && make test      median {lab_s * 1000:7.1f} ms  (the reference of {name or 'the lab'})")
     print(f"ratio                        {ratio:.2f}x  (goal <= {LAB_GOAL}x): {_verdict(ratio <= LAB_GOAL)}")
     return ratio <= LAB_GOAL
 
@@ -182,7 +191,7 @@ def main() -> int:
     python = os.path.abspath(args.python) if os.sep in args.python else args.python
     results = []
     if args.part in ("lab", "all"):
-        results.append(bench_lab(python, make, args.runs))
+        results.append(bench_labs(python, make, args.runs))
     if args.part in ("grading", "all"):
         results.append(bench_grading(python, make, args.size, args.large))
     if args.part in ("chat", "all"):
