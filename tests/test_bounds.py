@@ -75,6 +75,34 @@ def test_a_reply_line_arrives_whole_in_pieces_and_one_over_the_frame_is_dropped(
     assert lines.feed(b"still the same line\nafter\n") == [b"after"]  # the line over the frame is no answer
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="the select layer is POSIX's")
+def test_a_reply_written_in_time_is_read_however_late_its_reader_looks_and_nothing_more():
+    """Lab10's make serve begins the load when it starts and looks at the first request: one that came after the
+    load's 10 s found the hello and the load's reply waiting in the pipe, was told "timeout", and every request
+    of the session after it was a 500 naming the student's file.  Past its deadline the reader takes one last
+    look without waiting; a child that keeps printing after it cannot keep it reading."""
+    replies_read, replies_write = os.pipe()
+    output_read, output_write = os.pipe()
+    try:
+        reader = pipes.SelectPipes(os.fdopen(replies_read, "rb", buffering=0), os.fdopen(output_read, "rb", buffering=0),
+                                   frame_bytes=MIB, output_bytes=4000)
+        os.write(replies_write, b'{"hello": 1}\n{"ok": true}\n')
+        long_ago = time.monotonic() - 60
+        assert reader.next_line(long_ago) == ("line", b'{"hello": 1}')
+        assert reader.next_line(long_ago) == ("line", b'{"ok": true}')
+        assert reader.next_line(long_ago) == ("timeout", None)
+        os.write(output_write, b"x" * 1000)  # printed output, but no reply: still a timeout, at once
+        started = time.monotonic()
+        assert reader.next_line(long_ago) == ("timeout", None) and time.monotonic() - started < 1
+        os.close(replies_write)
+        replies_write = None
+        assert reader.next_line(long_ago) == ("end", None)
+    finally:
+        for fd in (replies_write, output_write):
+            if fd is not None:
+                os.close(fd)
+
+
 # --- one student's outputs -------------------------------------------------------------------------------
 
 def flooded_report(lines: int = 30_000) -> str:

@@ -133,24 +133,27 @@ class SelectPipes:
         """("line", bytes), ("end", None) when the reply pipe closed, or ("timeout", None)."""
         while not self.ready and self.reply_open:
             if not self._pump(deadline):
-                return "timeout", None
+                break
         if self.ready:
             return "line", self.ready.popleft()
-        return "end", None
+        return ("end" if not self.reply_open else "timeout"), None
 
     def wait_printed(self, done, deadline: float) -> bool:
         """Read output until `done()` or the output pipe closes; False if `deadline` came first."""
         while not done() and not self.printed.closed:
             if not self._pump(deadline):
-                return False
-        return True
+                break
+        return done() or self.printed.closed
 
     def _pump(self, deadline: float) -> bool:
-        """Wait for either pipe (until `deadline`) and take in what came; False if nothing came in time."""
+        """Wait for either pipe (until `deadline`) and take in what came; False if nothing came in time.  Past the
+        deadline it takes one last look without waiting (what was written in time is in the pipe: a load `begin`
+        started long before its first call), and says False whatever came, so a child that keeps printing cannot
+        keep its parent reading."""
         remaining = deadline - time.monotonic()
-        if remaining <= 0 or not self.selector.get_map():
+        if not self.selector.get_map():
             return False
-        events = self.selector.select(remaining)
+        events = self.selector.select(max(remaining, 0))
         for key, _ in events:
             if key.fd == self.output_fd:
                 self._drain_output()
@@ -161,7 +164,7 @@ class SelectPipes:
             elif chunk == b"":
                 self.reply_open = False
                 self._unregister(self.replies_fd)
-        return bool(events)
+        return bool(events) and remaining > 0
 
     def _drain_output(self) -> None:
         while True:
