@@ -35,7 +35,7 @@ serve:
 ifneq ($(INSTRUCTOR),)
 OUT ?= grades
 grade:
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir|zip [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=column] [NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG=course-file] [LAB=lab] (make help names the lab's course file)" >&2; exit 2; }
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir|zip [OUT=grades] [JOBS=n] [ROSTER=gradebook.csv] [ATTEMPT=latest|best] [MERGE=1] [TITLE=column] [NEW_COLUMN=1] [UNSAFE=level|1] [CONFIG=course-file] (LAB=lab picks the lab; make help names its course file)" >&2; exit 2; }
 	$(RUN) run -m labkit.instructor.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(JOBS),--jobs $(JOBS)) \
 	  $(if $(ROSTER),--roster "$(ROSTER)") $(if $(ATTEMPT),--attempt $(ATTEMPT)) $(if $(MERGE),--merge) \
 	  $(if $(TITLE),--title "$(TITLE)") $(if $(NEW_COLUMN),--new-column) $(if $(UNSAFE),--unsafe "$(UNSAFE)") \

@@ -40,10 +40,13 @@ def main(argv=None):
     if options["target"] == "help":
         try:
             print(help_text(_command_name(options), lab))
+            sys.stdout.flush()
         except (ImportError, SyntaxError):  # a Python too old for the core's texts: it is told which one to use
             from labkit import setup_venv
             setup_venv.check_version(_command_name(options))
             raise
+        except BrokenPipeError:  # `make help | head`: the reader left; so do we, without a traceback
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     python = interpreter(options)
     return run(python, command(options, python, lab), _command_name(options))

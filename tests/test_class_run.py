@@ -595,6 +595,22 @@ def test_the_status_line_and_the_score_line_count_the_same_submissions(language,
     assert "score (N graded submissions)" in readme and "已评分的 N 份提交" in readme
 
 
+def test_the_terminal_lists_the_most_common_mistakes_and_says_how_many_more_the_report_has():
+    """A TA's class with seven kinds of mistake: the terminal showed five and said nothing of the other two
+    (M6, M7 of report.html: a missing blank line between SSE events, a loop); now a last line says how many more
+    and where they are."""
+    records = [made_result(f"s{index}", max_score=MAX_SCORE, cases={"1": made_check(hint=f"hint.{index}",
+                                                                                    hint_text=f"mistake {index}")})
+               for index in range(7)]
+    lines = terminal.terminal_summary(records, 1.0, 4, "out", Level("bwrap", full=True)).splitlines()
+    start = lines.index(text("report.mistakes_top")) + 1
+    listed = [line for line in lines[start:] if " × " in line]
+    assert len(listed) == terminal.MISTAKES_SHOWN
+    assert lines[start + len(listed)] == "  " + text("report.mistakes_more", count=2, out="out")
+    fewer = terminal.terminal_summary(records[:5], 1.0, 4, "out", Level("bwrap", full=True))
+    assert text("report.mistakes_more", count=0, out="out").split("0")[0] not in fewer
+
+
 @pytest.mark.parametrize("language", ["zh", "en"])
 def test_after_a_merge_the_first_line_says_how_many_were_graded_and_how_many_written(language, monkeypatch):
     monkeypatch.setenv("LAB_LANG", language)

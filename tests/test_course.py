@@ -192,3 +192,6 @@ def test_make_new_lab_writes_a_lab_that_passes_its_tests_and_builds_its_handout_
     git(clone, "commit", "-qm", "lab11, as make new-lab wrote it")
     built = run("dist", "LAB=lab11")
     assert built.returncode == 0 and (clone / "dist" / "lab11" / "framework" / "words.py").is_file(), built.stderr
+    # the scaffold's words for the instructor reach students unless replaced: the build says which files hold them
+    noted = [line for line in built.stderr.splitlines() if line.startswith("注意: Lab11 的 ")]
+    assert len(noted) == 1 and all(name in noted[0] for name in ("TASK.md", "TASK.en.md", "hints.py")), built.stderr

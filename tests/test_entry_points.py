@@ -40,6 +40,15 @@ def test_lab_py_speaks_english_on_request_and_runs_the_other_targets():
     assert challenge.returncode == 1 and challenge.stdout.count("[FAIL]") == len(LAB.selected("challenge"))
 
 
+def test_help_into_a_reader_that_left_ends_quietly():
+    """`python lab.py help | head` ended in a BrokenPipeError traceback (a TA's find, in the handout too)."""
+    helper = subprocess.Popen([sys.executable, "lab.py", "help"], cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    helper.stdout.close()  # the reader is gone before the first line
+    _, stderr = helper.communicate(timeout=60)
+    assert helper.returncode == 0 and b"Traceback" not in stderr, stderr
+
+
 def test_a_relative_student_path_is_read_from_where_it_was_typed():
     result = python("../lab.py", "test", "STUDENT=../solutions/student.py", f"PYTHON={sys.executable}", cwd=FRAMEWORK)
     assert result.returncode == 0, result.stdout + result.stderr

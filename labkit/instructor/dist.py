@@ -167,7 +167,18 @@ def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
         found = {name: (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
                  for name, path in tree_files().items()}
         stamp = int(os.environ.get("SOURCE_DATE_EPOCH", FALLBACK_TIME))
+    scaffold(found)
     return own_words(found), max(stamp, FALLBACK_TIME)
+
+
+def scaffold(files: dict) -> None:
+    """Say which handout files still hold what make new-lab wrote for the instructor ("make this lab yours"): an
+    untouched scaffold builds (its own check), but students must not get those words unnoticed."""
+    from labkit.instructor.new_lab import SCAFFOLD_WORDS
+    kept = [name for name, (content, _) in sorted(files.items()) if name.endswith((".md", ".py"))
+            and any(words in content.decode("utf-8", "replace") for words in SCAFFOLD_WORDS)]
+    if kept:
+        print(text("dist.scaffold", lab=LAB.name, files=", ".join(kept)), file=sys.stderr)
 
 
 def tree_files(grading: bool = False) -> dict[str, Path]:

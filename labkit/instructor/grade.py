@@ -42,8 +42,8 @@ MAX_BEST = 5  # attempts graded at most when the best one counts
 INTERRUPTED = 130
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
     ("OUT", "grades", "--out"), ("JOBS", "n", "--jobs"), ("ROSTER", "gradebook.csv", "--roster"),
-    ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", active().name, "--title"),
-    ("NEW_COLUMN", "1", "--new-column"), ("UNSAFE", "level|1", "--unsafe"), ("CONFIG", "solutions/grading.ini", "--config"),
+    ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", "column", "--title"),
+    ("NEW_COLUMN", "1", "--new-column"), ("UNSAFE", "level|1", "--unsafe"), ("CONFIG", "course-file", "--config"),
 )
 MAKE_USAGE = "make grade SUBMISSIONS=dir|zip " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
 
@@ -425,7 +425,8 @@ def main(argv=None) -> int:
     parser.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
     parser.add_argument("--metadata", type=Path, default=None, help="Gradescope's submission_metadata.json")
     parser.add_argument("--results", type=Path, default=Path("/autograder/results/results.json"))
-    parser.add_argument("--out", type=Path, default=Path("grades"), help="the output folder (grades)")
+    parser.add_argument("--out", type=lambda given: Path(os.path.normpath(given)), default=Path("grades"),
+                        help="the output folder (grades)")  # (normalised: lab.py joins a relative OUT=../x to the lab)
     parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1),
                         help="submissions graded at once (default: twice the cores: a child spends most of its time "
                              "starting up or waiting for its parent, so two per core keep every core busy)")

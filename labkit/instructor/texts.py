@@ -333,6 +333,7 @@ register({
                              "Canvas's Test Student (Student View) handed in {ids}: graded and in grades.csv, but left out "
                              "of the class's figures; its gradebook row stays as it was"),
     "report.mistakes_top": ("最常见的错误:", "most common mistakes:"),
+    "report.mistakes_more": ("… 另有 {count} 种，见 {out}/report.html", "… and {count} more in {out}/report.html"),
     "report.where": ("结果: {out}/grades.csv、grades.json、report.html、feedback/",
                      "written: {out}/grades.csv, grades.json, report.html, feedback/"),
     "report.where_gradebook": ("结果: {out}/grades.csv、grades.json、report.html、feedback/、{file}",
@@ -400,6 +401,9 @@ register({
     "dist.reference": ("拒绝打包: 打好的发放包里参考答案 {solution} 的 make test 不是 {total} 个全部通过 ({why})",
                        "refusing to build the handout: in it, make test of the reference {solution} does not "
                        "pass all {total} ({why})"),
+    "dist.scaffold": ("注意: {lab} 的 {files} 还留着 make new-lab 写给你的话 (\"把这个实验改成你的\")，学生会看到；先改成给学生的内容",
+                      "note: {lab}'s {files} still hold what make new-lab wrote for you (\"make this lab yours\"), "
+                      "which students will read; write the students' version first"),
     "dist.not_committed": ("拒绝打包: {lab} 的 {path} 还没有提交 (发放包用已提交的版本: git add {path} 然后 git commit)",
                            "refusing to build the handout: {lab}'s {path} is not committed (the handout is built "
                            "from the committed tree: git add {path}, then git commit)"),

@@ -11,6 +11,9 @@ from labkit.instructor.outputs.figures import (Figures, grader_error_line, sandb
 BAR = 30
 
 
+MISTAKES_SHOWN = 5  # the most common mistakes the terminal lists; report.html lists them all
+
+
 def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = (),
                      merged: int | None = None, last: list[str] = (), gradebook: str = "") -> str:
     """What `make grade` prints at the end, from `records` or their `Figures`.  `merged`: how many of them this
@@ -33,10 +36,13 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
         filled = round(BAR * passes / total)
         lines.append(f"{case.column:>4} {'█' * filled}{'░' * (BAR - filled)} {100 * passes / total:5.1f}%"
                      f"  {passes}/{graded}  {text(case.label_key)}")
-    mistakes = figures.common_mistakes()[:5]
+    every = figures.common_mistakes()
+    mistakes = every[:MISTAKES_SHOWN]
     if mistakes:
         lines += ["", text("report.mistakes_top")]
         lines += [f"  {m['count']:>3} × {m['text']}  ({', '.join(m['cases'])})" for m in mistakes]
+        if len(every) > len(mistakes):  # the rest are in report.html, never silently gone
+            lines.append("  " + text("report.mistakes_more", count=len(every) - len(mistakes), out=out))
     where = text("report.where_gradebook", out=out, file=gradebook) if gradebook else text("report.where", out=out)
     lines += [*extra, "", where, *last]
     return "\n".join(lines)
