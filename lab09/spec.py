@@ -192,7 +192,7 @@ CHAT = Target(  # make chat: the student's functions in a chat with a tiny model
         Option(name="CHAT_DB", flag="--db", path=True)))
 
 LAB = Lab(
-    id="lab09", name="Lab09", root=Path(__file__).resolve().parent.parent, target="framework/student.py",
+    id="lab09", name="Lab09", root=Path(__file__).resolve().parent.parent, student_file="framework/student.py",
     solution="solutions/student.py", given="framework.tags", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
     title=Text("多轮对话", "multi-turn chat"), texts=("lab09.hints", "lab09.chat.texts"),
     targets=(CHAT, Target(name="test-full", help="help.lab09_test_full")), clean=("chat-session.html",),

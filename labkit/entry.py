@@ -174,7 +174,7 @@ def _text(key, **fields):
 def command(options, python, lab=None):
     """The program a target runs, as a list: pytest on the checks, the watcher, a lab's own program, or Python."""
     lab = lab if lab is not None else _active_lab([])
-    student = _typed_path(options["student"]) or _relative(os.path.join(str(lab.root), lab.target))
+    student = _typed_path(options["student"]) or _relative(os.path.join(str(lab.root), lab.student_file))
     verify = _relative(os.path.join(str(lab.root), lab.verify)) if lab.verify else VERIFY
     test = [python, "-m", "pytest", verify, "--student=" + student] + REPORT
     target = options["target"]
@@ -428,13 +428,13 @@ def _help_fields(lab):
     """What the help lines say of the lab, in each language, from its spec: the checks `make test` runs, as the spec
     counts them ("六个测试", "the six"), the student's file, the lab's name and its handout's."""
     if lab is None:  # a Python older than 3.10 cannot load the spec; `help` still answers (`test` says why)
-        plain = {"target": "framework/", "target_name": "the student file", "lab": "the lab", "handout": "*",
+        plain = {"student_file": "framework/", "student_file_name": "the student file", "lab": "the lab", "handout": "*",
                  "config": "solutions/grading.ini"}
         return {"zh": dict(plain, six="基本测试", full="更多检查"),
                 "en": dict(plain, six="the core", full="more checks")}
     first = next(group for group in lab.groups if group.runs == "test")
     full = [group for group in lab.groups if group.runs == "full"]  # what make test-full adds
-    plain = {"target": lab.target, "target_name": lab.target_name, "lab": lab.name, "handout": lab.handout_name,
+    plain = {"student_file": lab.student_file, "student_file_name": lab.student_file_name, "lab": lab.name, "handout": lab.handout_name,
              "config": _relative(os.path.join(str(lab.solution_path.parent), "grading.ini"))}
     return {language: dict(plain, six=lab.group_name(first, language),
                            full=_listed([lab.group_name(group, language) for group in full], language))

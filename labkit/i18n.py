@@ -154,11 +154,11 @@ CORE = {
                       "(random input {tried} failed; with no answer, or the process gone, it is not shrunk: each "
                       "try could take the whole time limit)"),
     # --- make help / python lab.py help ------------------------------------------------------
-    "help.test": ("运行{six} ({target})", "run {six} cases ({target})"),
+    "help.test": ("运行{six} ({student_file})", "run {six} cases ({student_file})"),
     "help.student": ("测试另一个文件", "test another file"),
-    "help.watch": ("保存 {target_name} 就自动重新测试", "re-run the cases on every save of {target_name}"),
+    "help.watch": ("保存 {student_file_name} 就自动重新测试", "re-run the cases on every save of {student_file_name}"),
     "help.test_full": ("{six} + {full} (都计入成绩)", "{six}, {full} (all graded)"),
-    "help.clean": ("删除运行产物 (不删 {target_name} 和 .venv)", "remove run artefacts (never {target_name} or .venv)"),
+    "help.clean": ("删除运行产物 (不删 {student_file_name} 和 .venv)", "remove run artefacts (never {student_file_name} or .venv)"),
     "help.run": ("用实验的 Python (.venv) 运行", "run the lab's Python (.venv) with ARGS"),
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),

@@ -19,8 +19,8 @@ _LAB = pytest.StashKey["Lab"]()
 def pytest_addoption(parser):
     lab = active()
     group = parser.getgroup("labkit")
-    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(lab.target_path),
-                    help=f"the {lab.target_name} to test (default: {lab.target} of this lab)")
+    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(lab.student_path),
+                    help=f"the {lab.student_file_name} to test (default: {lab.student_file} of this lab)")
     group.addoption("--full", action="store_true",
                     help="also run the extended and property checks (make test-full)")
     group.addoption("--challenge", action="store_true", help="run the optional cases instead")
@@ -68,19 +68,19 @@ class Lab:
             isinstance(answer, (str, list, dict)) and not answer for answer in answers)
 
     def other_files(self) -> list:
-        """Student files near this one that differ from it: the target file (or a copy such as "<stem> (1).py")
-        in the lab, in the target's folder and in the folder the command was started from, that define a
+        """Student files near this one that differ from it: the student file (or a copy such as "<stem> (1).py")
+        in the lab, in the student file's folder and in the folder the command was started from, that define a
         function of the six."""
         try:
             mine = self.path.read_bytes()
         except OSError:
             return []
         lab, found = active(), []
-        stem = lab.module
+        stem = lab.student_module
         pattern = f"[{stem[:1].upper()}{stem[:1].lower()}]{stem[1:]}*.py"  # "[Ss]tudent*.py"
         definitions = {f"def {check.function}".encode() for check in lab.selected("test")}
         here = Path(os.environ.get("LAB_CWD") or os.getcwd())
-        for folder in dict.fromkeys((lab.root, lab.target_path.parent, here)):
+        for folder in dict.fromkeys((lab.root, lab.student_path.parent, here)):
             for path in sorted(folder.glob(pattern)):
                 try:
                     source = path.read_bytes() if path.is_file() and path.stat().st_size <= 1 << 20 else b""

@@ -196,7 +196,7 @@ class Lab:
     """how the course names it: grades.json's "lab", the default course title"""
     root: Path
     """the lab's top folder, the top of its handout: every path below is relative to it"""
-    target: str
+    student_file: str
     """the student's file, from the lab's root"""
     solution: str
     """the reference solution, from the lab's root (never in the handout)"""
@@ -285,9 +285,9 @@ class Lab:
         return self.handout or self.id
 
     @property
-    def target_path(self) -> Path:
+    def student_path(self) -> Path:
         """The student's file (the stub, in the lab's checkout)."""
-        return self.root / self.target
+        return self.root / self.student_file
 
     @property
     def solution_path(self) -> Path:
@@ -295,14 +295,14 @@ class Lab:
         return self.root / self.solution
 
     @property
-    def target_name(self) -> str:
+    def student_file_name(self) -> str:
         """The student's file name without its folder: how submissions and feedback name it."""
-        return Path(self.target).name
+        return Path(self.student_file).name
 
     @property
-    def module(self) -> str:
+    def student_module(self) -> str:
         """The name the student's file is imported under in the child: its file name without ".py"."""
-        return Path(self.target).stem
+        return Path(self.student_file).stem
 
     @functools.cached_property
     def graded_functions(self) -> tuple[str, ...]:

@@ -182,7 +182,7 @@ def for_lab(path: Path, lab, folder: Path) -> Path:
                       f"    {mine} = _ours\n    if callable(_ours):\n"  # missing, a name that is no function one
                       f"        def {mine}(*args, _ours=_ours):\n            return _ours(*args[:{arity[ours]}])\n"
                       for mine, ours in zip(lab.functions, LAB.functions))
-    copy = folder / lab.target_name
+    copy = folder / lab.student_file_name
     copy.write_text(source + "\n" + aliases + "\n", encoding="utf-8")
     return copy
 

@@ -277,7 +277,7 @@ def test_a_check_drawn_for_another_lab_shrinks_its_failure_with_the_same_machine
                                                                                      smallest):
     check = Drawn(id="d1", function=toy.functions[0], group=toy.checks[0].group, section=toy.checks[0].section,
                   hint=toy.checks[0].hint, drawn_by="(drawn in this test)")
-    calc = tmp_path / toy.target_name
+    calc = tmp_path / toy.student_file_name
     calc.write_text(f"def {toy.functions[0]}(expr):\n    return {slip}\n", encoding="utf-8")
     drawn = list(specimens(TOY_TOKENS, seed_of(toy.id, "properties", check.id), 40))
     assert drawn != list(specimens(TOY_TOKENS, seed_of(LAB.id, "properties", check.id), 40))  # the lab's own seed

@@ -50,7 +50,7 @@ GROUP = Group(id="basic", points=10, runs="test", name=Text("基本", "basic"))
 
 
 def toy(**changes) -> dict:
-    fields = dict(id="toy", name="Toy", root=ROOT, target="calc.py", solution="solution.py", given="ops",
+    fields = dict(id="toy", name="Toy", root=ROOT, student_file="calc.py", solution="solution.py", given="ops",
                   functions=("evaluate",), sheets={}, groups=(GROUP,), sections=(Section(id="main"),),
                   checks=(Case(id="1", function="evaluate", group=GROUP, section="main", hint="hint.one"),
                           Case(id="2", function="evaluate", group=GROUP, section="main", hint="hint.two")))
@@ -86,7 +86,7 @@ def test_the_active_lab_is_the_one_lab_spec_names(tmp_path):
     (tmp_path / "toyspec.py").write_text(
         "from pathlib import Path\nfrom labkit.spec import Case, Group, Lab, Section, Text, load\n"
         "G = Group(id='basic', points=10, runs='test', name=Text('基本', 'basic'))\n"
-        "LAB = Lab(id='toy', name='Toy', root=Path('.'), target='calc.py', solution='s.py', given='ops',\n"
+        "LAB = Lab(id='toy', name='Toy', root=Path('.'), student_file='calc.py', solution='s.py', given='ops',\n"
         "          functions=('evaluate',), sheets={}, groups=(G,), sections=(Section(id='main'),),\n"
         "          checks=(Case(id='1', function='evaluate', group=G, section='main', hint='hint.one'),),\n"
         "          texts=('toyspec',))\n"

@@ -109,7 +109,7 @@ def lab_names(spec: str) -> set[str]:
     from labkit.run.engine import Runtime
     lab = load(spec)
     given = Runtime.of(lab).given
-    words = {*lab.functions, lab.target_name, lab.name, lab.id}
+    words = {*lab.functions, lab.student_file_name, lab.name, lab.id}
     words |= {name for name in given["names"] if name.isupper() and len(name) > 3}
     words |= {value for value in given["names"].values() if isinstance(value, str) and len(value) > 3}
     return words

@@ -130,7 +130,7 @@ def test_number_word_says_small_counts_in_words(n, zh, en):
 
 
 def test_the_core_and_the_graders_sentences_name_no_lab():
-    """Lab09's name, subject, file and handout come from its spec (Lab.id, Lab.name, Lab.title, Lab.target,
+    """Lab09's name, subject, file and handout come from its spec (Lab.id, Lab.name, Lab.title, Lab.student_file,
     Lab.handout), the help lines' too."""
     import labkit.instructor.texts  # noqa: F401  (registers the grader's sentences)
     for key, (zh, en) in {**i18n.CORE, **i18n._PARTS}.items():
@@ -142,7 +142,7 @@ def test_the_graders_words_for_a_submission_name_the_labs_file(monkeypatch):
     from labkit import spec
     from labkit.instructor.outputs import feedback, figures
     assert figures.status_label("no_student_py") == "没有 student.py"
-    calc = dataclasses.replace(LAB, target="calc/calc.py")
+    calc = dataclasses.replace(LAB, student_file="calc/calc.py")
     monkeypatch.setattr(spec, "active", lambda: calc)
     monkeypatch.setattr(figures, "active", lambda: calc)
     assert figures.status_label("several_student_py") == "多个 calc.py"

@@ -177,7 +177,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     if candidate.modules:
         notes += (("note.helpers", {"files": ", ".join(candidate.modules)}),)
     return replace(base, status=overall_status(load, verdicts), verdicts=verdicts,
-                   feedback=render.course_report(verdicts, active().target_name), sandbox=load.sandbox,
+                   feedback=render.course_report(verdicts, active().student_file_name), sandbox=load.sandbox,
                    weak_sandbox=level.name if level is not None and not level.full else "",
                    seconds=time.monotonic() - started, attempt=number,
                    late=submission.lms_late if candidate.late is None else candidate.late,
@@ -187,7 +187,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
 def _run(candidate, limits: Limits, scheme: Scheme, draws: Draws) -> tuple[list, LoadOutcome, object]:
     """The verdicts of every check on one attempt, its load, and the level its children ran at (None: none ran)."""
     verdicts = []
-    with StudentRun(display=active().target_name, source=candidate.source, limits=limits, modules=candidate.modules) as student:
+    with StudentRun(display=active().student_file_name, source=candidate.source, limits=limits, modules=candidate.modules) as student:
         for case in scheme.checks:  # after engine.stop_all() a case raises engine.Stopped
             if case.suite != "generated" or scheme.weights["generated"]:
                 verdicts.append(checks.verdict(student, case, draws))

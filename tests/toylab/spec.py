@@ -65,7 +65,7 @@ CHECKS = (
 )
 
 LAB = Lab(
-    id="toycalc", name="Calc", root=Path(__file__).resolve().parent, target="calc.py", solution="solution.py",
+    id="toycalc", name="Calc", root=Path(__file__).resolve().parent, student_file="calc.py", solution="solution.py",
     given="ops", functions=("split_tokens", "to_rpn", "evaluate"), sheets={}, groups=(BASIC, MORE),
     sections=tuple(Section(id=name) for name in ("toy_tokens", "toy_rpn", "toy_more")), checks=CHECKS,
     mistakes="toylab.mistakes:DETECTORS", handout="toycalc", texts=("toylab.spec",),

@@ -58,7 +58,7 @@ class Submission:
 
     def __post_init__(self):
         if self.source is not None and not self.attempts:
-            object.__setattr__(self, "attempts", (Attempt(self.source, files=(active().target_name,)),))
+            object.__setattr__(self, "attempts", (Attempt(self.source, files=(active().student_file_name,)),))
 
     @property
     def gradable(self) -> bool:
@@ -193,12 +193,12 @@ def _code(owner: Owner | None) -> bool:
 
 
 def _is_target(name: str) -> bool:
-    return version(name.lower())[0] == active().target_name
+    return version(name.lower())[0] == active().student_file_name
 
 
-def _at_target_path(member) -> bool:
+def _at_student_path(member) -> bool:
     """Whether a file lies in the target's folder of a whole lab copy (for a target in a folder of the lab)."""
-    folder = PurePosixPath(active().target).parent.as_posix()
+    folder = PurePosixPath(active().student_file).parent.as_posix()
     return folder != "." and member.path.endswith(f"{folder}/{member.name}")
 
 
@@ -220,9 +220,9 @@ def _choose(upload: list) -> tuple:
             notes.append(("lms.note.versions", {"chosen": newest.path,
                                                 "files": ", ".join(member.path for _, member in versions)}))
     rules = ((lambda m: not _in_backup(m.path), "backup"),
-             (lambda m: _at_target_path(m), "lab_copy"),
+             (lambda m: _at_student_path(m), "lab_copy"),
              (lambda m: m.path.count("/") == min(x.path.count("/") for x in pool), "top_level"),
-             (lambda m: m.name == active().target_name, "exact_name"))
+             (lambda m: m.name == active().student_file_name, "exact_name"))
     reasons, dropped = [], []
     for keep, reason in rules:
         if len(pool) == 1:

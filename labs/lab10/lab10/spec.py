@@ -159,7 +159,7 @@ PREVIOUS = {path: path for path in ("lab09/__init__.py", "lab09/spec.py", "lab09
 PREVIOUS["lab09/reference.py"] = "solutions/student.py"
 
 LAB = Lab(
-    id="lab10", name="Lab10", root=Path(__file__).resolve().parent.parent, target="framework/student.py",
+    id="lab10", name="Lab10", root=Path(__file__).resolve().parent.parent, student_file="framework/student.py",
     solution="solutions/student.py", given="framework.api", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
     title=Text("HTTP 服务", "the chat as an HTTP service"), texts=("lab10.hints", "lab10.serve_texts"),
     targets=(SERVE, Target(name="test-full", help="help.lab10_test_full")),
