@@ -12,12 +12,12 @@ from lab09.examples import (LONG_LINE, MULTI_TURN, MULTI_TURN_PROMPT, SINGLE_TUR
                             msg, request, turns)
 from labkit.spec import Case, Drawn, Example, Group, Lab, Option, Section, Target, Text
 
-SIX = Group(id="six", points=30, runs="test", name=Text("{count}个测试", "the {count}"))
-EXTENDED = Group(id="extended", points=20, runs="full", name=Text("扩展检查", "extended checks"))
-PROPERTIES = Group(id="properties", points=20, runs="full", name=Text("性质检查", "property checks"))
-GENERATED = Group(id="generated", points=30, runs="grade", count=120, name=Text("生成检查", "generated checks"),
+SIX = Group(id="six", points=30, stage="test", name=Text("{count}个测试", "the {count}"))
+EXTENDED = Group(id="extended", points=20, stage="full", name=Text("扩展检查", "extended checks"))
+PROPERTIES = Group(id="properties", points=20, stage="full", name=Text("性质检查", "property checks"))
+GENERATED = Group(id="generated", points=30, stage="grade", count=120, name=Text("生成检查", "generated checks"),
                   checks=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
-CHALLENGE = Group(id="challenge", points=0, runs="challenge", name=Text("选做", "optional"))
+CHALLENGE = Group(id="challenge", points=0, stage="challenge", name=Text("选做", "optional"))
 
 SECTIONS = tuple(Section(id=name) for name in (
     "format", "extract", "extended", "properties", "graded_properties", "generated", "challenge", "rewrite"))
@@ -184,7 +184,7 @@ CHECKS = (
 )
 
 CHAT = Target(  # make chat: the student's functions in a chat with a tiny model (lab09/chat/main.py)
-    name="chat", runs="lab09.chat.main", help="help.chat", usage="[SEED=n]", notes="help.chat_options", options=(
+    name="chat", module="lab09.chat.main", help="help.chat", usage="[SEED=n]", notes="help.chat_options", options=(
         Option(name="DEMO", flag="--demo", off=("", "0"), alone=True),
         Option(name="REWRITE", flag="--no-rewrite", on=("0", "off", "no")),
         Option(name="SEED", flag="--seed"), Option(name="REWRITE_DEADLINE", flag="--rewrite-deadline"),

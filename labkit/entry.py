@@ -91,7 +91,7 @@ def _core_names(lab):
 
 def target_names(lab):
     """Every target of `lab`: the core's, its own, then clean, help and run."""
-    own = [target.name for target in lab.targets if target.runs] if lab is not None else []
+    own = [target.name for target in lab.targets if target.module] if lab is not None else []
     return _core_names(lab) + own + ["clean", "help", "run"]
 
 
@@ -186,7 +186,7 @@ def command(options, python, lab=None):
         return [python, "-m", "labkit.instructor.grade"] + options["rest"]
     own = lab.own_target(target)
     if own is not None:
-        return [python, "-m", own.runs, "--student", student] + _flags(own, options["settings"])
+        return [python, "-m", own.module, "--student", student] + _flags(own, options["settings"])
     return [python] + options["rest"]  # run
 
 
@@ -420,7 +420,7 @@ def _help_rows(cmd, lab):
         restated = lab.own_target(target) if lab is not None and target else None
         rows.append((cmd + " " + usage, restated.help if restated else key))
         if target == "watch" and lab is not None:
-            rows += [(" ".join(filter(None, (cmd, own.name, own.usage))), own.help) for own in lab.targets if own.runs]
+            rows += [(" ".join(filter(None, (cmd, own.name, own.usage))), own.help) for own in lab.targets if own.module]
     return rows
 
 
@@ -432,8 +432,8 @@ def _help_fields(lab):
                  "config": "solutions/grading.ini"}
         return {"zh": dict(plain, six="基本测试", full="更多检查"),
                 "en": dict(plain, six="the core", full="more checks")}
-    first = next(group for group in lab.groups if group.runs == "test")
-    full = [group for group in lab.groups if group.runs == "full"]  # what make test-full adds
+    first = next(group for group in lab.groups if group.stage == "test")
+    full = [group for group in lab.groups if group.stage == "full"]  # what make test-full adds
     plain = {"student_file": lab.student_file, "student_file_name": lab.student_file_name, "lab": lab.name, "handout": lab.handout_name,
              "config": _relative(os.path.join(str(lab.solution_path.parent), "grading.ini"))}
     return {language: dict(plain, six=lab.group_name(first, language),

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from labkit import i18n
 
 NETWORKS = ("none",)  # the network policies the engine can give a child (Lab.network)
-RUNS = ("test", "full", "grade", "challenge")  # where a group runs: make test ⊂ make test-full ⊂ the grade; apart
+STAGES = ("test", "full", "grade", "challenge")  # where a group runs: make test ⊂ make test-full ⊂ the grade; apart
 _INCLUDES = {"test": ("test",), "full": ("test", "full"), "grade": ("test", "full", "grade"),
              "challenge": ("challenge",)}
 
@@ -59,7 +59,7 @@ class Group:
     """stable: its grades.csv column is "<id>_points", its key in grades.json's weights"""
     points: int
     """shared equally by its checks (a remainder to the first ones); the course file may override it"""
-    runs: str
+    stage: str
     """where its checks run: "test" (make test), "full" (make test-full), "grade" (grading only) or "challenge"
     (make challenge, never graded)"""
     name: Text
@@ -70,8 +70,8 @@ class Group:
     """inputs drawn per student for its checks, in all (the course file may override it)"""
 
     def __post_init__(self):
-        if self.runs not in RUNS:
-            raise ValueError(f"group {self.id}: runs must be one of {', '.join(RUNS)}, not {self.runs!r}")
+        if self.stage not in STAGES:
+            raise ValueError(f"group {self.id}: stage must be one of {', '.join(STAGES)}, not {self.stage!r}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,7 +112,7 @@ class Case:
     @property
     def suite(self) -> str:
         """"core" for the checks of `make test`, else its group's id (grades.json's "suite", the summary lines)."""
-        return "core" if self.group.runs == "test" else self.group.id
+        return "core" if self.group.stage == "test" else self.group.id
 
     @property
     def column(self) -> str:
@@ -171,7 +171,7 @@ class Target:
     """`make NAME`, `python lab.py NAME`; a name of CORE_TARGETS restates that target's help line only"""
     help: str
     """the key of its line in `make help` (the lab's texts define it)"""
-    runs: str = ""
+    module: str = ""
     """the module it runs, as `python -m MODULE --student FILE` and its options' flags (empty for a core target)"""
     usage: str = ""
     """what `make help` shows after the name ("[SEED=n]")"""
@@ -181,8 +181,8 @@ class Target:
     """the key of a line `make help` prints under the targets (what the options do); empty: none"""
 
     def __post_init__(self):
-        if bool(self.runs) == (self.name in CORE_TARGETS):
-            raise ValueError(f"target {self.name}: a target of the lab's own names the module it runs (runs=), "
+        if bool(self.module) == (self.name in CORE_TARGETS):
+            raise ValueError(f"target {self.name}: a target of the lab's own names the module it runs (module=), "
                              f"a core one ({', '.join(CORE_TARGETS)}) only its help line")
 
 
@@ -273,7 +273,7 @@ class Lab:
     @property
     def has_challenge(self) -> bool:
         """Whether it has optional checks, and so a `make challenge`."""
-        return any(group.runs == "challenge" for group in self.groups)
+        return any(group.stage == "challenge" for group in self.groups)
 
     def own_target(self, name: str) -> Target | None:
         """Its Target named `name`: one of its own targets, or a core target's restated help line; else None."""
@@ -318,10 +318,10 @@ class Lab:
         except ValueError:
             return str(path)
 
-    def selected(self, runs: str) -> tuple[Case, ...]:
-        """The checks a run of `runs` executes, in order: "test" the six, "full" also the extended and property
+    def selected(self, stage: str) -> tuple[Case, ...]:
+        """The checks a run of `stage` executes, in order: "test" the six, "full" also the extended and property
         checks, "grade" every graded check, "challenge" the optional ones."""
-        return tuple(check for check in self.checks if check.group.runs in _INCLUDES[runs])
+        return tuple(check for check in self.checks if check.group.stage in _INCLUDES[stage])
 
     @functools.cached_property
     def graded(self) -> tuple[Case, ...]:
@@ -330,7 +330,7 @@ class Lab:
 
     @functools.cached_property
     def graded_groups(self) -> tuple[Group, ...]:
-        return tuple(group for group in self.groups if group.runs in _INCLUDES["grade"])
+        return tuple(group for group in self.groups if group.stage in _INCLUDES["grade"])
 
     def check(self, check_id: str) -> Case:
         """The check whose id is `check_id`."""

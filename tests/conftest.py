@@ -190,13 +190,13 @@ def for_lab(path: Path, lab, folder: Path) -> Path:
 FIRST, SECOND, ALL = "first", "second", "all"  # roles: the checks of a lab's first function, of its second, of both
 
 
-def role(lab, which, runs: str = "test") -> list:
-    """The ids of `lab.selected(runs)` in one role (FIRST: the checks of lab.functions[0], SECOND: of [1], ALL:
+def role(lab, which, stage: str = "test") -> list:
+    """The ids of `lab.selected(stage)` in one role (FIRST: the checks of lab.functions[0], SECOND: of [1], ALL:
     of both, None: none), in run order: how a test names "the checks of the function a file breaks" in every lab
     at once (the suite's files are written for Lab09's make test, which calls two functions; Lab10's calls four,
     and the checks of its other two are no file's role)."""
     functions = {None: (), FIRST: lab.functions[:1], SECOND: lab.functions[1:2], ALL: lab.functions[:2]}[which]
-    return [check.id for check in lab.selected(runs) if check.function in functions]
+    return [check.id for check in lab.selected(stage) if check.function in functions]
 
 
 def failing(verdicts: dict) -> set:

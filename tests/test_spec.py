@@ -46,7 +46,7 @@ def test_the_grades_header_has_a_column_per_graded_check_of_the_active_lab(lab):
         lab.check("z9")
 
 
-GROUP = Group(id="basic", points=10, runs="test", name=Text("基本", "basic"))
+GROUP = Group(id="basic", points=10, stage="test", name=Text("基本", "basic"))
 
 
 def toy(**changes) -> dict:
@@ -78,14 +78,14 @@ def test_points_are_shared_or_stated_for_every_check_of_a_group():
 def test_a_spec_that_contradicts_itself_is_refused_naming_the_field(change, complaint):
     with pytest.raises(ValueError, match=complaint):
         Lab(**toy(**change))
-    with pytest.raises(ValueError, match="runs must be one of"):
-        Group(id="g", points=1, runs="sometimes", name=Text("", ""))
+    with pytest.raises(ValueError, match="stage must be one of"):
+        Group(id="g", points=1, stage="sometimes", name=Text("", ""))
 
 
 def test_the_active_lab_is_the_one_lab_spec_names(tmp_path):
     (tmp_path / "toyspec.py").write_text(
         "from pathlib import Path\nfrom labkit.spec import Case, Group, Lab, Section, Text, load\n"
-        "G = Group(id='basic', points=10, runs='test', name=Text('基本', 'basic'))\n"
+        "G = Group(id='basic', points=10, stage='test', name=Text('基本', 'basic'))\n"
         "LAB = Lab(id='toy', name='Toy', root=Path('.'), student_file='calc.py', solution='s.py', given='ops',\n"
         "          functions=('evaluate',), sheets={}, groups=(G,), sections=(Section(id='main'),),\n"
         "          checks=(Case(id='1', function='evaluate', group=G, section='main', hint='hint.one'),),\n"

@@ -86,7 +86,7 @@ def own_words(files: dict) -> dict:
     """The handout's files that speak of its lab, written for it: framework/__init__.py fixes the lab (LAB and
     LAB_SPEC in the environment are then neither needed nor read), pytest.ini names its cases, and the first line
     of the Makefile and of lab.py its name (for the default lab what the course's files say already)."""
-    first = next(group for group in LAB.groups if group.runs == "test")
+    first = next(group for group in LAB.groups if group.stage == "test")
     written = dict(files)
     face, mode = files["framework/__init__.py"]
     fixed = (f'LAB_SPEC = "{module_of(LAB)}"  # the lab this handout runs, fixed by make dist: LAB= and LAB_SPEC= in '

@@ -109,7 +109,7 @@ from pathlib import Path
 
 from labkit.spec import Case, Example, Group, Lab, Section, Text
 
-BASIC = Group(id="basic", points=100, runs="test", name=Text("基本测试", "the basic"))
+BASIC = Group(id="basic", points=100, stage="test", name=Text("基本测试", "the basic"))
 SECTIONS = (Section(id="greet"),)
 CHECKS = (
     Case(id="1", function="greet", group=BASIC, section="greet", hint="hint.greeting",

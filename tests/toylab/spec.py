@@ -41,8 +41,8 @@ TEXTS = {  # the lab's layer of sentences (LAB.texts names this module)
                                 "the operators were applied left to right: * and / come before + and -"),
 }
 
-BASIC = Group(id="basic", points=60, runs="test", name=Text("基本", "basic"))
-MORE = Group(id="more", points=40, runs="full", name=Text("更多", "more"))
+BASIC = Group(id="basic", points=60, stage="test", name=Text("基本", "basic"))
+MORE = Group(id="more", points=40, stage="full", name=Text("更多", "more"))
 
 
 def _case(case_id, function, group, section, label, hint, *examples):

@@ -15,10 +15,10 @@ from lab10.examples import (DIALOGUE, EVENTS_ESCAPED, EVENTS_NONE, EVENTS_OTHER_
                             HELLO, MAX_TOKENS_LIMIT, META, body, msg, parsed)
 from labkit.spec import Case, Drawn, Example, Group, Lab, Option, Section, Target, Text
 
-BASIC = Group(id="basic", points=40, runs="test", name=Text("{count}个测试", "the {count}"))
-EXTENDED = Group(id="extended", points=20, runs="full", name=Text("扩展检查", "extended checks"))
-PROPERTIES = Group(id="properties", points=10, runs="full", name=Text("性质检查", "property checks"))
-GENERATED = Group(id="generated", points=30, runs="grade", count=120, name=Text("生成检查", "generated checks"),
+BASIC = Group(id="basic", points=40, stage="test", name=Text("{count}个测试", "the {count}"))
+EXTENDED = Group(id="extended", points=20, stage="full", name=Text("扩展检查", "extended checks"))
+PROPERTIES = Group(id="properties", points=10, stage="full", name=Text("性质检查", "property checks"))
+GENERATED = Group(id="generated", points=30, stage="grade", count=120, name=Text("生成检查", "generated checks"),
                   checks=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
 
 SECTIONS = tuple(Section(id=name) for name in (
@@ -147,7 +147,7 @@ CHECKS = (
 )
 
 SERVE = Target(  # make serve: a real HTTP server answering with the student's functions (lab10/serve.py)
-    name="serve", runs="lab10.serve", help="help.serve", usage="[PORT=n]", notes="help.serve_options", options=(
+    name="serve", module="lab10.serve", help="help.serve", usage="[PORT=n]", notes="help.serve_options", options=(
         Option(name="PORT", flag="--port"), Option(name="SEED", flag="--seed"), Option(name="PACE", flag="--pace"),
         Option(name="CHECK", flag="--check", off=("", "0"), alone=True)))
 

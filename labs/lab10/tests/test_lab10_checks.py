@@ -21,9 +21,9 @@ WRONG = sorted((STUDENTS / "wrong").glob("*.py")) + [STUDENTS / "wrong.py"]
 CORRECT = [SOLUTION, *sorted((STUDENTS / "correct").glob("*.py"))]
 
 
-def verdicts(path, lab, runs: str = "full", draws: Draws = checks.FIXED) -> dict:
+def verdicts(path, lab, stage: str = "full", draws: Draws = checks.FIXED) -> dict:
     with StudentRun(path, display=path.name, limits=LIMITS) as student:
-        return {check.id: checks.verdict(student, check, draws) for check in lab.selected(runs)}
+        return {check.id: checks.verdict(student, check, draws) for check in lab.selected(stage)}
 
 
 @pytest.mark.parametrize("path", CORRECT, ids=lambda path: path.stem)
