@@ -16,7 +16,7 @@ SIX = Group(id="six", points=30, stage="test", name=Text("{count}个测试", "th
 EXTENDED = Group(id="extended", points=20, stage="full", name=Text("扩展检查", "extended checks"))
 PROPERTIES = Group(id="properties", points=20, stage="full", name=Text("性质检查", "property checks"))
 GENERATED = Group(id="generated", points=30, stage="grade", count=120, name=Text("生成检查", "generated checks"),
-                  checks=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
+                  column_label=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
 CHALLENGE = Group(id="challenge", points=0, stage="challenge", name=Text("选做", "optional"))
 
 SECTIONS = tuple(Section(id=name) for name in (

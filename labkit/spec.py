@@ -64,8 +64,9 @@ class Group:
     (make challenge, never graded)"""
     name: Text
     """its name in the scheme table; "{count}" stands for how many checks it has, as a word (Lab.group_name)"""
-    checks: Text | None = None
-    """the scheme table's checks column; None: "TEST first–last" """
+    column_label: Text | None = None
+    """what the scheme table's checks column shows for it ("{first}", "{last}": its first and last check's ids); None:
+    "TEST first–last" """
     count: int = 0
     """inputs drawn per student for its checks, in all (the course file may override it)"""
 

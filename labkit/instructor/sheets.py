@@ -43,7 +43,8 @@ def scheme_table(lab: Lab, language: str) -> str:
     rows = []
     for group in lab.graded_groups:
         ids = [check.id for check in lab.in_group(group.id)]
-        shown = getattr(group.checks, language) if group.checks else "TEST {first}–{last}" if len(ids) > 1 else \
+        label = group.column_label
+        shown = getattr(label, language) if label else "TEST {first}–{last}" if len(ids) > 1 else \
             "TEST {first}"  # a group of one check: TEST 1, not TEST 1–1
         rows.append((lab.group_name(group, language), shown.format(first=ids[0], last=ids[-1]),
                      _WHERE[language][group.stage], group.points))

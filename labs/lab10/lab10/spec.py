@@ -19,7 +19,7 @@ BASIC = Group(id="basic", points=40, stage="test", name=Text("{count}个测试",
 EXTENDED = Group(id="extended", points=20, stage="full", name=Text("扩展检查", "extended checks"))
 PROPERTIES = Group(id="properties", points=10, stage="full", name=Text("性质检查", "property checks"))
 GENERATED = Group(id="generated", points=30, stage="grade", count=120, name=Text("生成检查", "generated checks"),
-                  checks=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
+                  column_label=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
 
 SECTIONS = tuple(Section(id=name) for name in (
     "parse", "reply", "stream", "extended", "properties", "graded_properties", "generated"))
