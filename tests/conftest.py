@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from framework import LAB as ROOT
+from framework import ROOT
 from framework import STUB
 from labkit import checks
 from labkit.run.engine import Limits, Runtime, StudentRun
