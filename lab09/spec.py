@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lab09.examples import (LONG_LINE, MULTI_TURN, MULTI_TURN_PROMPT, SINGLE_TURN_PROMPT, SYSTEM, TOKEN_TURN,
                             msg, request, turns)
-from labkit.spec import Case, Drawn, Example, Group, Lab, Option, Section, Target, Text
+from labkit.spec import Case, DrawnCheck, Example, Group, Lab, Option, Section, Target, Text
 
 SIX = Group(id="six", points=30, stage="test", name=Text("{count}个测试", "the {count}"))
 EXTENDED = Group(id="extended", points=20, stage="full", name=Text("扩展检查", "extended checks"))
@@ -32,8 +32,8 @@ def _extended(case_id, function, hint, *examples):
     return Case(id=case_id, function=function, group=EXTENDED, section="extended", hint=hint, examples=examples)
 
 
-def _drawn(case_id, function, group, hint, drawn_by):
-    return Drawn(id=case_id, function=function, group=group, section=group.id, hint=hint, drawn_by=drawn_by)
+def _drawn(case_id, function, group, hint, inputs):
+    return DrawnCheck(id=case_id, function=function, group=group, section=group.id, hint=hint, inputs=inputs)
 
 
 def _challenge(case_id, function, section, hint, *examples):

@@ -244,7 +244,7 @@ def wanted(lab) -> set:
     keys |= {hint for check in lab.checks for example in check.examples for hint in example.mistakes.values()}
     keys |= {f"section.{section.id}" for section in lab.sections}
     keys |= {f"section.graded_{check.section}" for check in lab.checks  # a drawn check on fixed inputs, drawn per
-             if getattr(check, "drawn_by", "") and check.group.stage in ("test", "full")}  # student when graded
+             if getattr(check, "inputs", "") and check.group.stage in ("test", "full")}  # student when graded
     keys |= {key for target in lab.targets for key in (target.help, target.notes) if key}  # make help's lines
     keys |= {"help.challenge"} if lab.has_challenge else set()
     return keys | {f"summary.{group.id}" for group in lab.groups if group.stage not in ("test", "challenge")}

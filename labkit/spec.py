@@ -122,10 +122,10 @@ class Case:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Drawn(Case):
-    """A check whose inputs are drawn: the module `drawn_by` draws them and demands what each must give."""
+class DrawnCheck(Case):
+    """A check whose inputs are drawn: the module `inputs` names draws them and demands what each must give."""
 
-    drawn_by: str
+    inputs: str
     """the module whose INPUTS[id] (a labkit.drawn.Inputs) draws its inputs and demands what each must give (it
     is imported only when the check runs)"""
 

@@ -14,13 +14,13 @@ from framework import ROOT
 from framework import STUB
 from labkit import checks
 from labkit.run.engine import Limits, Runtime, StudentRun
-from labkit.spec import Drawn, active
+from labkit.spec import DrawnCheck, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 
 os.environ.pop("LAB", None)  # the suite chooses its labs itself (LABS, LAB_SPEC): a LAB= of the shell is no lab of it
 STUDENTS = ROOT / "tests" / "students"
 LAB = active()  # the lab this checkout runs (lab09/spec.py)
-TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, Drawn))  # fixed examples: the six, extended
+TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, DrawnCheck))  # fixed examples: the six, extended
 
 if os.environ.get("LAB_SANDBOX", "").strip().lower() == "none":
     # Whoever runs `make check` with the sandbox forced off chose that level; the grader refuses a level below full

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from lab10.examples import (DIALOGUE, EVENTS_ESCAPED, EVENTS_NONE, EVENTS_OTHER_META, EVENTS_TWO,
                             HELLO, MAX_TOKENS_LIMIT, META, body, msg, parsed)
-from labkit.spec import Case, Drawn, Example, Group, Lab, Option, Section, Target, Text
+from labkit.spec import Case, DrawnCheck, Example, Group, Lab, Option, Section, Target, Text
 
 BASIC = Group(id="basic", points=40, stage="test", name=Text("{count}个测试", "the {count}"))
 EXTENDED = Group(id="extended", points=20, stage="full", name=Text("扩展检查", "extended checks"))
@@ -37,8 +37,8 @@ def _extended(case_id, function, hint, *examples):
     return _case(case_id, function, EXTENDED, "extended", hint, *examples)
 
 
-def _drawn(case_id, function, group, hint, drawn_by):
-    return Drawn(id=case_id, function=function, group=group, section=group.id, hint=hint, drawn_by=drawn_by)
+def _drawn(case_id, function, group, hint, inputs):
+    return DrawnCheck(id=case_id, function=function, group=group, section=group.id, hint=hint, inputs=inputs)
 
 
 def _raises(text: str, field: str) -> Example:
