@@ -457,5 +457,5 @@ TEXTS = {
                 "boundary; then str.strip() (TASK.en.md 1.5.3, rules E1–E4)"),
     # --- make help / python lab.py help ------------------------------------------------------
     "help.challenge": ("选做 trim_history 和问题改写的测试", "the optional cases (trim_history, the rewrite)"),
-    "help.lab09_test_full": ("{six} + 扩展检查 + 性质检查 (都计入成绩)", "{six}, extended and property checks (all graded)"),
+    "help.lab09_test_full": ("{core_cases} + 扩展检查 + 性质检查 (都计入成绩)", "{core_cases}, extended and property checks (all graded)"),
 }

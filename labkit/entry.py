@@ -430,14 +430,14 @@ def _help_fields(lab):
     if lab is None:  # a Python older than 3.10 cannot load the spec; `help` still answers (`test` says why)
         plain = {"student_file": "framework/", "student_file_name": "the student file", "lab": "the lab", "handout": "*",
                  "config": "solutions/grading.ini"}
-        return {"zh": dict(plain, six="基本测试", full="更多检查"),
-                "en": dict(plain, six="the core", full="more checks")}
+        return {"zh": dict(plain, core_cases="基本测试", more_checks="更多检查"),
+                "en": dict(plain, core_cases="the core", more_checks="more checks")}
     first = next(group for group in lab.groups if group.stage == "test")
     full = [group for group in lab.groups if group.stage == "full"]  # what make test-full adds
     plain = {"student_file": lab.student_file, "student_file_name": lab.student_file_name, "lab": lab.name, "handout": lab.handout_name,
              "config": _relative(os.path.join(str(lab.solution_path.parent), "grading.ini"))}
-    return {language: dict(plain, six=lab.group_name(first, language),
-                           full=_listed([lab.group_name(group, language) for group in full], language))
+    return {language: dict(plain, core_cases=lab.group_name(first, language),
+                           more_checks=_listed([lab.group_name(group, language) for group in full], language))
             for language in ("zh", "en")}
 
 

@@ -154,10 +154,10 @@ CORE = {
                       "(random input {tried} failed; with no answer, or the process gone, it is not shrunk: each "
                       "try could take the whole time limit)"),
     # --- make help / python lab.py help ------------------------------------------------------
-    "help.test": ("运行{six} ({student_file})", "run {six} cases ({student_file})"),
+    "help.test": ("运行{core_cases} ({student_file})", "run {core_cases} cases ({student_file})"),
     "help.student": ("测试另一个文件", "test another file"),
     "help.watch": ("保存 {student_file_name} 就自动重新测试", "re-run the cases on every save of {student_file_name}"),
-    "help.test_full": ("{six} + {full} (都计入成绩)", "{six}, {full} (all graded)"),
+    "help.test_full": ("{core_cases} + {more_checks} (都计入成绩)", "{core_cases}, {more_checks} (all graded)"),
     "help.clean": ("删除运行产物 (不删 {student_file_name} 和 .venv)", "remove run artefacts (never {student_file_name} or .venv)"),
     "help.run": ("用实验的 Python (.venv) 运行", "run the lab's Python (.venv) with ARGS"),
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",

@@ -14,7 +14,7 @@ SHEET = re.compile(r"TASK(\.en)?\.md|1\.5\.\d|\b[EFRT][1-7]\b")
 
 
 def test_the_core_layer_names_no_sheet_and_no_count_of_cases():
-    """The core's sentences fit any lab: no sheet reference, no rule id, no "六个" or "six" (the spec's {six})."""
+    """The core's sentences fit any lab: no sheet reference, no rule id, no "六个" or "six" (the spec's {core_cases})."""
     for key, (zh, en) in i18n.CORE.items():
         for sentence in (re.sub(r"\{[a-z_]+\}", "", zh), re.sub(r"\{[a-z_]+\}", "", en)):
             assert not SHEET.search(sentence), (key, sentence)
