@@ -420,7 +420,7 @@ TEXTS = {
     "section.generated": ("=== 生成检查 (为每个学生随机生成的输入，与参考答案对照；只在评分时运行) ===",
                           "=== Generated checks (inputs drawn for each student, compared with the reference; "
                           "grading only) ==="),
-    # the property checks as graded (labkit/checks.py: "graded_" + section)
+    # the property checks as graded (labkit.spec.GRADED_PREFIX + section)
     "section.graded_properties": ("=== 性质检查 (评分时为你随机生成的输入，按规则判断；和 make test-full 的输入不同) ===",
                                   "=== Property checks (inputs drawn for you at grading, judged by the rules; not "
                                   "those of make test-full) ==="),

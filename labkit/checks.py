@@ -17,8 +17,6 @@ from labkit.judge import NO_DETECTORS, Detectors, Verdict, judge
 from labkit.run.engine import StudentRun
 from labkit.spec import Case, DrawnCheck, active
 
-GRADED = "graded_"  # a check drawn per student that also runs on fixed inputs is shown under "graded_<section>"
-
 
 @dataclass(frozen=True)
 class InputSource:
@@ -83,8 +81,8 @@ def verdict(student: StudentRun, check: Case, draws: InputSource = FIXED, detect
         return judge(check, student.run_case(check), student.load, (), detectors)
     from labkit.drawn import explore
     inputs, shown, reference = inputs_of(check), check, draws.reference
-    if draws.student is not None and not inputs.share:
-        shown = replace(check, section=GRADED + check.section)  # a header that says whose inputs they are
+    if draws.student is not None and not inputs.share and check.graded_section:
+        shown = replace(check, section=check.graded_section)  # a header that says whose inputs they are
     if draws.student is not None and reference is None and inputs.consult is not None:
         reference = lab_reference()
     return explore(student, shown, inputs, draws.inputs(check), reference, detectors,

@@ -243,8 +243,8 @@ def wanted(lab) -> set:
     keys |= {check.label_key for check in lab.checks} | {check.hint for check in lab.checks}
     keys |= {hint for check in lab.checks for example in check.examples for hint in example.mistakes.values()}
     keys |= {f"section.{section.id}" for section in lab.sections}
-    keys |= {f"section.graded_{check.section}" for check in lab.checks  # a drawn check on fixed inputs, drawn per
-             if getattr(check, "inputs", "") and check.group.stage in ("test", "full")}  # student when graded
+    keys |= {f"section.{check.graded_section}" for check in lab.checks  # a drawn check on fixed inputs, drawn
+             if getattr(check, "graded_section", None)}  # per student when graded (labkit.spec.GRADED_PREFIX)
     keys |= {key for target in lab.targets for key in (target.help, target.notes) if key}  # make help's lines
     keys |= {"help.challenge"} if lab.has_challenge else set()
     return keys | {f"summary.{group.id}" for group in lab.groups if group.stage not in ("test", "challenge")}

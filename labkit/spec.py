@@ -20,6 +20,7 @@ NETWORKS = ("none",)  # the network policies the engine can give a child (Lab.ne
 STAGES = ("test", "full", "grade", "challenge")  # where a group runs: make test ⊂ make test-full ⊂ the grade; apart
 _INCLUDES = {"test": ("test",), "full": ("test", "full"), "grade": ("test", "full", "grade"),
              "challenge": ("challenge",)}
+GRADED_PREFIX = "graded_"  # a fixed-input drawn check graded on one student's inputs: section "graded_<its section>"
 
 
 class Text(NamedTuple):
@@ -80,7 +81,9 @@ class Section:
     """A header the course's layout prints before the checks that follow it."""
 
     id: str
-    """what a check's `section` names; its header is the text "section.<id>" """
+    """what a check's `section` names; its header is the text "section.<id>".  A drawn check of make test or
+    make test-full (on fixed inputs) is printed, when graded on one student's inputs, under the section
+    GRADED_PREFIX + its section ("graded_properties"): the lab declares that section too (checked at load)"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -128,6 +131,12 @@ class DrawnCheck(Case):
     inputs: str
     """the module whose INPUTS[id] (a labkit.drawn.Inputs) draws its inputs and demands what each must give (it
     is imported only when the check runs)"""
+
+    @property
+    def graded_section(self) -> str | None:
+        """The section it is printed under when graded on one student's inputs: GRADED_PREFIX + its section for a
+        check of make test or test-full (which runs on fixed inputs there); None for one drawn only when graded."""
+        return GRADED_PREFIX + self.section if self.group.stage in ("test", "full") else None
 
 
 # The targets every lab has (challenge: a lab with a "challenge" group), run by labkit/entry.py.
@@ -260,6 +269,10 @@ class Lab:
                 raise ValueError(f"{where}: group {check.group.id} is not one of the lab's groups")
             if check.section not in sections:
                 raise ValueError(f"{where}: section {check.section} is not one of the lab's sections")
+            graded = getattr(check, "graded_section", None)
+            if graded is not None and graded not in sections:
+                raise ValueError(f"{where}: section {graded} is not one of the lab's sections (a drawn check of "
+                                 f"make test-full is printed under it when graded)")
             if check.function not in self.functions:
                 raise ValueError(f"{where}: function {check.function} is not one of the lab's functions")
         names = [target.name for target in self.targets]

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import LAB, ROOT, clean_env
 from labkit.instructor.outputs import grades_csv
-from labkit.spec import Case, Group, Lab, Section, Text, load
+from labkit.spec import Case, DrawnCheck, Group, Lab, Section, Text, load
 
 
 def ids(checks) -> list:
@@ -74,6 +74,8 @@ def test_points_are_shared_or_stated_for_every_check_of_a_group():
     ({"functions": ("tokens",)}, "function evaluate is not one of the lab's functions"),
     ({"groups": ()}, "group basic is not one of the lab's groups"),
     ({"network": "loopback"}, "network 'loopback': the engine has only none"),
+    ({"checks": (DrawnCheck(id="p1", function="evaluate", group=GROUP, section="main", hint="hint.one",
+                            inputs="ops"),)}, "check p1: section graded_main is not one of the lab's sections"),
 ])
 def test_a_spec_that_contradicts_itself_is_refused_naming_the_field(change, complaint):
     with pytest.raises(ValueError, match=complaint):
