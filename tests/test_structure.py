@@ -105,7 +105,7 @@ def test_every_module_says_what_it_is_for(name):
 
 def lab_names(spec: str) -> set[str]:
     """What only a lab may name: its functions, its given module's values and names, its name and id, its
-    target file's name."""
+    student file's name."""
     from labkit.run.engine import Runtime
     lab = load(spec)
     given = Runtime.of(lab).given

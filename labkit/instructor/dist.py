@@ -269,7 +269,7 @@ def _passes(source: bytes) -> int:
 
 
 def _stub_commit() -> str:
-    """The last commit whose target file passes nothing, to show where the stub can be found."""
+    """The last commit whose student file passes nothing, to show where the stub can be found."""
     log = _git("log", "--format=%h", "-n", "50", "--", in_course(LAB.student_file)).stdout.decode().split()
     for commit in log:
         content = _git("show", f"{commit}:{in_course(LAB.student_file)}")
