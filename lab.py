@@ -13,10 +13,10 @@ if sys.version_info[0] < 3:  # Python 2 cannot read the rest of the lab
     sys.stderr.write("[setup] Python 3.10+ is needed: python3 lab.py test / 需要 Python 3.10 或更新版本\n")
     sys.exit(2)
 
-LAB = os.path.dirname(os.path.abspath(__file__))
-if LAB not in sys.path:  # run by framework/verify.py, whose folder heads the path: the lab's packages come first
-    sys.path.insert(0, LAB)
-if sys.prefix != sys.base_prefix and os.path.abspath(sys.prefix).startswith(os.path.join(LAB, "")):
+CHECKOUT = os.path.dirname(os.path.abspath(__file__))
+if CHECKOUT not in sys.path:  # run by framework/verify.py, whose folder heads the path: the lab's packages come first
+    sys.path.insert(0, CHECKOUT)
+if sys.prefix != sys.base_prefix and os.path.abspath(sys.prefix).startswith(os.path.join(CHECKOUT, "")):
     # In the lab's venv the harness's bytecode is kept in the venv: `make clean` (which removes __pycache__)
     # does not make the next run compile the harness again, and no __pycache__ appears beside student.py.
     # This holds under PYTHONDONTWRITEBYTECODE too: that setting keeps bytecode out of source folders, and

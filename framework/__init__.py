@@ -3,13 +3,13 @@
 from pathlib import Path
 
 LAB_SPEC = "lab09.spec"  # the lab this checkout runs (labkit.spec.active() imports it; LAB_SPEC= in the environment wins)
-LAB = Path(__file__).resolve().parent.parent  # the lab's top folder
-STUB = LAB / "framework" / "student.py"
+ROOT = Path(__file__).resolve().parent.parent  # the lab's top folder
+STUB = ROOT / "framework" / "student.py"
 
 
 def display_name(path: str) -> str:
     """How the student's file is named in messages: relative to the lab when it lies inside it."""
     try:
-        return Path(path).resolve().relative_to(LAB).as_posix()
+        return Path(path).resolve().relative_to(ROOT).as_posix()
     except ValueError:
         return str(path)

@@ -164,7 +164,7 @@ def _plain_demand(pieces, _) -> Example:
 inputs = functools.partial(Inputs, atomic=ATOMIC, edges=EDGES)  # (draw, demand, valid, mistakes)
 
 
-# --- the drawn checks' inputs, by check id (lab09/spec.py declares the checks, drawn_by this module) ----------
+# --- the drawn checks' inputs, by check id (lab09/spec.py declares the checks, inputs= this module) ----------
 
 INPUTS = {
     # property checks (make test-full, and per student in the grade): `count` inputs tried

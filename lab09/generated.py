@@ -101,7 +101,7 @@ def extract_mistakes(pieces, example: Example) -> dict:
     return known
 
 
-# --- the generated checks' inputs, by check id (lab09/spec.py declares them, drawn_by this module) -------
+# --- the generated checks' inputs, by check id (lab09/spec.py declares them, inputs= this module) -------
 
 INPUTS = {  # shares of the course's count of inputs, drawn per student
     "g1": inputs(draw_history, prompt_demand, known_tag_free, format_mistakes, share=25, consult=reference_prompt),

@@ -420,7 +420,7 @@ TEXTS = {
     "section.generated": ("=== 生成检查 (为每个学生随机生成的输入，与参考答案对照；只在评分时运行) ===",
                           "=== Generated checks (inputs drawn for each student, compared with the reference; "
                           "grading only) ==="),
-    # the property checks as graded (labkit/checks.py: "graded_" + section)
+    # the property checks as graded (labkit.spec.GRADED_PREFIX + section)
     "section.graded_properties": ("=== 性质检查 (评分时为你随机生成的输入，按规则判断；和 make test-full 的输入不同) ===",
                                   "=== Property checks (inputs drawn for you at grading, judged by the rules; not "
                                   "those of make test-full) ==="),
@@ -457,5 +457,5 @@ TEXTS = {
                 "boundary; then str.strip() (TASK.en.md 1.5.3, rules E1–E4)"),
     # --- make help / python lab.py help ------------------------------------------------------
     "help.challenge": ("选做 trim_history 和问题改写的测试", "the optional cases (trim_history, the rewrite)"),
-    "help.lab09_test_full": ("{six} + 扩展检查 + 性质检查 (都计入成绩)", "{six}, extended and property checks (all graded)"),
+    "help.lab09_test_full": ("{core_cases} + 扩展检查 + 性质检查 (都计入成绩)", "{core_cases}, extended and property checks (all graded)"),
 }

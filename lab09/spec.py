@@ -10,14 +10,14 @@ from pathlib import Path
 
 from lab09.examples import (LONG_LINE, MULTI_TURN, MULTI_TURN_PROMPT, SINGLE_TURN_PROMPT, SYSTEM, TOKEN_TURN,
                             msg, request, turns)
-from labkit.spec import Case, Drawn, Example, Group, Lab, Option, Section, Target, Text
+from labkit.spec import Case, DrawnCheck, Example, Group, Lab, Option, Section, Target, Text
 
-SIX = Group(id="six", points=30, runs="test", name=Text("{count}个测试", "the {count}"))
-EXTENDED = Group(id="extended", points=20, runs="full", name=Text("扩展检查", "extended checks"))
-PROPERTIES = Group(id="properties", points=20, runs="full", name=Text("性质检查", "property checks"))
-GENERATED = Group(id="generated", points=30, runs="grade", count=120, name=Text("生成检查", "generated checks"),
-                  checks=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
-CHALLENGE = Group(id="challenge", points=0, runs="challenge", name=Text("选做", "optional"))
+SIX = Group(id="six", points=30, stage="test", name=Text("{count}个测试", "the {count}"))
+EXTENDED = Group(id="extended", points=20, stage="full", name=Text("扩展检查", "extended checks"))
+PROPERTIES = Group(id="properties", points=20, stage="full", name=Text("性质检查", "property checks"))
+GENERATED = Group(id="generated", points=30, stage="grade", count=120, name=Text("生成检查", "generated checks"),
+                  column_label=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
+CHALLENGE = Group(id="challenge", points=0, stage="challenge", name=Text("选做", "optional"))
 
 SECTIONS = tuple(Section(id=name) for name in (
     "format", "extract", "extended", "properties", "graded_properties", "generated", "challenge", "rewrite"))
@@ -32,8 +32,8 @@ def _extended(case_id, function, hint, *examples):
     return Case(id=case_id, function=function, group=EXTENDED, section="extended", hint=hint, examples=examples)
 
 
-def _drawn(case_id, function, group, hint, drawn_by):
-    return Drawn(id=case_id, function=function, group=group, section=group.id, hint=hint, drawn_by=drawn_by)
+def _drawn(case_id, function, group, hint, inputs):
+    return DrawnCheck(id=case_id, function=function, group=group, section=group.id, hint=hint, inputs=inputs)
 
 
 def _challenge(case_id, function, section, hint, *examples):
@@ -184,7 +184,7 @@ CHECKS = (
 )
 
 CHAT = Target(  # make chat: the student's functions in a chat with a tiny model (lab09/chat/main.py)
-    name="chat", runs="lab09.chat.main", help="help.chat", usage="[SEED=n]", notes="help.chat_options", options=(
+    name="chat", module="lab09.chat.main", help="help.chat", usage="[SEED=n]", notes="help.chat_options", options=(
         Option(name="DEMO", flag="--demo", off=("", "0"), alone=True),
         Option(name="REWRITE", flag="--no-rewrite", on=("0", "off", "no")),
         Option(name="SEED", flag="--seed"), Option(name="REWRITE_DEADLINE", flag="--rewrite-deadline"),
@@ -192,7 +192,7 @@ CHAT = Target(  # make chat: the student's functions in a chat with a tiny model
         Option(name="CHAT_DB", flag="--db", path=True)))
 
 LAB = Lab(
-    id="lab09", name="Lab09", root=Path(__file__).resolve().parent.parent, target="framework/student.py",
+    id="lab09", name="Lab09", root=Path(__file__).resolve().parent.parent, student_file="framework/student.py",
     solution="solutions/student.py", given="framework.tags", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
     title=Text("多轮对话", "multi-turn chat"), texts=("lab09.hints", "lab09.chat.texts"),
     targets=(CHAT, Target(name="test-full", help="help.lab09_test_full")), clean=("chat-session.html",),

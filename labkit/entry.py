@@ -94,7 +94,7 @@ def _core_names(lab):
 
 def target_names(lab):
     """Every target of `lab`: the core's, its own, then clean, help and run."""
-    own = [target.name for target in lab.targets if target.runs] if lab is not None else []
+    own = [target.name for target in lab.targets if target.module] if lab is not None else []
     return _core_names(lab) + own + ["clean", "help", "run"]
 
 
@@ -177,7 +177,7 @@ def _text(key, **fields):
 def command(options, python, lab=None):
     """The program a target runs, as a list: pytest on the checks, the watcher, a lab's own program, or Python."""
     lab = lab if lab is not None else _active_lab([])
-    student = _typed_path(options["student"]) or _relative(os.path.join(str(lab.root), lab.target))
+    student = _typed_path(options["student"]) or _relative(os.path.join(str(lab.root), lab.student_file))
     verify = _relative(os.path.join(str(lab.root), lab.verify)) if lab.verify else VERIFY
     test = [python, "-m", "pytest", verify, "--student=" + student] + REPORT
     target = options["target"]
@@ -189,7 +189,7 @@ def command(options, python, lab=None):
         return [python, "-m", "labkit.instructor.grade"] + options["rest"]
     own = lab.own_target(target)
     if own is not None:
-        return [python, "-m", own.runs, "--student", student] + _flags(own, options["settings"])
+        return [python, "-m", own.module, "--student", student] + _flags(own, options["settings"])
     return [python] + options["rest"]  # run
 
 
@@ -423,7 +423,7 @@ def _help_rows(cmd, lab):
         restated = lab.own_target(target) if lab is not None and target else None
         rows.append((cmd + " " + usage, restated.help if restated else key))
         if target == "watch" and lab is not None:
-            rows += [(" ".join(filter(None, (cmd, own.name, own.usage))), own.help) for own in lab.targets if own.runs]
+            rows += [(" ".join(filter(None, (cmd, own.name, own.usage))), own.help) for own in lab.targets if own.module]
     return rows
 
 
@@ -431,16 +431,16 @@ def _help_fields(lab):
     """What the help lines say of the lab, in each language, from its spec: the checks `make test` runs, as the spec
     counts them ("六个测试", "the six"), the student's file, the lab's name and its handout's."""
     if lab is None:  # a Python older than 3.10 cannot load the spec; `help` still answers (`test` says why)
-        plain = {"target": "framework/", "target_name": "the student file", "lab": "the lab", "handout": "*",
+        plain = {"student_file": "framework/", "student_file_name": "the student file", "lab": "the lab", "handout": "*",
                  "config": "solutions/grading.ini"}
-        return {"zh": dict(plain, six="基本测试", full="更多检查"),
-                "en": dict(plain, six="the core", full="more checks")}
-    first = next(group for group in lab.groups if group.runs == "test")
-    full = [group for group in lab.groups if group.runs == "full"]  # what make test-full adds
-    plain = {"target": lab.target, "target_name": lab.target_name, "lab": lab.name, "handout": lab.handout_name,
+        return {"zh": dict(plain, core_cases="基本测试", more_checks="更多检查"),
+                "en": dict(plain, core_cases="the core", more_checks="more checks")}
+    first = next(group for group in lab.groups if group.stage == "test")
+    full = [group for group in lab.groups if group.stage == "full"]  # what make test-full adds
+    plain = {"student_file": lab.student_file, "student_file_name": lab.student_file_name, "lab": lab.name, "handout": lab.handout_name,
              "config": _relative(os.path.join(str(lab.solution_path.parent), "grading.ini"))}
-    return {language: dict(plain, six=lab.group_name(first, language),
-                           full=_listed([lab.group_name(group, language) for group in full], language))
+    return {language: dict(plain, core_cases=lab.group_name(first, language),
+                           more_checks=_listed([lab.group_name(group, language) for group in full], language))
             for language in ("zh", "en")}
 
 

@@ -154,11 +154,11 @@ CORE = {
                       "(random input {tried} failed; with no answer, or the process gone, it is not shrunk: each "
                       "try could take the whole time limit)"),
     # --- make help / python lab.py help ------------------------------------------------------
-    "help.test": ("运行{six} ({target})", "run {six} cases ({target})"),
+    "help.test": ("运行{core_cases} ({student_file})", "run {core_cases} cases ({student_file})"),
     "help.student": ("测试另一个文件", "test another file"),
-    "help.watch": ("保存 {target_name} 就自动重新测试", "re-run the cases on every save of {target_name}"),
-    "help.test_full": ("{six} + {full} (都计入成绩)", "{six}, {full} (all graded)"),
-    "help.clean": ("删除运行产物 (不删 {target_name} 和 .venv)", "remove run artefacts (never {target_name} or .venv)"),
+    "help.watch": ("保存 {student_file_name} 就自动重新测试", "re-run the cases on every save of {student_file_name}"),
+    "help.test_full": ("{core_cases} + {more_checks} (都计入成绩)", "{core_cases}, {more_checks} (all graded)"),
+    "help.clean": ("删除运行产物 (不删 {student_file_name} 和 .venv)", "remove run artefacts (never {student_file_name} or .venv)"),
     "help.run": ("用实验的 Python (.venv) 运行", "run the lab's Python (.venv) with ARGS"),
     "help.windows": ("没有 make (例如 Windows): py lab.py test 或 python lab.py test",
                      "without make (e.g. Windows): py lab.py test or python lab.py test"),
@@ -243,11 +243,11 @@ def wanted(lab) -> set:
     keys |= {check.label_key for check in lab.checks} | {check.hint for check in lab.checks}
     keys |= {hint for check in lab.checks for example in check.examples for hint in example.mistakes.values()}
     keys |= {f"section.{section.id}" for section in lab.sections}
-    keys |= {f"section.graded_{check.section}" for check in lab.checks  # a drawn check on fixed inputs, drawn per
-             if getattr(check, "drawn_by", "") and check.group.runs in ("test", "full")}  # student when graded
+    keys |= {f"section.{check.graded_section}" for check in lab.checks  # a drawn check on fixed inputs, drawn
+             if getattr(check, "graded_section", None)}  # per student when graded (labkit.spec.GRADED_PREFIX)
     keys |= {key for target in lab.targets for key in (target.help, target.notes) if key}  # make help's lines
     keys |= {"help.challenge"} if lab.has_challenge else set()
-    return keys | {f"summary.{group.id}" for group in lab.groups if group.runs not in ("test", "challenge")}
+    return keys | {f"summary.{group.id}" for group in lab.groups if group.stage not in ("test", "challenge")}
 
 
 def use(lab) -> None:

@@ -13,14 +13,14 @@ from labkit.run.engine import StudentRun
 from labkit.spec import active
 
 _LINES = pytest.StashKey["list[tuple[str, str | None]]"]()
-_LAB = pytest.StashKey["Lab"]()
+_SESSION = pytest.StashKey["StudentSession"]()
 
 
 def pytest_addoption(parser):
     lab = active()
     group = parser.getgroup("labkit")
-    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(lab.target_path),
-                    help=f"the {lab.target_name} to test (default: {lab.target} of this lab)")
+    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(lab.student_path),
+                    help=f"the {lab.student_file_name} to test (default: {lab.student_file} of this lab)")
     group.addoption("--full", action="store_true",
                     help="also run the extended and property checks (make test-full)")
     group.addoption("--challenge", action="store_true", help="run the optional cases instead")
@@ -31,15 +31,15 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if not config.pluginmanager.hasplugin("timeout"):
         config.addinivalue_line("markers", "timeout(seconds): backstop limit (pytest-timeout)")
-    config.stash[_LAB] = Lab(config.getoption("student"))
-    config.stash[_LAB].student.begin()  # the child starts while pytest collects
+    config.stash[_SESSION] = StudentSession(config.getoption("student"))
+    config.stash[_SESSION].student.begin()  # the child starts while pytest collects
     if config.getoption("lab_report"):
         config.pluginmanager.register(CourseReport(config), "labkit-course-report")
 
 
 def pytest_unconfigure(config):
-    if _LAB in config.stash:
-        config.stash[_LAB].student.close()
+    if _SESSION in config.stash:
+        config.stash[_SESSION].student.close()
 
 
 def selected_cases(config) -> tuple:
@@ -48,7 +48,7 @@ def selected_cases(config) -> tuple:
                              "full" if config.getoption("full") else "test")
 
 
-class Lab:
+class StudentSession:
     """One student file under test for the whole pytest session, its course text and its verdicts."""
 
     def __init__(self, option: str):
@@ -68,19 +68,19 @@ class Lab:
             isinstance(answer, (str, list, dict)) and not answer for answer in answers)
 
     def other_files(self) -> list:
-        """Student files near this one that differ from it: the target file (or a copy such as "<stem> (1).py")
-        in the lab, in the target's folder and in the folder the command was started from, that define a
+        """Student files near this one that differ from it: the student file (or a copy such as "<stem> (1).py")
+        in the lab, in the student file's folder and in the folder the command was started from, that define a
         function of the six."""
         try:
             mine = self.path.read_bytes()
         except OSError:
             return []
         lab, found = active(), []
-        stem = lab.module
+        stem = lab.student_module
         pattern = f"[{stem[:1].upper()}{stem[:1].lower()}]{stem[1:]}*.py"  # "[Ss]tudent*.py"
         definitions = {f"def {check.function}".encode() for check in lab.selected("test")}
         here = Path(os.environ.get("LAB_CWD") or os.getcwd())
-        for folder in dict.fromkeys((lab.root, lab.target_path.parent, here)):
+        for folder in dict.fromkeys((lab.root, lab.student_path.parent, here)):
             for path in sorted(folder.glob(pattern)):
                 try:
                     source = path.read_bytes() if path.is_file() and path.stat().st_size <= 1 << 20 else b""
@@ -98,10 +98,10 @@ def check_case(request):
     """Runs one case, keeps its course lines on the test item, and fails with the explanation."""
 
     def run(case):
-        lab = request.config.stash[_LAB]
-        verdict = checks.verdict(lab.student, case)
-        lab.verdicts[case.id] = verdict
-        lines = lab.text.case_lines(case, verdict)
+        session = request.config.stash[_SESSION]
+        verdict = checks.verdict(session.student, case)
+        session.verdicts[case.id] = verdict
+        lines = session.text.case_lines(case, verdict)
         request.node.stash[_LINES] = lines
         if not verdict.passed:
             pytest.fail("\n".join(line for line, status in lines if status or line.startswith(render.INDENT)),
@@ -139,7 +139,7 @@ class CourseReport:
         lines = report.lab_lines
         if lines is None:  # the harness itself failed (a fixture, or the backstop timeout): say so plainly
             error = (report.longreprtext.strip().splitlines() or ["?"])[-1]
-            lines = self.config.stash[_LAB].text.case_lines(case, None, error)
+            lines = self.config.stash[_SESSION].text.case_lines(case, None, error)
         self.outcomes[case.id] = report.passed and any(status == "pass" for _, status in lines)
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
         for line, status in lines:
@@ -155,14 +155,14 @@ class CourseReport:
         """The summary between rules, the file that was tested, and, when it is still the stub while another
         student file sits nearby, a line that says so (the likely reason for six failures: the wrong file)."""
         results = [(case, self.outcomes.get(case.id, False)) for case in selected_cases(self.config)]
-        lab = self.config.stash[_LAB]
-        lines = render.summary_lines(results, lab.file)
-        others = lab.other_files() if lab.still_the_stub() else []
+        session = self.config.stash[_SESSION]
+        lines = render.summary_lines(results, session.file)
+        others = session.other_files() if session.still_the_stub() else []
         for line in lines:
             terminalreporter.write_line(line)
         if others:
             command = os.environ.get("LAB_COMMAND") or "make"
-            terminalreporter.write_line(text("summary.stub_elsewhere", file=lab.file, other=others[0], command=command),
+            terminalreporter.write_line(text("summary.stub_elsewhere", file=session.file, other=others[0], command=command),
                                         bold=True, yellow=True)
 
     @pytest.hookimpl(trylast=True)

@@ -17,9 +17,10 @@ from typing import NamedTuple
 from labkit import i18n
 
 NETWORKS = ("none",)  # the network policies the engine can give a child (Lab.network)
-RUNS = ("test", "full", "grade", "challenge")  # where a group runs: make test ⊂ make test-full ⊂ the grade; apart
+STAGES = ("test", "full", "grade", "challenge")  # where a group runs: make test ⊂ make test-full ⊂ the grade; apart
 _INCLUDES = {"test": ("test",), "full": ("test", "full"), "grade": ("test", "full", "grade"),
              "challenge": ("challenge",)}
+GRADED_PREFIX = "graded_"  # a fixed-input drawn check graded on one student's inputs: section "graded_<its section>"
 
 
 class Text(NamedTuple):
@@ -59,19 +60,20 @@ class Group:
     """stable: its grades.csv column is "<id>_points", its key in grades.json's weights"""
     points: int
     """shared equally by its checks (a remainder to the first ones); the course file may override it"""
-    runs: str
+    stage: str
     """where its checks run: "test" (make test), "full" (make test-full), "grade" (grading only) or "challenge"
     (make challenge, never graded)"""
     name: Text
     """its name in the scheme table; "{count}" stands for how many checks it has, as a word (Lab.group_name)"""
-    checks: Text | None = None
-    """the scheme table's checks column; None: "TEST first–last" """
+    column_label: Text | None = None
+    """what the scheme table's checks column shows for it ("{first}", "{last}": its first and last check's ids); None:
+    "TEST first–last" """
     count: int = 0
     """inputs drawn per student for its checks, in all (the course file may override it)"""
 
     def __post_init__(self):
-        if self.runs not in RUNS:
-            raise ValueError(f"group {self.id}: runs must be one of {', '.join(RUNS)}, not {self.runs!r}")
+        if self.stage not in STAGES:
+            raise ValueError(f"group {self.id}: stage must be one of {', '.join(STAGES)}, not {self.stage!r}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -79,7 +81,9 @@ class Section:
     """A header the course's layout prints before the checks that follow it."""
 
     id: str
-    """what a check's `section` names; its header is the text "section.<id>" """
+    """what a check's `section` names; its header is the text "section.<id>".  A drawn check of make test or
+    make test-full (on fixed inputs) is printed, when graded on one student's inputs, under the section
+    GRADED_PREFIX + its section ("graded_properties"): the lab declares that section too (checked at load)"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,7 +116,7 @@ class Case:
     @property
     def suite(self) -> str:
         """"core" for the checks of `make test`, else its group's id (grades.json's "suite", the summary lines)."""
-        return "core" if self.group.runs == "test" else self.group.id
+        return "core" if self.group.stage == "test" else self.group.id
 
     @property
     def column(self) -> str:
@@ -121,12 +125,18 @@ class Case:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Drawn(Case):
-    """A check whose inputs are drawn: the module `drawn_by` draws them and demands what each must give."""
+class DrawnCheck(Case):
+    """A check whose inputs are drawn: the module `inputs` names draws them and demands what each must give."""
 
-    drawn_by: str
+    inputs: str
     """the module whose INPUTS[id] (a labkit.drawn.Inputs) draws its inputs and demands what each must give (it
     is imported only when the check runs)"""
+
+    @property
+    def graded_section(self) -> str | None:
+        """The section it is printed under when graded on one student's inputs: GRADED_PREFIX + its section for a
+        check of make test or test-full (which runs on fixed inputs there); None for one drawn only when graded."""
+        return GRADED_PREFIX + self.section if self.group.stage in ("test", "full") else None
 
 
 # The targets every lab has (challenge: a lab with a "challenge" group), run by labkit/entry.py.
@@ -171,7 +181,7 @@ class Target:
     """`make NAME`, `python lab.py NAME`; a name of CORE_TARGETS restates that target's help line only"""
     help: str
     """the key of its line in `make help` (the lab's texts define it)"""
-    runs: str = ""
+    module: str = ""
     """the module it runs, as `python -m MODULE --student FILE` and its options' flags (empty for a core target)"""
     usage: str = ""
     """what `make help` shows after the name ("[SEED=n]")"""
@@ -181,8 +191,8 @@ class Target:
     """the key of a line `make help` prints under the targets (what the options do); empty: none"""
 
     def __post_init__(self):
-        if bool(self.runs) == (self.name in CORE_TARGETS):
-            raise ValueError(f"target {self.name}: a target of the lab's own names the module it runs (runs=), "
+        if bool(self.module) == (self.name in CORE_TARGETS):
+            raise ValueError(f"target {self.name}: a target of the lab's own names the module it runs (module=), "
                              f"a core one ({', '.join(CORE_TARGETS)}) only its help line")
 
 
@@ -196,7 +206,7 @@ class Lab:
     """how the course names it: grades.json's "lab", the default course title"""
     root: Path
     """the lab's top folder, the top of its handout: every path below is relative to it"""
-    target: str
+    student_file: str
     """the student's file, from the lab's root"""
     solution: str
     """the reference solution, from the lab's root (never in the handout)"""
@@ -259,6 +269,10 @@ class Lab:
                 raise ValueError(f"{where}: group {check.group.id} is not one of the lab's groups")
             if check.section not in sections:
                 raise ValueError(f"{where}: section {check.section} is not one of the lab's sections")
+            graded = getattr(check, "graded_section", None)
+            if graded is not None and graded not in sections:
+                raise ValueError(f"{where}: section {graded} is not one of the lab's sections (a drawn check of "
+                                 f"make test-full is printed under it when graded)")
             if check.function not in self.functions:
                 raise ValueError(f"{where}: function {check.function} is not one of the lab's functions")
         names = [target.name for target in self.targets]
@@ -273,7 +287,7 @@ class Lab:
     @property
     def has_challenge(self) -> bool:
         """Whether it has optional checks, and so a `make challenge`."""
-        return any(group.runs == "challenge" for group in self.groups)
+        return any(group.stage == "challenge" for group in self.groups)
 
     def own_target(self, name: str) -> Target | None:
         """Its Target named `name`: one of its own targets, or a core target's restated help line; else None."""
@@ -285,9 +299,9 @@ class Lab:
         return self.handout or self.id
 
     @property
-    def target_path(self) -> Path:
+    def student_path(self) -> Path:
         """The student's file (the stub, in the lab's checkout)."""
-        return self.root / self.target
+        return self.root / self.student_file
 
     @property
     def solution_path(self) -> Path:
@@ -295,14 +309,14 @@ class Lab:
         return self.root / self.solution
 
     @property
-    def target_name(self) -> str:
+    def student_file_name(self) -> str:
         """The student's file name without its folder: how submissions and feedback name it."""
-        return Path(self.target).name
+        return Path(self.student_file).name
 
     @property
-    def module(self) -> str:
+    def student_module(self) -> str:
         """The name the student's file is imported under in the child: its file name without ".py"."""
-        return Path(self.target).stem
+        return Path(self.student_file).stem
 
     @functools.cached_property
     def graded_functions(self) -> tuple[str, ...]:
@@ -318,10 +332,10 @@ class Lab:
         except ValueError:
             return str(path)
 
-    def selected(self, runs: str) -> tuple[Case, ...]:
-        """The checks a run of `runs` executes, in order: "test" the six, "full" also the extended and property
+    def selected(self, stage: str) -> tuple[Case, ...]:
+        """The checks a run of `stage` executes, in order: "test" the six, "full" also the extended and property
         checks, "grade" every graded check, "challenge" the optional ones."""
-        return tuple(check for check in self.checks if check.group.runs in _INCLUDES[runs])
+        return tuple(check for check in self.checks if check.group.stage in _INCLUDES[stage])
 
     @functools.cached_property
     def graded(self) -> tuple[Case, ...]:
@@ -330,7 +344,7 @@ class Lab:
 
     @functools.cached_property
     def graded_groups(self) -> tuple[Group, ...]:
-        return tuple(group for group in self.groups if group.runs in _INCLUDES["grade"])
+        return tuple(group for group in self.groups if group.stage in _INCLUDES["grade"])
 
     def check(self, check_id: str) -> Case:
         """The check whose id is `check_id`."""

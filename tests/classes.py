@@ -76,7 +76,7 @@ def small_class(lab: Lab, folder: Path) -> Path:
     """The class's submissions in folder/class, one file per student, named by role."""
     submissions = folder / "class"
     submissions.mkdir(parents=True)
-    sources = {"solution": lab.solution_path, "wrong": wrong_solution(lab)[0], "stub": lab.target_path}
+    sources = {"solution": lab.solution_path, "wrong": wrong_solution(lab)[0], "stub": lab.student_path}
     for name in HOSTILE:
         (folder / name).mkdir()
         sources[name] = for_lab(STUDENTS / "hostile" / f"{name}.py", lab, folder / name)

@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from framework import LAB as ROOT
+from framework import ROOT
 from framework import STUB
 from labkit import checks
 from labkit.run.engine import Limits, Runtime, StudentRun
-from labkit.spec import Drawn, active
+from labkit.spec import DrawnCheck, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 
 os.environ.pop("LAB", None)  # the suite chooses its labs itself (LABS, LAB_SPEC): a LAB= of the shell is no lab of it
 STUDENTS = ROOT / "tests" / "students"
 LAB = active()  # the lab this checkout runs (lab09/spec.py)
-TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, Drawn))  # fixed examples: the six, extended
+TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, DrawnCheck))  # fixed examples: the six, extended
 
 if os.environ.get("LAB_SANDBOX", "").strip().lower() == "none":
     # Whoever runs `make check` with the sandbox forced off chose that level; the grader refuses a level below full
@@ -182,7 +182,7 @@ def for_lab(path: Path, lab, folder: Path) -> Path:
                       f"    {mine} = _ours\n    if callable(_ours):\n"  # missing, a name that is no function one
                       f"        def {mine}(*args, _ours=_ours):\n            return _ours(*args[:{arity[ours]}])\n"
                       for mine, ours in zip(lab.functions, LAB.functions))
-    copy = folder / lab.target_name
+    copy = folder / lab.student_file_name
     copy.write_text(source + "\n" + aliases + "\n", encoding="utf-8")
     return copy
 
@@ -190,13 +190,13 @@ def for_lab(path: Path, lab, folder: Path) -> Path:
 FIRST, SECOND, ALL = "first", "second", "all"  # roles: the checks of a lab's first function, of its second, of both
 
 
-def role(lab, which, runs: str = "test") -> list:
-    """The ids of `lab.selected(runs)` in one role (FIRST: the checks of lab.functions[0], SECOND: of [1], ALL:
+def role(lab, which, stage: str = "test") -> list:
+    """The ids of `lab.selected(stage)` in one role (FIRST: the checks of lab.functions[0], SECOND: of [1], ALL:
     of both, None: none), in run order: how a test names "the checks of the function a file breaks" in every lab
     at once (the suite's files are written for Lab09's make test, which calls two functions; Lab10's calls four,
     and the checks of its other two are no file's role)."""
     functions = {None: (), FIRST: lab.functions[:1], SECOND: lab.functions[1:2], ALL: lab.functions[:2]}[which]
-    return [check.id for check in lab.selected(runs) if check.function in functions]
+    return [check.id for check in lab.selected(stage) if check.function in functions]
 
 
 def failing(verdicts: dict) -> set:

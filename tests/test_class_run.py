@@ -93,7 +93,7 @@ def test_hostile_files_of_either_lab_end_as_one_status_each_and_score_nothing(la
         assert row["status"] and row["score"] == "0" and not [c for c in lab.graded if row[c.column] != "0"], row
         feedback = graded.feedback(student)
         assert not CONTROL.search(feedback.replace("\n", "")), student
-        assert feedback.rstrip().splitlines()[-1] == text("summary.file", file=lab.target_name)
+        assert feedback.rstrip().splitlines()[-1] == text("summary.file", file=lab.student_file_name)
 
 
 def test_the_feedback_of_either_lab_says_what_grades_csv_says_in_the_labs_words(lab, graded_classes):

@@ -109,8 +109,9 @@ def test_two_labs_may_both_give_case_1_a_label_inline_each_installed_only_while_
 
 
 def test_a_text_the_core_will_ask_of_a_lab_is_named_with_the_lab_and_its_file_when_the_spec_loads(tmp_path, monkeypatch):
-    """A drawn check that also runs on fixed inputs is shown, when graded, under section.graded_<its section>;
-    without it every submission of such a lab was a grader_error (found mid-run, not at load)."""
+    """A drawn check that also runs on fixed inputs is shown, when graded, under section graded_<its section>
+    (its text section.graded_<its section>); without it every submission of such a lab was a grader_error
+    (found mid-run, not at load)."""
     package = tmp_path / "missing_text"
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
@@ -120,11 +121,17 @@ def test_a_text_the_core_will_ask_of_a_lab_is_named_with_the_lab_and_its_file_wh
         "         if key != 'section.graded_properties'}\n", encoding="utf-8")
     (package / "spec.py").write_text(
         "import dataclasses\nfrom lab09.spec import LAB as LAB09\n"
-        "LAB = dataclasses.replace(LAB09, id='missing', texts=('missing_text.texts',),\n"
+        "LAB = dataclasses.replace(LAB09, id='missing', texts=('missing_text.texts',))\n",
+        encoding="utf-8")  # the section is declared (labkit.spec.GRADED_PREFIX), its header's text is not
+    (package / "unsectioned.py").write_text(
+        "import dataclasses\nfrom lab09.spec import LAB as LAB09\n"
+        "LAB = dataclasses.replace(LAB09, id='unsectioned',\n"
         "                          sections=tuple(s for s in LAB09.sections if s.id != 'graded_properties'))\n",
-        encoding="utf-8")  # a lab that declares no such section: its header is still asked for when graded
+        encoding="utf-8")  # a lab that declares no such section is refused at load too, naming it
     monkeypatch.syspath_prepend(str(tmp_path))
     from labkit import spec
+    with pytest.raises(ValueError, match="unsectioned check p1: section graded_properties is not one of the lab's"):
+        spec.load("missing_text.unsectioned")
     with pytest.raises(KeyError, match=r"missing: no text for \['section.graded_properties'\] in missing_text.texts "
                                         r"\(the lab of .*missing_text/spec.py\)"):
         spec.load("missing_text.spec")

@@ -499,7 +499,7 @@ def test_a_student_file_gets_every_public_name_of_the_labs_given_module(write_st
     given = runpy.run_path(str(lab.root / (lab.given.replace(".", "/") + ".py")))
     names = sorted(name for name in given if not name.startswith("_"))
     path = write_student(f"from {lab.given} import {', '.join(names)}\n"
-                         f"def {lab.functions[0]}(value):\n    return repr([{', '.join(names)}])\n", name=lab.target_name)
+                         f"def {lab.functions[0]}(value):\n    return repr([{', '.join(names)}])\n", name=lab.student_file_name)
     with StudentRun(path, limits=QUICK) as student:
         assert student.start().ok, student.load
         returned = student.call(lab.functions[0], [None])[0].returned["value"]

@@ -163,7 +163,7 @@ def test_help_without_make_names_the_windows_command_and_every_target():
 
 @pytest.mark.parametrize("declare, refused", [
     (lambda: Target(name="serve", help="help.serve"), "names the module it runs"),
-    (lambda: Target(name="test", help="help.test", runs="lab09.chat.main"), "only its help line"),
+    (lambda: Target(name="test", help="help.test", module="lab09.chat.main"), "only its help line"),
     (lambda: Option(name="DEMO", flag="--demo", on=("1",), off=("0",)), "turn it on, or those that do not"),
     (lambda: dataclasses.replace(LAB, targets=LAB.targets * 2), "a target is declared twice"),
 ], ids=["own-without-module", "core-with-module", "switch-both-ways", "twice"])

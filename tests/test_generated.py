@@ -16,10 +16,10 @@ import pytest
 from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, use_lab
 from lab09 import draws as lab_draws
 from labkit import checks, render
-from labkit.checks import Draws, inputs_of, lab_reference
+from labkit.checks import InputSource, inputs_of, lab_reference
 from labkit.drawn import SHRINK_CALLS, Inputs, explore, fill, follow, measure, seed_of, specimens
 from labkit.run.engine import StudentRun
-from labkit.spec import Drawn, Example
+from labkit.spec import DrawnCheck, Example
 from labkit.instructor import config, fixed_inputs
 from labkit.instructor.grade import course_settings, grade_folder
 
@@ -34,20 +34,20 @@ P1, P3 = PROPERTY_CASES[0], PROPERTY_CASES[2]
 
 def drawn_inputs(student_id: str, secret: str = SECRET) -> dict:
     """case id -> every input drawn for this student's generated checks, in the order they are tried."""
-    draws = Draws(student=student_id, secret=secret, count=SCHEME.generated_count)
+    draws = InputSource(student=student_id, secret=secret, count=SCHEME.generated_count)
     return {check.id: list(draws.inputs(check)) for check in GENERATED_CASES}
 
 
 def fixed_examples(check) -> list:
     """The examples of `make test-full`'s fixed inputs of the drawn check `check`: each input with what the check
     demands of it, from what the lab keeps of the reference's word on it (the handout's data)."""
-    inputs, stencils = inputs_of(check), Draws().stencils(check)
+    inputs, stencils = inputs_of(check), InputSource().stencils(check)
     return [inputs.demand(specimen, fill(stencils[repr(specimen)], specimen) if inputs.consult else None)
-            for specimen in Draws().inputs(check)]
+            for specimen in InputSource().inputs(check)]
 
 
 def fingerprint(student_id: str) -> str:
-    return Draws(student=student_id, secret=SECRET, count=SCHEME.generated_count).fingerprint(SCHEME.checks)
+    return InputSource(student=student_id, secret=SECRET, count=SCHEME.generated_count).fingerprint(SCHEME.checks)
 
 
 class CountingRun(StudentRun):
@@ -82,9 +82,9 @@ def test_a_generated_check_draws_only_for_a_student():
     """Generated checks have no fixed inputs: asked without a student (make test-full's draws) they refuse,
     rather than pass on no input at all; their number of inputs is their share of the course's count."""
     with pytest.raises(ValueError, match="g1"):
-        Draws().number(GENERATED_CASES[0])
-    shares = [Draws(student="alice", secret=SECRET, count=200).number(check) for check in GENERATED_CASES]
-    assert shares == [50, 20, 130] and [Draws().number(check) for check in PROPERTY_CASES] == [20, 8, 32, 20]
+        InputSource().number(GENERATED_CASES[0])
+    shares = [InputSource(student="alice", secret=SECRET, count=200).number(check) for check in GENERATED_CASES]
+    assert shares == [50, 20, 130] and [InputSource().number(check) for check in PROPERTY_CASES] == [20, 8, 32, 20]
 
 
 def test_drawn_inputs_cover_the_protocol_and_stay_inside_it():
@@ -110,7 +110,7 @@ def test_property_inputs_have_no_answer_key_but_the_rules():
     for prop in PROPERTY_CASES:
         inputs = inputs_of(prop)
         drawn = list(specimens(inputs, seed_of(LAB.id, "properties", prop.id), inputs.count))
-        assert drawn == list(Draws().inputs(prop))  # make test-full's: the handout's fixed seed
+        assert drawn == list(InputSource().inputs(prop))  # make test-full's: the handout's fixed seed
         assert len(drawn) >= inputs.count * 3 // 4 and all(inputs.valid(specimen) for specimen in drawn)
     drawn = list(specimens(inputs_of(P3), seed_of("lab09", "properties", "p3"), inputs_of(P3).count))
     assert {tail[0] for *_, tail in drawn if tail} == set(lab_draws.CUTS)
@@ -275,9 +275,9 @@ def toy(monkeypatch):
 ])
 def test_a_check_drawn_for_another_lab_shrinks_its_failure_with_the_same_machinery(toy, tmp_path, slip, problem,
                                                                                      smallest):
-    check = Drawn(id="d1", function=toy.functions[0], group=toy.checks[0].group, section=toy.checks[0].section,
-                  hint=toy.checks[0].hint, drawn_by="(drawn in this test)")
-    calc = tmp_path / toy.target_name
+    check = DrawnCheck(id="d1", function=toy.functions[0], group=toy.checks[0].group, section=toy.checks[0].section,
+                  hint=toy.checks[0].hint, inputs="(drawn in this test)")
+    calc = tmp_path / toy.student_file_name
     calc.write_text(f"def {toy.functions[0]}(expr):\n    return {slip}\n", encoding="utf-8")
     drawn = list(specimens(TOY_TOKENS, seed_of(toy.id, "properties", check.id), 40))
     assert drawn != list(specimens(TOY_TOKENS, seed_of(LAB.id, "properties", check.id), 40))  # the lab's own seed
@@ -306,7 +306,7 @@ def test_a_held_out_mistake_fails_a_drawn_check_with_a_small_counterexample(path
     with StudentRun(path, limits=QUICK) as student:
         six = [checks.verdict(student, case) for case in LAB.selected("test")]
         drawn = [checks.verdict(student, case) for case in PROPERTY_CASES]
-        graded = Draws(student=path.stem, secret=SECRET, count=SCHEME.generated_count)
+        graded = InputSource(student=path.stem, secret=SECRET, count=SCHEME.generated_count)
         drawn += [checks.verdict(student, case, graded) for case in GENERATED_CASES]
     assert all(verdict.passed for verdict in six)  # `make test` says all passed: only the drawn checks tell
     failed = [verdict for verdict in drawn if not verdict.passed]
@@ -398,15 +398,15 @@ def test_a_lookup_table_of_everything_the_handout_holds_scores_at_most_half(grad
 
 
 def test_graded_property_checks_draw_for_each_student_and_make_test_full_its_own():
-    drawn = {student: [Draws(student=student, secret=SECRET).inputs(prop) for prop in PROPERTY_CASES]
+    drawn = {student: [InputSource(student=student, secret=SECRET).inputs(prop) for prop in PROPERTY_CASES]
              for student in ("alice", "bob")}
     alice, bob = ([list(inputs) for inputs in drawn[student]] for student in ("alice", "bob"))
-    handout = [list(Draws().inputs(prop)) for prop in PROPERTY_CASES]
+    handout = [list(InputSource().inputs(prop)) for prop in PROPERTY_CASES]
     assert all(a != b and a != h and b != h for a, b, h in zip(alice, bob, handout))
     assert all(len(a) >= inputs_of(prop).count * 3 // 4 for a, prop in zip(alice, PROPERTY_CASES))  # as many, others
     with StudentRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK) as student:
         full = checks.verdict(student, P1)
-        graded = checks.verdict(student, P1, Draws(student="alice", secret=SECRET))
+        graded = checks.verdict(student, P1, InputSource(student="alice", secret=SECRET))
     assert not full.passed and not graded.passed and full.case.examples != graded.case.examples
     assert full.case.section == "properties" and graded.case.section == "graded_properties"
 

@@ -399,7 +399,7 @@ def test_gradescope_results_follow_its_schema(lab, tmp_path):
     wrong, named = wrong_solution(lab)
     submission = tmp_path / "submission"
     submission.mkdir()
-    shutil.copy(wrong, submission / lab.target_name)
+    shutil.copy(wrong, submission / lab.student_file_name)
     results = tmp_path / "results" / "results.json"
     subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
                     "--results", str(results)], cwd=ROOT, check=True, env=clean_env())

@@ -337,15 +337,15 @@ def answer_sets() -> list:
     drawn for a student, the generated checks on inputs drawn for a student (their values the reference's), the
     optional checks.  A drawn raw output keeps the pieces it was drawn in; demanded exceptions are left out (an
     answer that raises another one still answers)."""
-    from labkit.checks import Draws, inputs_of
-    from labkit.spec import Drawn
+    from labkit.checks import InputSource, inputs_of
+    from labkit.spec import DrawnCheck
     from test_generated import fixed_examples
-    graded = Draws(student="a probe", secret=SCHEME.secret, count=SCHEME.generated_count)
+    graded = InputSource(student="a probe", secret=SCHEME.secret, count=SCHEME.generated_count)
     found: dict = {}
     for check in LAB.checks:
-        if isinstance(check, Drawn):
+        if isinstance(check, DrawnCheck):
             inputs = inputs_of(check)
-            runs = ([("make test-full's fixed inputs", list(Draws().inputs(check)), fixed_examples(check))]
+            runs = ([("make test-full's fixed inputs", list(InputSource().inputs(check)), fixed_examples(check))]
                     if not inputs.share else [])
             drawn = list(graded.inputs(check))
             said = [inputs.consult(s, lab_reference()) if inputs.consult else None for s in drawn]
@@ -400,7 +400,7 @@ def test_no_function_the_handout_ships_gives_a_function_s_answers_in_any_shape(t
     (tmp_path / "lab09" / "_planted.py").write_text(PLANTED, encoding="utf-8")
     modules = sorted((name[:-len("/__init__.py")] if name.endswith("/__init__.py") else name[:-3]).replace("/", ".")
                      for name in [*files, "lab09/_planted.py"]
-                     if name.endswith(".py") and name != LAB.target and name.split("/")[0] in ("framework", "lab09"))
+                     if name.endswith(".py") and name != LAB.student_file and name.split("/")[0] in ("framework", "lab09"))
     assert {"lab09.mistakes", "lab09.draws", "lab09.fixed_inputs", "lab09.chat.main"} <= set(modules)
     sets = answer_sets()
     assert {answer_set["function"] for answer_set in sets} == set(LAB.functions)

@@ -174,7 +174,7 @@ def defining(functions) -> str:
 
 
 def test_a_misnamed_file_counts_when_it_defines_the_labs_graded_functions(lab, tmp_path):
-    """What recognises the target file under another name is a top-level `def` of one of the graded functions
+    """What recognises the student file under another name is a top-level `def` of one of the graded functions
     of the lab being graded (Lab.graded_functions): another lab's functions, or the lab's indented in a class, are
     not its work."""
     others = {name for module in LABS.values() for name in load(module).graded_functions} - set(lab.functions)

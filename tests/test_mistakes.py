@@ -17,7 +17,7 @@ import pytest
 from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, failing, judged
 from framework.tags import ASSISTANT_TAG
 from labkit import checks, render
-from labkit.checks import Draws
+from labkit.checks import InputSource
 from labkit.run.engine import StudentRun
 from test_task_md import TASK, common_mistakes
 
@@ -283,7 +283,7 @@ def every_check_of(folder: str, name: str) -> list:
     generated checks (drawn for one student id, with the default scheme)."""
     from labkit.instructor import config
     scheme = config.load()
-    graded = Draws(student=name, secret=scheme.secret, count=scheme.generated_count)
+    graded = InputSource(student=name, secret=scheme.secret, count=scheme.generated_count)
     with StudentRun(STUDENTS / folder / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
         verdicts = [checks.verdict(student, case) for case in TABLE + LAB.in_group("properties")]
         return verdicts + [checks.verdict(student, case, graded) for case in LAB.in_group("generated")]

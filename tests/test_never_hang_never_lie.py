@@ -170,7 +170,7 @@ def test_load_failures_carry_the_details_students_need(lab, tmp_path):
     assert (missing.status, missing.detail["module"]) == ("import_error", "numpy_but_misspelt")
     name = lab.functions[1]
     near = name[:3] + name[4:]  # a letter left out, as in misspelt_function.py
-    misspelt = tmp_path / "misspelt" / lab.target_name
+    misspelt = tmp_path / "misspelt" / lab.student_file_name
     misspelt.parent.mkdir()
     misspelt.write_text(f"def {lab.functions[0]}(value):\n    return value\n\n\ndef {near}(value):\n    return value\n",
                         encoding="utf-8")
@@ -194,7 +194,7 @@ def test_exceptions_point_at_the_students_own_line(write_student, lab, tmp_path)
 
 def test_gbk_file_fails_with_how_to_resave(write_student, lab):
     source = lab.solution_path.read_text(encoding="utf-8") + "\n# 参考答案。你好\n"
-    verdicts = judged(write_student(source.encode("gbk"), name=lab.target_name))
+    verdicts = judged(write_student(source.encode("gbk"), name=lab.student_file_name))
     first = role(lab, ALL)[0]
     load = verdicts[first].facts["load"]
     assert failing(verdicts) == set(role(lab, ALL)) and (load.status, load.detail["looks_like"]) == ("not_utf8", "GBK")
@@ -203,12 +203,12 @@ def test_gbk_file_fails_with_how_to_resave(write_student, lab):
 
 def test_bom_and_crlf_are_fine(write_student, lab):
     source = lab.solution_path.read_text(encoding="utf-8").replace("\n", "\r\n")
-    verdicts = judged(write_student(b"\xef\xbb\xbf" + source.encode("utf-8"), name=lab.target_name))
+    verdicts = judged(write_student(b"\xef\xbb\xbf" + source.encode("utf-8"), name=lab.student_file_name))
     assert list(verdicts) == role(lab, ALL) and failing(verdicts) == set()
 
 
 def test_missing_file_is_a_clear_failure(tmp_path, lab):
-    verdicts = judged(tmp_path / lab.target_name)
+    verdicts = judged(tmp_path / lab.student_file_name)
     assert failing(verdicts) == set(role(lab, ALL)) and verdicts[role(lab, ALL)[0]].facts["load"].status == "missing_file"
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import LAB, ROOT, clean_env
 from labkit.instructor.outputs import grades_csv
-from labkit.spec import Case, Group, Lab, Section, Text, load
+from labkit.spec import Case, DrawnCheck, Group, Lab, Section, Text, load
 
 
 def ids(checks) -> list:
@@ -46,11 +46,11 @@ def test_the_grades_header_has_a_column_per_graded_check_of_the_active_lab(lab):
         lab.check("z9")
 
 
-GROUP = Group(id="basic", points=10, runs="test", name=Text("基本", "basic"))
+GROUP = Group(id="basic", points=10, stage="test", name=Text("基本", "basic"))
 
 
 def toy(**changes) -> dict:
-    fields = dict(id="toy", name="Toy", root=ROOT, target="calc.py", solution="solution.py", given="ops",
+    fields = dict(id="toy", name="Toy", root=ROOT, student_file="calc.py", solution="solution.py", given="ops",
                   functions=("evaluate",), sheets={}, groups=(GROUP,), sections=(Section(id="main"),),
                   checks=(Case(id="1", function="evaluate", group=GROUP, section="main", hint="hint.one"),
                           Case(id="2", function="evaluate", group=GROUP, section="main", hint="hint.two")))
@@ -74,19 +74,21 @@ def test_points_are_shared_or_stated_for_every_check_of_a_group():
     ({"functions": ("tokens",)}, "function evaluate is not one of the lab's functions"),
     ({"groups": ()}, "group basic is not one of the lab's groups"),
     ({"network": "loopback"}, "network 'loopback': the engine has only none"),
+    ({"checks": (DrawnCheck(id="p1", function="evaluate", group=GROUP, section="main", hint="hint.one",
+                            inputs="ops"),)}, "check p1: section graded_main is not one of the lab's sections"),
 ])
 def test_a_spec_that_contradicts_itself_is_refused_naming_the_field(change, complaint):
     with pytest.raises(ValueError, match=complaint):
         Lab(**toy(**change))
-    with pytest.raises(ValueError, match="runs must be one of"):
-        Group(id="g", points=1, runs="sometimes", name=Text("", ""))
+    with pytest.raises(ValueError, match="stage must be one of"):
+        Group(id="g", points=1, stage="sometimes", name=Text("", ""))
 
 
 def test_the_active_lab_is_the_one_lab_spec_names(tmp_path):
     (tmp_path / "toyspec.py").write_text(
         "from pathlib import Path\nfrom labkit.spec import Case, Group, Lab, Section, Text, load\n"
-        "G = Group(id='basic', points=10, runs='test', name=Text('基本', 'basic'))\n"
-        "LAB = Lab(id='toy', name='Toy', root=Path('.'), target='calc.py', solution='s.py', given='ops',\n"
+        "G = Group(id='basic', points=10, stage='test', name=Text('基本', 'basic'))\n"
+        "LAB = Lab(id='toy', name='Toy', root=Path('.'), student_file='calc.py', solution='s.py', given='ops',\n"
         "          functions=('evaluate',), sheets={}, groups=(G,), sections=(Section(id='main'),),\n"
         "          checks=(Case(id='1', function='evaluate', group=G, section='main', hint='hint.one'),),\n"
         "          texts=('toyspec',))\n"

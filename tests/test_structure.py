@@ -105,11 +105,11 @@ def test_every_module_says_what_it_is_for(name):
 
 def lab_names(spec: str) -> set[str]:
     """What only a lab may name: its functions, its given module's values and names, its name and id, its
-    target file's name."""
+    student file's name."""
     from labkit.run.engine import Runtime
     lab = load(spec)
     given = Runtime.of(lab).given
-    words = {*lab.functions, lab.target_name, lab.name, lab.id}
+    words = {*lab.functions, lab.student_file_name, lab.name, lab.id}
     words |= {name for name in given["names"] if name.isupper() and len(name) > 3}
     words |= {value for value in given["names"].values() if isinstance(value, str) and len(value) > 3}
     return words

@@ -14,7 +14,7 @@ SHEET = re.compile(r"TASK(\.en)?\.md|1\.5\.\d|\b[EFRT][1-7]\b")
 
 
 def test_the_core_layer_names_no_sheet_and_no_count_of_cases():
-    """The core's sentences fit any lab: no sheet reference, no rule id, no "六个" or "six" (the spec's {six})."""
+    """The core's sentences fit any lab: no sheet reference, no rule id, no "六个" or "six" (the spec's {core_cases})."""
     for key, (zh, en) in i18n.CORE.items():
         for sentence in (re.sub(r"\{[a-z_]+\}", "", zh), re.sub(r"\{[a-z_]+\}", "", en)):
             assert not SHEET.search(sentence), (key, sentence)
@@ -130,7 +130,7 @@ def test_number_word_says_small_counts_in_words(n, zh, en):
 
 
 def test_the_core_and_the_graders_sentences_name_no_lab():
-    """Lab09's name, subject, file and handout come from its spec (Lab.id, Lab.name, Lab.title, Lab.target,
+    """Lab09's name, subject, file and handout come from its spec (Lab.id, Lab.name, Lab.title, Lab.student_file,
     Lab.handout), the help lines' too."""
     import labkit.instructor.texts  # noqa: F401  (registers the grader's sentences)
     for key, (zh, en) in {**i18n.CORE, **i18n._PARTS}.items():
@@ -142,7 +142,7 @@ def test_the_graders_words_for_a_submission_name_the_labs_file(monkeypatch):
     from labkit import spec
     from labkit.instructor.outputs import feedback, figures
     assert figures.status_label("no_student_py") == "没有 student.py"
-    calc = dataclasses.replace(LAB, target="calc/calc.py")
+    calc = dataclasses.replace(LAB, student_file="calc/calc.py")
     monkeypatch.setattr(spec, "active", lambda: calc)
     monkeypatch.setattr(figures, "active", lambda: calc)
     assert figures.status_label("several_student_py") == "多个 calc.py"

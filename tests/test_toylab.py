@@ -47,7 +47,7 @@ def test_the_toy_spec_is_another_lab_with_functions_of_other_types():
     assert wanted == {"1": {"list"}, "2": {"list"}, "3": {"str"}, "4": {"str"}, "x1": {"list"}, "x2": {"str"},
                       "x3": {"int"}}  # evaluate returns an int: the child sends it as data, like a list
     assert [check.id for check in SIX] == ["1", "2", "3", "4"] and LAB.check("x3") not in SIX
-    assert LAB.target_name == "calc.py" and LAB.module == "calc"
+    assert LAB.student_file_name == "calc.py" and LAB.student_module == "calc"
 
 
 @pytest.mark.parametrize("student, passed", [("calc.py", 0), ("solution.py", len(SIX))])

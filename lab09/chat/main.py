@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from framework import LAB, STUB, display_name
+from framework import ROOT, STUB, display_name
 from lab09.chat import corpus, session_page, sessions
 from lab09.chat.answers import Answerer
 from lab09.chat.retrieval import KnowledgeBase, evidence_line
@@ -37,7 +37,7 @@ MAX_TURNS = 6  # what trim_history keeps (its default), and in the demo only 2, 
 DEMO_MAX_TURNS = 2
 REWRITE_TOKENS = 100  # the rewriter's output cap
 REWRITE_DEADLINE_MS = 500
-PAGE = LAB / "chat-session.html"
+PAGE = ROOT / "chat-session.html"
 RULE = "│ "
 HELP, RESET, QUIT = "/help", "/reset", ("/quit", "/exit")
 # What the optional functions are asked once at start-up, to tell the stub from an implementation.

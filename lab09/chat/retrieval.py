@@ -13,10 +13,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from framework import LAB
+from framework import ROOT
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 
-SHEETS = {"zh": LAB / "TASK.md", "en": LAB / "TASK.en.md"}
+SHEETS = {"zh": ROOT / "TASK.md", "en": ROOT / "TASK.en.md"}
 TOP = 3
 K1, B = 1.2, 0.75
 ITEM_SECTIONS = ("常见错误", "Common mistakes")  # their numbered items are passages of their own

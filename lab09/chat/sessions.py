@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from framework import LAB
+from framework import ROOT
 from lab09.chat.tinylm import count_tokens
 
 FILE_NAME = "chat-sessions.db"
@@ -198,7 +198,7 @@ def open_store(path: Path, text=None) -> Opened:
 
 def main(argv=None) -> int:
     args = argv if argv is not None else sys.argv[1:]
-    path = Path(args[0]) if args else LAB / FILE_NAME
+    path = Path(args[0]) if args else ROOT / FILE_NAME
     opened = open_store(path)
     if opened.note:
         print(opened.note)

@@ -58,7 +58,7 @@ def keys(lab: Lab) -> tuple[Key, ...]:
             "(grades.csv keeps the points earned; the feedback and report say it); 0: none, and the LMS's own late "
             "policy applies when you import", (NUMBER,), most=100),
         *[Key("weights", group.id, str(group.points), f"points of `{group.id}` (overrides the spec)"
-              + ("; 0 skips its checks" if group.runs == "grade" else ""), (NUMBER,)) for group in lab.graded_groups],
+              + ("; 0 skips its checks" if group.stage == "grade" else ""), (NUMBER,)) for group in lab.graded_groups],
     )
 
 

@@ -86,7 +86,7 @@ def own_words(files: dict) -> dict:
     """The handout's files that speak of its lab, written for it: framework/__init__.py fixes the lab (LAB and
     LAB_SPEC in the environment are then neither needed nor read), pytest.ini names its cases, and the first line
     of the Makefile and of lab.py its name (for the default lab what the course's files say already)."""
-    first = next(group for group in LAB.groups if group.runs == "test")
+    first = next(group for group in LAB.groups if group.stage == "test")
     written = dict(files)
     face, mode = files["framework/__init__.py"]
     fixed = (f'LAB_SPEC = "{module_of(LAB)}"  # the lab this handout runs, fixed by make dist: LAB= and LAB_SPEC= in '
@@ -205,7 +205,7 @@ def gradescope_files() -> dict[str, tuple[bytes, int]]:
     stub, the autograder's two scripts, and the private files (the answer key and the course file)."""
     top = {*course.SHARED, *LAB.sheets.values()}  # the bundle runs the grader, never make
     files = {name: (path.read_bytes(), 0o644) for name, path in tree_files(grading=True).items()
-             if name != LAB.target and name not in top}
+             if name != LAB.student_file and name not in top}
     files = {name: entry for name, entry in own_words(files).items() if name != "pytest.ini"}
     for name in ("setup.sh", "run_autograder"):
         files[name] = ((ROOT / INSTRUCTOR_ONLY / "gradescope" / name).read_bytes(), 0o755)
@@ -260,10 +260,10 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
     result = make_test()
     total = len(active().selected("test"))
     if not (result.returncode != 0 and text("summary", passed=0, failed=total) in result.stdout.splitlines()):
-        passed = _passes(files[LAB.target][0])
+        passed = _passes(files[LAB.student_file][0])
         if passed:
             commit = _stub_commit()
-            raise Refused(text("dist.not_stub", target=in_course(LAB.target), passed=passed, total=total,
+            raise Refused(text("dist.not_stub", student_file=in_course(LAB.student_file), passed=passed, total=total,
                                stub_commit=commit))
         raise Refused(text("dist.baseline", total=total, why=why(result)))
     solved = make_test(f"STUDENT={LAB.solution_path}")
@@ -272,18 +272,18 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
 
 
 def _passes(source: bytes) -> int:
-    """How many of the six cases the handout's target file passes (a committed solution passes some)."""
+    """How many of the six cases the handout's student file passes (a committed solution passes some)."""
     from labkit.run.engine import StudentRun
     from labkit.checks import verdict
-    with StudentRun(display=LAB.target_name, source=source) as student:
+    with StudentRun(display=LAB.student_file_name, source=source) as student:
         return sum(verdict(student, case).passed for case in active().selected("test"))
 
 
 def _stub_commit() -> str:
-    """The last commit whose target file passes nothing, to show where the stub can be found."""
-    log = _git("log", "--format=%h", "-n", "50", "--", in_course(LAB.target)).stdout.decode().split()
+    """The last commit whose student file passes nothing, to show where the stub can be found."""
+    log = _git("log", "--format=%h", "-n", "50", "--", in_course(LAB.student_file)).stdout.decode().split()
     for commit in log:
-        content = _git("show", f"{commit}:{in_course(LAB.target)}")
+        content = _git("show", f"{commit}:{in_course(LAB.student_file)}")
         if content.returncode == 0 and _passes(content.stdout) == 0:
             return commit
     return "<commit>"

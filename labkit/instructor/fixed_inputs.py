@@ -12,7 +12,7 @@ from pathlib import Path
 
 from labkit.checks import FIXED, inputs_of, lab_reference
 from labkit.drawn import Inputs, fill, follow, item_at, specimens
-from labkit.spec import Drawn, Lab, active
+from labkit.spec import DrawnCheck, Lab, active
 
 MARKS = 0xF0000  # a character of the supplementary private use area stands for each string of an input
 
@@ -23,7 +23,7 @@ class Unfollowable(ValueError):
 
 def fixed_checks(lab: Lab) -> tuple:
     """The lab's drawn checks that run on fixed inputs (`make test-full`'s), in run order."""
-    return tuple(check for check in lab.checks if isinstance(check, Drawn) and not inputs_of(check).share)
+    return tuple(check for check in lab.checks if isinstance(check, DrawnCheck) and not inputs_of(check).share)
 
 
 def kept(lab: Lab, reference) -> dict:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from labkit import checks, render
-from labkit.checks import Draws
+from labkit.checks import InputSource
 from labkit.i18n import text
 from labkit.judge import Verdict
 from labkit.run import engine, probe, sandbox
@@ -95,7 +95,7 @@ class Grade:
     cause: str = ""  # what went wrong, for grader_error
     max_score: int = 0  # of the grading scheme it was graded with
     worth: dict = field(default_factory=dict)  # check id -> the points the scheme gives it (Scheme.worth)
-    inputs: str = ""  # names the inputs drawn for this student's drawn checks (Draws.fingerprint)
+    inputs: str = ""  # names the inputs drawn for this student's drawn checks (InputSource.fingerprint)
     team: str = ""  # a group's submission: the group's name (its other members get the grade in the LMS)
 
     @property
@@ -154,7 +154,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     the table cases and property checks as `make test-full` runs them, then the checks on inputs drawn for
     this student.  Points come from the grading scheme."""
     started = time.monotonic()
-    draws = Draws(student=submission.student, secret=scheme.secret, count=scheme.generated_count)
+    draws = InputSource(student=submission.student, secret=scheme.secret, count=scheme.generated_count)
     base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
                  layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
                  notes=submission.notes, found=submission.found, max_score=scheme.max_score, worth=scheme.worth,
@@ -177,17 +177,17 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     if candidate.modules:
         notes += (("note.helpers", {"files": ", ".join(candidate.modules)}),)
     return replace(base, status=overall_status(load, verdicts), verdicts=verdicts,
-                   feedback=render.course_report(verdicts, active().target_name), sandbox=load.sandbox,
+                   feedback=render.course_report(verdicts, active().student_file_name), sandbox=load.sandbox,
                    weak_sandbox=level.name if level is not None and not level.full else "",
                    seconds=time.monotonic() - started, attempt=number,
                    late=submission.lms_late if candidate.late is None else candidate.late,
                    files=candidate.files, notes=notes)
 
 
-def _run(candidate, limits: Limits, scheme: Scheme, draws: Draws) -> tuple[list, LoadOutcome, object]:
+def _run(candidate, limits: Limits, scheme: Scheme, draws: InputSource) -> tuple[list, LoadOutcome, object]:
     """The verdicts of every check on one attempt, its load, and the level its children ran at (None: none ran)."""
     verdicts = []
-    with StudentRun(display=active().target_name, source=candidate.source, limits=limits, modules=candidate.modules) as student:
+    with StudentRun(display=active().student_file_name, source=candidate.source, limits=limits, modules=candidate.modules) as student:
         for case in scheme.checks:  # after engine.stop_all() a case raises engine.Stopped
             if case.suite != "generated" or scheme.weights["generated"]:
                 verdicts.append(checks.verdict(student, case, draws))

@@ -29,8 +29,8 @@ def _default():
 def files(name: str) -> dict[str, str]:
     """Path (from the lab's root) -> text of every file of the new lab `name`."""
     default = _default()
-    target, solution = default.target, default.solution
-    given = f"{Path(target).parent.as_posix()}/words.py"
+    student_file, solution = default.student_file, default.solution
+    given = f"{Path(student_file).parent.as_posix()}/words.py"
     given_module = given[:-3].replace("/", ".")
     title = name[:1].upper() + name[1:]
     stub_body = '    return ""  # TODO: GREETING + ", " + name + "!" (TASK.md rule G1)\n'
@@ -43,7 +43,7 @@ def files(name: str) -> dict[str, str]:
 
 ## 1 任务
 
-在 `{target}` 里实现 `greet(name)`：返回问候语。
+在 `{student_file}` 里实现 `greet(name)`：返回问候语。
 
 - **规则 G1**：返回 `GREETING + ", " + name + "!"`，`GREETING` 从 `{given_module}` 导入，不要自己写。
 
@@ -67,7 +67,7 @@ def files(name: str) -> dict[str, str]:
 
 ## 1 The task
 
-Write `greet(name)` in `{target}`: it returns the greeting.
+Write `greet(name)` in `{student_file}`: it returns the greeting.
 
 - **Rule G1**: return `GREETING + ", " + name + "!"`, with `GREETING` imported from `{given_module}`, never
   written out.
@@ -91,8 +91,8 @@ What the reference prints:
         "TASK.md": sheet["zh"],
         "TASK.en.md": sheet["en"],
         given: f'"""{title}\'s given module: the constants students import (TASK.md rule G1)."""\n\nGREETING = "Hello"\n',
-        target: f'"""{title}: write greet (TASK.md).  `make test LAB={name}` runs the cases."""\n\n'
-                f"from {given_module} import GREETING  # noqa: F401  (you will need it)\n\n\n" + function + stub_body,
+        student_file: f'"""{title}: write greet (TASK.md).  `make test LAB={name}` runs the cases."""\n\n'
+                      f"from {given_module} import GREETING  # noqa: F401  (you will need it)\n\n\n" + function + stub_body,
         solution: f'"""{title}\'s reference solution (never in the handout)."""\n\nfrom {given_module} import GREETING\n\n\n'
                   + function + '    return f"{GREETING}, {name}!"\n',
         f"{Path(solution).parent.as_posix()}/grading.ini":
@@ -109,7 +109,7 @@ from pathlib import Path
 
 from labkit.spec import Case, Example, Group, Lab, Section, Text
 
-BASIC = Group(id="basic", points=100, runs="test", name=Text("基本测试", "the basic"))
+BASIC = Group(id="basic", points=100, stage="test", name=Text("基本测试", "the basic"))
 SECTIONS = (Section(id="greet"),)
 CHECKS = (
     Case(id="1", function="greet", group=BASIC, section="greet", hint="hint.greeting",
@@ -117,11 +117,11 @@ CHECKS = (
 )
 
 LAB = Lab(
-    id="{name}", name="{title}", root=Path(__file__).resolve().parent.parent, target="{target}",
+    id="{name}", name="{title}", root=Path(__file__).resolve().parent.parent, student_file="{student_file}",
     solution="{solution}", given="{given_module}", sheets={{"zh": "TASK.md", "en": "TASK.en.md"}},
     title=Text("问候", "greetings"), texts=("{name}.hints",), functions=("greet",), groups=(BASIC,),
     sections=SECTIONS, checks=CHECKS, mistakes="{name}.mistakes:DETECTORS", handout="{name}",
-    trees=("{Path(target).parent.as_posix()}", "{name}"),
+    trees=("{Path(student_file).parent.as_posix()}", "{name}"),
 )
 ''',
         f"{name}/hints.py": f'''"""{title}'s sentences: its case's label, its section, its hints (each naming a rule of TASK.md) and the summary
@@ -217,7 +217,7 @@ def test_the_sheets_transcripts_are_what_make_test_prints():
     for sheet, lang in (("TASK.md", "zh"), ("TASK.en.md", "en")):
         assert make("test", lang=lang).stdout == transcript(sheet, "stub")
         solved = make("test", f"STUDENT={{SOLUTION}}", lang=lang).stdout
-        assert solved.replace("{solution}", "{target}") == transcript(sheet, "solution")
+        assert solved.replace("{solution}", "{student_file}") == transcript(sheet, "solution")
 
 
 def test_the_sheets_tables_are_current():
@@ -236,7 +236,7 @@ def transcripts(name: str, root: Path) -> None:
         path = root / sheet
         text = path.read_text(encoding="utf-8")
         for which, student in (("stub", []), ("solution", [f"STUDENT={root.relative_to(ROOT).as_posix()}/{default.solution}"])):
-            printed = _run(name, ["test", *student], language).replace(default.solution, default.target)
+            printed = _run(name, ["test", *student], language).replace(default.solution, default.student_file)
             text = text.replace(f"<!-- transcript: {which} -->\n", f"<!-- transcript: {which} -->\n```text\n{printed}```\n")
         path.write_text(text, encoding="utf-8")
 

@@ -52,7 +52,7 @@ class CheckResult:
         failed = not verdict.passed
         return cls(passed=verdict.passed, score=0 if failed else worth, problem=verdict.problem,
                    hint=verdict.hint, hint_text=render.hint_text(verdict) if verdict.hint and failed else "",
-                   message=render.explanation(verdict, active().target_name) if failed else "",
+                   message=render.explanation(verdict, active().student_file_name) if failed else "",
                    timing=Timing(limit_seconds=limits.case_seconds, timed_out=verdict.problem == "timeout"))
 
     @classmethod

@@ -43,10 +43,11 @@ def scheme_table(lab: Lab, language: str) -> str:
     rows = []
     for group in lab.graded_groups:
         ids = [check.id for check in lab.in_group(group.id)]
-        shown = getattr(group.checks, language) if group.checks else "TEST {first}–{last}" if len(ids) > 1 else \
+        label = group.column_label
+        shown = getattr(label, language) if label else "TEST {first}–{last}" if len(ids) > 1 else \
             "TEST {first}"  # a group of one check: TEST 1, not TEST 1–1
         rows.append((lab.group_name(group, language), shown.format(first=ids[0], last=ids[-1]),
-                     _WHERE[language][group.runs], group.points))
+                     _WHERE[language][group.stage], group.points))
     rows.append((f"**{total}**", "", "", f"**{_total(lab)}**"))
     return markdown(tuple(head), rows)
 
@@ -57,7 +58,7 @@ def readme_table(lab: Lab) -> str:
     for group in lab.graded_groups:
         checks = lab.in_group(group.id)
         low, high = min(lab.points(check) for check in checks), max(lab.points(check) for check in checks)
-        where = _WHERE["en"][group.runs] + (f" ({group.count} inputs drawn per student)" if group.count else "")
+        where = _WHERE["en"][group.stage] + (f" ({group.count} inputs drawn per student)" if group.count else "")
         rows.append((f"`{group.id}`", f"`{checks[0].column}`…`{checks[-1].column}`", group.points,
                      low if low == high else f"{low}–{high}", where))
     rows.append(("**total**", len(lab.graded), f"**{_total(lab)}**", "", ""))

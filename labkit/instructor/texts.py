@@ -4,9 +4,9 @@ from labkit.i18n import register
 
 register({
     # --- why a submission could not run (feedback, report) ------------------------------------
-    "status.no_student_py": ("没有找到 {target}。提交里有: {found}", "no {target} found. The submission holds: {found}"),
-    "status.several_student_py": ("提交里有不止一个 {target} ({found})，无法判断该测哪一个",
-                                  "several {target} files in the submission ({found}); no way to tell which to test"),
+    "status.no_student_py": ("没有找到 {student_file}。提交里有: {found}", "no {student_file} found. The submission holds: {found}"),
+    "status.several_student_py": ("提交里有不止一个 {student_file} ({found})，无法判断该测哪一个",
+                                  "several {student_file} files in the submission ({found}); no way to tell which to test"),
     "status.bad_archive": ("压缩包打不开 (损坏、加密、太大或不是 zip/tar.gz)",
                            "the archive cannot be opened (damaged, encrypted, too large, or not a zip/tar.gz)"),
     "status.unsupported": ("不是文件夹、.py、.zip 或 .tar.gz，没有评分", "not a folder, .py, .zip or .tar.gz; not graded"),
@@ -40,8 +40,8 @@ register({
     "label.memory": ("内存超限", "out of memory"),
     "label.disk": ("文件写满", "filled its folder"),
     "label.missing_file": ("找不到文件", "file missing"),
-    "label.no_student_py": ("没有 {target}", "no {target}"),
-    "label.several_student_py": ("多个 {target}", "several {target}"),
+    "label.no_student_py": ("没有 {student_file}", "no {student_file}"),
+    "label.several_student_py": ("多个 {student_file}", "several {student_file}"),
     "label.bad_archive": ("压缩包损坏", "bad archive"),
     "label.unsupported": ("不支持的文件", "unsupported file"),
     "label.unreadable": ("无法读取", "unreadable"),
@@ -56,18 +56,18 @@ register({
                             "the whole lab folder was handed in: tested its {chosen}; not {others}"),
     "note.chose_top_level": ("测试的是最外层的 {chosen}；没有测试更深处的 {others}",
                              "tested the top-level {chosen}; not the deeper {others}"),
-    "note.chose_exact_name": ("测试的是名字正好是 {target} 的 {chosen}；没有测试 {others}",
-                              "tested {chosen}, the one named exactly {target}; not {others}"),
+    "note.chose_exact_name": ("测试的是名字正好是 {student_file} 的 {chosen}；没有测试 {others}",
+                              "tested {chosen}, the one named exactly {student_file}; not {others}"),
     "note.attempt": ("一共提交了 {total} 次，计分的是第 {number} 次 ({rule})",
                      "{total} attempts handed in; attempt {number} counts ({rule})"),
     "note.rule_latest": ("按最后一次", "the latest"),
     "note.rule_best": ("按分数最高的一次", "the best"),
-    "note.helpers": ("你的辅助模块也放在了 {target} 旁边: {files}", "your helper modules were put beside {target}: {files}"),
+    "note.helpers": ("你的辅助模块也放在了 {student_file} 旁边: {files}", "your helper modules were put beside {student_file}: {files}"),
     "note.online_text": ("在线文本不是代码，没有评分", "the online text is not code and was not graded"),
     "note.skipped": ("这些没有打开 (链接、特殊文件或不安全的路径): {files}",
                      "not opened (links, special files or unsafe paths): {files}"),
-    "note.renamed": ("没有 {target}；测试的是定义了这些函数的 {file}。下次请命名为 {target}",
-                     "no {target}; tested {file}, which defines the functions. Name it {target} next time"),
+    "note.renamed": ("没有 {student_file}；测试的是定义了这些函数的 {file}。下次请命名为 {student_file}",
+                     "no {student_file}; tested {file}, which defines the functions. Name it {student_file} next time"),
     # --- what SUBMISSIONS holds, said in the terminal's summary (labkit/instructor/lms/downloads.py) -------------------
     "download.layout": ("{layout} ({count} 个条目)", "{layout} ({count} entries)"),
     "download.plain": ("普通条目 (每个一名学生)", "plain (one student each)"),
@@ -389,10 +389,10 @@ register({
                           "… {kb} KB left out here (grades.json keeps at most {cap} KB per student)"),
     "bounds.more_items": ("… 还有 {count} 项", "… {count} more"),
     # --- make dist ----------------------------------------------------------------------------
-    "dist.not_stub": ("拒绝打包: 提交过的 {target} 通过了 {passed}/{total} 个测试，里面是答案，不是初始代码。"
-                      "请提交初始代码 (git show {stub_commit}:{target}) 后再 make dist",
-                      "refusing to build the handout: the committed {target} passes {passed} of {total} cases; it "
-                      "holds a solution, not the stub. Commit the stub (git show {stub_commit}:{target}) "
+    "dist.not_stub": ("拒绝打包: 提交过的 {student_file} 通过了 {passed}/{total} 个测试，里面是答案，不是初始代码。"
+                      "请提交初始代码 (git show {stub_commit}:{student_file}) 后再 make dist",
+                      "refusing to build the handout: the committed {student_file} passes {passed} of {total} cases; it "
+                      "holds a solution, not the stub. Commit the stub (git show {stub_commit}:{student_file}) "
                       "and run make dist again"),
     "dist.baseline": ("拒绝打包: 打好的发放包里 make test 不是正好 0 通过 {total} 失败 ({why})",
                       "refusing to build the handout: its make test is not exactly 0 passed, {total} failed ({why})"),

@@ -41,7 +41,7 @@ _MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\.py$")
 
 def place_modules(folder: str, modules: dict) -> None:
     """Write a submission's helper modules ("helper.py" -> bytes) into the child's own folder, beside where
-    its target file is run from: plain module names only, never through a link.  Readable by the child
+    its student file is run from: plain module names only, never through a link.  Readable by the child
     whatever uid it gets (the folder itself is its own, 0700)."""
     for name, data in modules.items():
         if not _MODULE_NAME.match(name):

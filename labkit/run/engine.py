@@ -49,7 +49,7 @@ class Runtime:
         spec = importlib.util.spec_from_file_location(lab.given, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        return cls(functions=tuple(lab.functions), given=given_module(module), module=lab.module)
+        return cls(functions=tuple(lab.functions), given=given_module(module), module=lab.student_module)
 
 
 _RUNTIMES: dict = {}  # id(lab) -> (lab, its Runtime): read once per lab, and another lab (a test switched) has its own

@@ -32,7 +32,7 @@ TEXTS = {  # the lab's layer of sentences (LAB.texts names this module)
     "toy.label.long": Text("split_tokens: 多位数", "split_tokens: numbers of several digits"),
     "toy.label.chain": Text("to_rpn: 两个乘法", "to_rpn: two products"),
     "toy.label.evaluate": Text("evaluate: 先乘除后加减, 得到一个 int", "evaluate: * and / before + and -, an int back"),
-    "toy.help.test_full": Text("{six} + 更多 (都计入成绩)", "{six} and more checks (all graded)"),
+    "toy.help.test_full": Text("{core_cases} + 更多 (都计入成绩)", "{core_cases} and more checks (all graded)"),
     "toy.hint.tokens": Text("每个数是一个 token, 每个运算符也是", "every number is one token, so is every operator"),
     "toy.hint.rpn": Text("操作数按顺序写, 运算符写在它的两个操作数之后", "operands in order, an operator after its two operands"),
     "toy.hint.evaluate": Text("按优先级算出值, 返回 int (除法用 //)", "compute the value by precedence and return an int "
@@ -41,8 +41,8 @@ TEXTS = {  # the lab's layer of sentences (LAB.texts names this module)
                                 "the operators were applied left to right: * and / come before + and -"),
 }
 
-BASIC = Group(id="basic", points=60, runs="test", name=Text("基本", "basic"))
-MORE = Group(id="more", points=40, runs="full", name=Text("更多", "more"))
+BASIC = Group(id="basic", points=60, stage="test", name=Text("基本", "basic"))
+MORE = Group(id="more", points=40, stage="full", name=Text("更多", "more"))
 
 
 def _case(case_id, function, group, section, label, hint, *examples):
@@ -65,7 +65,7 @@ CHECKS = (
 )
 
 LAB = Lab(
-    id="toycalc", name="Calc", root=Path(__file__).resolve().parent, target="calc.py", solution="solution.py",
+    id="toycalc", name="Calc", root=Path(__file__).resolve().parent, student_file="calc.py", solution="solution.py",
     given="ops", functions=("split_tokens", "to_rpn", "evaluate"), sheets={}, groups=(BASIC, MORE),
     sections=tuple(Section(id=name) for name in ("toy_tokens", "toy_rpn", "toy_more")), checks=CHECKS,
     mistakes="toylab.mistakes:DETECTORS", handout="toycalc", texts=("toylab.spec",),

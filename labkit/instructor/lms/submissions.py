@@ -1,4 +1,4 @@
-"""Turns a submissions folder into one Submission per student: which target file, which helpers, which attempt.
+"""Turns a submissions folder into one Submission per student: which student file, which helpers, which attempt.
 
 Ambiguity is resolved as a person would and stated in the feedback; nothing of a student's is compiled here.
 Why: docs/design.md#labkitinstructorlmssubmissionspy
@@ -31,7 +31,7 @@ NOT_THEIR_DOING = ("grader_error", "system_error")  # the grader or the machine 
 
 @dataclass(frozen=True)
 class Attempt:
-    """One runnable version of a student's work: the target file, the helper modules it imports, and where from."""
+    """One runnable version of a student's work: the student file, the helper modules it imports, and where from."""
 
     source: bytes
     modules: dict = field(default_factory=dict)  # helper file name ("helper.py") -> its bytes
@@ -45,7 +45,7 @@ class Submission:
 
     student: str
     entry: str
-    source: bytes | None = None  # shorthand for a single attempt of just this target file
+    source: bytes | None = None  # shorthand for a single attempt of just this student file
     status: str | None = None  # one of UNGRADABLE, or None
     found: tuple = ()  # what the submission holds, when that explains its status
     layout: str = "plain"
@@ -58,7 +58,7 @@ class Submission:
 
     def __post_init__(self):
         if self.source is not None and not self.attempts:
-            object.__setattr__(self, "attempts", (Attempt(self.source, files=(active().target_name,)),))
+            object.__setattr__(self, "attempts", (Attempt(self.source, files=(active().student_file_name,)),))
 
     @property
     def gradable(self) -> bool:
@@ -193,17 +193,17 @@ def _code(owner: Owner | None) -> bool:
 
 
 def _is_target(name: str) -> bool:
-    return version(name.lower())[0] == active().target_name
+    return version(name.lower())[0] == active().student_file_name
 
 
-def _at_target_path(member) -> bool:
-    """Whether a file lies in the target's folder of a whole lab copy (for a target in a folder of the lab)."""
-    folder = PurePosixPath(active().target).parent.as_posix()
+def _at_student_path(member) -> bool:
+    """Whether a file lies in the student file's folder of a whole lab copy (for a student file in a folder of the lab)."""
+    folder = PurePosixPath(active().student_file).parent.as_posix()
     return folder != "." and member.path.endswith(f"{folder}/{member.name}")
 
 
 def _choose(upload: list) -> tuple:
-    """The one target file of an upload and the decisions taken, stated in the feedback; (None, …) when a
+    """The one student file of an upload and the decisions taken, stated in the feedback; (None, …) when a
     person could not say.  Copies of one file in one folder are versions (the LMS or a browser renamed them):
     the highest number, the newest, counts; then the rules for files in different places."""
     notes = []
@@ -220,9 +220,9 @@ def _choose(upload: list) -> tuple:
             notes.append(("lms.note.versions", {"chosen": newest.path,
                                                 "files": ", ".join(member.path for _, member in versions)}))
     rules = ((lambda m: not _in_backup(m.path), "backup"),
-             (lambda m: _at_target_path(m), "lab_copy"),
+             (lambda m: _at_student_path(m), "lab_copy"),
              (lambda m: m.path.count("/") == min(x.path.count("/") for x in pool), "top_level"),
-             (lambda m: m.name == active().target_name, "exact_name"))
+             (lambda m: m.name == active().student_file_name, "exact_name"))
     reasons, dropped = [], []
     for keep, reason in rules:
         if len(pool) == 1:
@@ -256,7 +256,7 @@ def _definition(functions: tuple) -> re.Pattern:
 
 
 def _defining(code: list) -> list:
-    """The files that define one of the lab's graded functions at their top level (a misnamed target file),
+    """The files that define one of the lab's graded functions at their top level (a misnamed student file),
     searched in path order until MAX_INSPECTED bytes of this student's files have been looked at."""
     found, inspected = [], 0
     for member, entry in sorted(code, key=lambda pair: pair[0].path):
@@ -282,7 +282,7 @@ def _defines_lab_functions(source: bytes) -> bool:
 def _imports(source: bytes) -> set[str]:
     """Top-level names of the modules a source imports, from its `import` and `from … import` lines (anywhere,
     indented too); a line continued with brackets is read to its closing bracket.  Over-reading costs nothing:
-    a name only matters if a module of that name sits beside the target file."""
+    a name only matters if a module of that name sits beside the student file."""
     names, position = set(), 0
     while True:
         found = _IMPORT.search(source, position)
@@ -323,7 +323,7 @@ def _attempt(chosen: tuple, pool: _Pool) -> Attempt:
 
 
 def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Member]:
-    """The modules beside the target file that it imports (and they import), the newest copy of each name, from
+    """The modules beside the student file that it imports (and they import), the newest copy of each name, from
     the same upload."""
     upload = owner.attempt if owner else ""
     beside: dict[str, tuple] = {}
@@ -339,7 +339,7 @@ def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Memb
         if name not in beside or rank > beside[name][0]:
             beside[name] = (rank, member)
     if not beside:
-        return {}  # nothing to import: no need to read the target's imports
+        return {}  # nothing to import: no need to read the student file's imports
     wanted, queue, chosen = set(), [target.data], {}
     while queue and len(chosen) < MAX_HELPERS:
         for module in _imports(queue.pop()) - wanted:

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from labkit.i18n import text
 from labkit.instructor.outputs import caps
-from labkit.instructor.outputs.figures import feedback_name, target_file
+from labkit.instructor.outputs.figures import feedback_name, student_file_name
 
 FOLDER = "feedback"
 
 
 def note_text(key: str, fields: dict) -> str:
-    return text(key, target=target_file(), **fields)
+    return text(key, student_file=student_file_name(), **fields)
 
 
 LATE_NOTES = ("note.late", "note.late_penalty")  # said on their own, before the decisions about files
@@ -36,7 +36,7 @@ def feedback_text(grade) -> str:
 def why_text(grade) -> str:
     """Why a submission could not run, in the reader's words: what it holds ("—" when nothing), or the entry
     and the cause the grader failed on."""
-    return text(f"status.{grade.status}", target=target_file(), found=", ".join(grade.found) or "—", entry=grade.entry,
+    return text(f"status.{grade.status}", student_file=student_file_name(), found=", ".join(grade.found) or "—", entry=grade.entry,
                 cause=grade.cause)
 
 

@@ -209,15 +209,15 @@ def common_mistakes(results) -> list[dict]:
     return Figures.of(results).common_mistakes()
 
 
-def target_file() -> str:
+def student_file_name() -> str:
     """The student's file name, as the statuses and notes about submissions name it."""
-    return active().target_name
+    return active().student_file_name
 
 
 def status_label(status: str) -> str:
     """A status in the reader's language (the code itself for a status this version has no words for)."""
     key = f"label.{status}"
-    return text(key, target=target_file()) if key in CATALOGUE else status
+    return text(key, student_file=student_file_name()) if key in CATALOGUE else status
 
 
 def at_other_levels(records, level) -> list[tuple[str, str]]:

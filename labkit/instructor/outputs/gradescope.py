@@ -36,7 +36,7 @@ def gradescope_results(grade, course, facts: dict, level=None) -> dict:
     tests = []
     for case in course.scheme.checks:
         verdict, ok = grade.verdict(case), grade.passed(case)
-        output = "" if ok else render.explanation(verdict, active().target_name) if verdict is not None else why_text(grade)
+        output = "" if ok else render.explanation(verdict, active().student_file_name) if verdict is not None else why_text(grade)
         tests.append({"name": f"[TEST {case.id}] {text(case.label_key)}", "number": case.column,
                       "score": course.scheme.points(case) if ok else 0, "max_score": course.scheme.points(case),
                       "status": "passed" if ok else "failed", "output": output, "output_format": "text",
@@ -45,7 +45,7 @@ def gradescope_results(grade, course, facts: dict, level=None) -> dict:
         test["output"] = output
     shown = [v for v in grade.verdicts if visibility(course, v.case) == "visible"]
     if len(shown) < len(grade.verdicts):
-        grade = replace(grade, feedback=render.course_report(shown, active().target_name))
+        grade = replace(grade, feedback=render.course_report(shown, active().student_file_name))
     lines = []
     if facts.get("attempt"):
         lines.append(text("gradescope.attempt", attempt=facts["attempt"]))

@@ -172,7 +172,7 @@ def _fault_demand(specimen, reference) -> Example:
 inputs = functools.partial(Inputs, atomic=ATOMIC)  # (draw, demand, valid, mistakes)
 
 
-# --- the drawn checks' inputs, by check id (lab10/spec.py declares the checks, drawn_by this module) ----------
+# --- the drawn checks' inputs, by check id (lab10/spec.py declares the checks, inputs= this module) ----------
 
 INPUTS = {
     # property checks (make test-full, and per student in the grade): `count` inputs tried

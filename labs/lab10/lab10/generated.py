@@ -108,7 +108,7 @@ def draw_error(rng: random.Random, size: int) -> tuple:
     return (rng.choice(STATUSES), draw_text(rng, size))
 
 
-# --- the generated checks' inputs, by check id (lab10/spec.py declares them, drawn_by this module) -------
+# --- the generated checks' inputs, by check id (lab10/spec.py declares them, inputs= this module) -------
 
 INPUTS = {  # shares of the course's count of inputs, drawn per student
     "g1": inputs(draw_body, _body_demand, valid_body, share=55),

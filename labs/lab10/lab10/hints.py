@@ -281,5 +281,5 @@ TEXTS = {
                      "safest (TASK.en.md, common mistake 11)"),
     "hint.missing_function": ("函数名和参数要与 TASK.md 1.5.1 中的完全一致", "use the exact names of TASK.en.md 1.5.1"),
     # --- make help ---------------------------------------------------------------------------------
-    "help.lab10_test_full": ("{six} + 扩展检查 + 性质检查 (都计入成绩)", "{six}, extended and property checks (all graded)"),
+    "help.lab10_test_full": ("{core_cases} + 扩展检查 + 性质检查 (都计入成绩)", "{core_cases}, extended and property checks (all graded)"),
 }

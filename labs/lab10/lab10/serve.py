@@ -385,7 +385,7 @@ class Server(http.server.ThreadingHTTPServer):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="make serve", description=__doc__.split("\n")[0])
-    parser.add_argument("--student", default=str(LAB.target_path))
+    parser.add_argument("--student", default=str(LAB.student_path))
     parser.add_argument("--port", type=int, default=0, help="the port on 127.0.0.1 (PORT=; default: a free one)")
     parser.add_argument("--seed", type=int, help="the same request gets the same reply (SEED=)")
     parser.add_argument("--pace", type=float, default=20.0, metavar="MS", help="between streamed events (PACE=)")

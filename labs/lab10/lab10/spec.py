@@ -13,13 +13,13 @@ from pathlib import Path
 
 from lab10.examples import (DIALOGUE, EVENTS_ESCAPED, EVENTS_NONE, EVENTS_OTHER_META, EVENTS_TWO,
                             HELLO, MAX_TOKENS_LIMIT, META, body, msg, parsed)
-from labkit.spec import Case, Drawn, Example, Group, Lab, Option, Section, Target, Text
+from labkit.spec import Case, DrawnCheck, Example, Group, Lab, Option, Section, Target, Text
 
-BASIC = Group(id="basic", points=40, runs="test", name=Text("{count}个测试", "the {count}"))
-EXTENDED = Group(id="extended", points=20, runs="full", name=Text("扩展检查", "extended checks"))
-PROPERTIES = Group(id="properties", points=10, runs="full", name=Text("性质检查", "property checks"))
-GENERATED = Group(id="generated", points=30, runs="grade", count=120, name=Text("生成检查", "generated checks"),
-                  checks=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
+BASIC = Group(id="basic", points=40, stage="test", name=Text("{count}个测试", "the {count}"))
+EXTENDED = Group(id="extended", points=20, stage="full", name=Text("扩展检查", "extended checks"))
+PROPERTIES = Group(id="properties", points=10, stage="full", name=Text("性质检查", "property checks"))
+GENERATED = Group(id="generated", points=30, stage="grade", count=120, name=Text("生成检查", "generated checks"),
+                  column_label=Text("{first}–{last}: 为每个学生随机生成的输入", "{first}–{last}: inputs drawn for each student"))
 
 SECTIONS = tuple(Section(id=name) for name in (
     "parse", "reply", "stream", "extended", "properties", "graded_properties", "generated"))
@@ -37,8 +37,8 @@ def _extended(case_id, function, hint, *examples):
     return _case(case_id, function, EXTENDED, "extended", hint, *examples)
 
 
-def _drawn(case_id, function, group, hint, drawn_by):
-    return Drawn(id=case_id, function=function, group=group, section=group.id, hint=hint, drawn_by=drawn_by)
+def _drawn(case_id, function, group, hint, inputs):
+    return DrawnCheck(id=case_id, function=function, group=group, section=group.id, hint=hint, inputs=inputs)
 
 
 def _raises(text: str, field: str) -> Example:
@@ -147,7 +147,7 @@ CHECKS = (
 )
 
 SERVE = Target(  # make serve: a real HTTP server answering with the student's functions (lab10/serve.py)
-    name="serve", runs="lab10.serve", help="help.serve", usage="[PORT=n]", notes="help.serve_options", options=(
+    name="serve", module="lab10.serve", help="help.serve", usage="[PORT=n]", notes="help.serve_options", options=(
         Option(name="PORT", flag="--port"), Option(name="SEED", flag="--seed"), Option(name="PACE", flag="--pace"),
         Option(name="CHECK", flag="--check", off=("", "0"), alone=True)))
 
@@ -159,7 +159,7 @@ PREVIOUS = {path: path for path in ("lab09/__init__.py", "lab09/spec.py", "lab09
 PREVIOUS["lab09/reference.py"] = "solutions/student.py"
 
 LAB = Lab(
-    id="lab10", name="Lab10", root=Path(__file__).resolve().parent.parent, target="framework/student.py",
+    id="lab10", name="Lab10", root=Path(__file__).resolve().parent.parent, student_file="framework/student.py",
     solution="solutions/student.py", given="framework.api", sheets={"zh": "TASK.md", "en": "TASK.en.md"},
     title=Text("HTTP 服务", "the chat as an HTTP service"), texts=("lab10.hints", "lab10.serve_texts"),
     targets=(SERVE, Target(name="test-full", help="help.lab10_test_full")),

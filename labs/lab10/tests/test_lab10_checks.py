@@ -12,7 +12,7 @@ import pytest
 from lab10_support import SOLUTION, STUB, STUDENTS, breaks
 
 from labkit import checks
-from labkit.checks import Draws
+from labkit.checks import InputSource
 from labkit.i18n import text
 from labkit.run.engine import Limits, StudentRun
 
@@ -21,9 +21,9 @@ WRONG = sorted((STUDENTS / "wrong").glob("*.py")) + [STUDENTS / "wrong.py"]
 CORRECT = [SOLUTION, *sorted((STUDENTS / "correct").glob("*.py"))]
 
 
-def verdicts(path, lab, runs: str = "full", draws: Draws = checks.FIXED) -> dict:
+def verdicts(path, lab, stage: str = "full", draws: InputSource = checks.FIXED) -> dict:
     with StudentRun(path, display=path.name, limits=LIMITS) as student:
-        return {check.id: checks.verdict(student, check, draws) for check in lab.selected(runs)}
+        return {check.id: checks.verdict(student, check, draws) for check in lab.selected(stage)}
 
 
 @pytest.mark.parametrize("path", CORRECT, ids=lambda path: path.stem)
@@ -72,7 +72,7 @@ def test_the_generated_checks_answer_from_the_reference_per_student(lab10):
     function fails its generated check."""
     from lab10.generated import INPUTS
     from labkit.drawn import specimens
-    one, two = (Draws(student=student, secret="s", count=120) for student in ("alice", "bob"))
+    one, two = (InputSource(student=student, secret="s", count=120) for student in ("alice", "bob"))
     graded = [check for check in lab10.graded if check.group.id == "generated"]
     with StudentRun(SOLUTION, display="student.py", limits=LIMITS) as student:
         assert all(checks.verdict(student, check, one).passed for check in graded)
