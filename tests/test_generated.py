@@ -120,6 +120,13 @@ def test_property_inputs_have_no_answer_key_but_the_rules():
 
 # --- make test-full's fixed inputs: data the handout keeps ------------------------------------------------
 
+def test_every_labs_fixed_inputs_are_what_make_tables_writes(lab):
+    """Each lab's fixed-inputs module is current, not only Lab09's: Lab10's kept a header the generator no longer
+    writes (make tables LAB=lab10 rewrote it, and nothing said so)."""
+    found = fixed_inputs.stale(lab)
+    assert found is None, f"{fixed_inputs.module_path(lab)}: stale, run make tables LAB={lab.id}"
+
+
 def test_the_fixed_inputs_the_handout_keeps_are_what_the_draws_and_the_reference_give():
     """lab09/fixed_inputs.py holds make test-full's inputs of every drawn check on fixed inputs and what the reference
     says of each; a draw, a count, the seed or the solution changed without `make tables` fails here, with the

@@ -1,9 +1,8 @@
 """`make test-full`'s fixed inputs of Lab10's drawn checks, and what the reference says of each: written by
 `make tables` (labkit/instructor/fixed_inputs.py) from the checks' draws and solutions/student.py; do not edit.
 
-Each entry is (input, stencil): the stencil (labkit/drawn.py) is the reference's string for the input with
-the input's strings left as holes, as parts: (path, text) written by the reference for the item at path,
-(path, None) the hole of the input's string at path; None for a check that consults nothing.
+Each entry is (input, stencil), the stencil the reference's string for the input with the input's strings as
+holes (labkit/drawn.py).  The format: docs/design.md#labkitdrawnpy
 """
 
 FIXED_INPUTS = {
