@@ -319,9 +319,11 @@ def everything_under(pid: int) -> list[int]:
     return found
 
 
-def start_grader(folder: Path, out: Path, *options: str, **env) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out), *options], cwd=ROOT,
-                            env=clean_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def start_grader(folder: Path, out: Path, *options: str, session: bool = False, **env) -> subprocess.Popen:
+    """The grader on `folder`; `session`: in a process group of its own, as a terminal starts it."""
+    return subprocess.Popen([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out), *options],
+                            cwd=ROOT, env=clean_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=session)
 
 
 LINUX_PROC = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
@@ -365,10 +367,8 @@ def test_a_closed_terminal_ends_the_run_and_everything_it_started(tmp_path, endi
     for name in ("sleepy1", "sleepy2"):
         (folder / f"{name}.py").write_text(SLEEPER, encoding="utf-8")
     out = tmp_path / "out"
-    grader = subprocess.Popen([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out),
-                               "--jobs", "2"], cwd=ROOT, env=clean_env(LAB_TIMEOUT="60", LAB_SANDBOX=sandbox,
-                                                                         LAB_UNSAFE="1"), stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, start_new_session=True)  # a terminal's group
+    grader = start_grader(folder, out, "--jobs", "2", session=True, LAB_TIMEOUT="60", LAB_SANDBOX=sandbox,
+                          LAB_UNSAFE="1")
     try:
         wait_for(lambda: len(busy_workers(grader.pid)) == 2, what="two sleepers running")
         started = everything_under(grader.pid)
