@@ -10,14 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from framework import ROOT
-from framework import STUB
+from framework import ROOT, STUB  # noqa: F401  (STUB: the tests take it from here)
 from labkit import checks
 from labkit.run.engine import Limits, Runtime, StudentRun
 from labkit.spec import DrawnCheck, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 
 os.environ.pop("LAB", None)  # the suite chooses its labs itself (LABS, LAB_SPEC): a LAB= of the shell is no lab of it
+# `make check VENV=… BASE_PYTHON=…` (as CI runs it) puts its variables in the environment of every process below it:
+# a `make test` a test starts in a handout or a lab copy would read them (a venv of another name, CI's interpreter in
+# place of the one the test chose).  The suite's processes start from a shell without any variable the Makefile reads.
+MAKE_VARIABLES = frozenset(re.findall(r"\$\((?:origin )?([A-Z][A-Z0-9_]*)\)", (ROOT / "Makefile").read_text("utf-8")))
+for _name in MAKE_VARIABLES | {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"}:
+    os.environ.pop(_name, None)
 STUDENTS = ROOT / "tests" / "students"
 LAB = active()  # the lab this checkout runs (lab09/spec.py)
 TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, DrawnCheck))  # fixed examples: the six, extended
@@ -90,9 +95,10 @@ def without_level_line(feedback: str) -> str:
 
 
 def clean_env(**overrides) -> dict:
-    """The environment of a student's shell: no make nesting, Chinese unless told otherwise."""
+    """The environment of a student's shell (without the variables of `make check`: MAKE_VARIABLES), Chinese unless
+    told otherwise."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT",
+           if k not in ("LAB", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT",
                         "PYTHONPYCACHEPREFIX")}  # bytecode of a lab copied to a temp dir stays there
     env.update(overrides)
     return env
