@@ -70,7 +70,7 @@ def test_a_reply_line_arrives_whole_in_pieces_and_one_over_the_frame_is_dropped(
     long = b"[" + b"1," * MIB + b"1]"
     received = [line for start in range(0, len(long), 1 << 16) for line in lines.feed(long[start:start + (1 << 16)])]
     assert received == [] and lines.feed(b"\nnext\nha") == [long, b"next"] and lines.feed(b"lf\n") == [b"half"]
-    for start in range(0, 5 * MIB, 1 << 16):
+    for _ in range(0, 5 * MIB, 1 << 16):
         assert lines.feed(b"x" * (1 << 16)) == []
     assert lines.feed(b"still the same line\nafter\n") == [b"after"]  # the line over the frame is no answer
 

@@ -163,7 +163,7 @@ def test_a_labs_reference_imports_its_given_module_beside_the_courses_shared_fac
     it (generated checks, make tables)."""
     from conftest import use_lab
     from labkit.checks import lab_reference
-    for lab in use_lab(SECOND, monkeypatch):
+    for _lab in use_lab(SECOND, monkeypatch):
         lab_reference.cache_clear()
         try:
             assert lab_reference().error_body(400, "x")["error"]["message"] == "x"

@@ -13,7 +13,10 @@ from labkit.run.engine import CallRecord, CaseRun, LoadOutcome
 from labkit.spec import Example
 
 
-def returned(value, expected, case=TABLE[0], detectors=Detectors()):
+NO_DETECTORS = Detectors()
+
+
+def returned(value, expected, case=TABLE[0], detectors=NO_DETECTORS):
     """The verdict on one call that returned `value` (as data) where `expected` is wanted."""
     case = replace(case, examples=(Example(("input",), expected),))
     call = CallRecord({"kind": "data", "type": type(value).__name__, "value": value, "is_argument": []}, None,

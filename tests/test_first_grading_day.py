@@ -6,14 +6,13 @@ The class is a realistic Canvas download (lms_fixtures.canvas_class: the facts C
 reference) laid out as a TA's folder holds it: the gradebook export, submissions/ and the course's variants/."""
 
 import csv
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import CLASS_LIMITS, ROOT, clean_env, make
+from conftest import ROOT, clean_env, make
 from labkit.i18n import text
 from lms_fixtures import CANVAS_ROWS, RIGHT, WRONG as WRONG_BYTES, canvas_class, canvas_gradebook, put, zip_bytes
 

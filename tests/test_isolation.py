@@ -117,7 +117,7 @@ def attacked(request, monkeypatch):
     conftest.LABS (the toy, Lab10) at the strongest."""
     lab_name, name = request.param
     got = forced_or_skipped(monkeypatch, strongest(monkeypatch) if name == "strongest" else name)
-    for lab in use_lab(lab_name, monkeypatch):
+    for _lab in use_lab(lab_name, monkeypatch):
         yield got
 
 

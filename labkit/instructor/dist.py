@@ -185,7 +185,7 @@ def tree_files(grading: bool = False) -> dict[str, Path]:
     """Handout path -> file of the course, from the working tree (no git), sorted; bytecode caches left out."""
     files, trees = layout(grading=grading)
     found = {name: ROOT / source for name, source in files.items() if (ROOT / source).is_file()}
-    for name, folder in trees.items():
+    for folder in trees.values():
         for path in sorted((ROOT / folder).rglob("*")):
             relative = path.relative_to(ROOT).as_posix()
             if path.is_file() and "__pycache__" not in path.parts and handout_name(relative, grading) is not None:

@@ -34,8 +34,8 @@ def files(name: str) -> dict[str, str]:
     given_module = given[:-3].replace("/", ".")
     title = name[:1].upper() + name[1:]
     stub_body = '    return ""  # TODO: GREETING + ", " + name + "!" (TASK.md rule G1)\n'
-    function = (f'def greet(name: str) -> str:\n    """The greeting for `name`: GREETING, a comma and a space, the name and'
-                f' "!" (rule G1).\n\n    >>> greet("Ada")\n    \'Hello, Ada!\'\n    """\n')
+    function = ('def greet(name: str) -> str:\n    """The greeting for `name`: GREETING, a comma and a space, the name and'
+                ' "!" (rule G1).\n\n    >>> greet("Ada")\n    \'Hello, Ada!\'\n    """\n')
     sheet = {
         "zh": f"""# {title} · 问候
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from labkit.instructor.config import NUMBER, keys
-from labkit.spec import Group, Lab, active
+from labkit.spec import Lab, active
 
 README = "README.md"
 _HEADS = {"zh": ("组", "检查", "在哪里运行", "分数", "合计"), "en": ("group", "checks", "where they run", "points", "total")}

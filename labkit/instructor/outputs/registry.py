@@ -106,8 +106,8 @@ class Spooled:
             yield StudentResult.read(document)
 
     def graded(self):
-        for document, feedback in self.spool.entries():
-            yield StudentResult.read(document), feedback
+        for document, said in self.spool.entries():
+            yield StudentResult.read(document), said
 
 
 def check(result, feedback_text: str = "", outputs=None) -> None:

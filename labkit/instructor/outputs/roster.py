@@ -86,11 +86,11 @@ def load(path: Path) -> Roster:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise RosterError(text("roster.unreadable", path=path, error=error.strerror or type(error).__name__))
+        raise RosterError(text("roster.unreadable", path=path, error=error.strerror or type(error).__name__)) from None
     try:
         content = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise RosterError(text("roster.not_utf8", path=path))
+        raise RosterError(text("roster.not_utf8", path=path)) from None
     bom = raw.startswith(b"\xef\xbb\xbf")
     first = content.split("\n", 1)[0]
     moodle = None
