@@ -11,6 +11,8 @@ chat:     on the suite's own follow-ups (tests/followups.py) the rewrite finds t
           often as the question as typed and at least 80 % of the time, and the share of rewrites that keep the
           subject; `make chat`'s models and knowledge base are made in at most 100 ms (the best of the runs,
           each in a fresh interpreter), and its start is timed.
+suite:    `make check` itself (not part of `all`: it takes minutes), against its goal of 6 minutes on an idle
+          2-core machine (a busy or smaller one says so in its cores and load).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ STUDENTS = ROOT / "tests" / "students"
 LAB_GOAL = 1.5
 GRADE_SECONDS_GOAL, SPEEDUP_GOAL, DRAWN_FACTOR_GOAL = 15.0, 5.0, 2.0
 LARGE_TIME_GOAL, LARGE_MEMORY_GOAL = 1.2, 1.3  # the large class against the small one: per submission, peak
+SUITE_GOAL_MINUTES = 6.0  # make check, whole, on an idle 2-core machine
 HIT_GOAL, TRAINING_GOAL_MS = 0.8, 100.0  # the chat: the rewrite's hit@3, and the time its models take to train
 # The grader's own peak memory (its workers and the students' children are processes of their own): the
 # grader runs in this shim, which writes its ru_maxrss (KiB on Linux, bytes on macOS) to a file as it exits.
@@ -172,13 +175,26 @@ def bench_chat(python: str, runs: int) -> bool:
     return hit and train_ms <= TRAINING_GOAL_MS
 
 
+def bench_suite(make: list[str]) -> bool:
+    """`make check` once, timed: the maintainer's own wait, with the machine's cores and load beside it."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    started = time.monotonic()
+    done = subprocess.run(make + ["check"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    minutes = (time.monotonic() - started) / 60
+    ok = done.returncode == 0 and minutes <= SUITE_GOAL_MINUTES
+    print(f"make check                     {minutes:6.1f} min  (goal <= {SUITE_GOAL_MINUTES:g} min on an idle 2-core "
+          f"machine; here {os.cpu_count()} cores, load {load:.1f} at the start; "
+          f"{'green' if done.returncode == 0 else 'RED'}): {_verdict(ok)}")
+    return ok
+
+
 def _verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("part", nargs="?", choices=("lab", "grading", "chat", "all"), default="all")
+    parser.add_argument("part", nargs="?", choices=("lab", "grading", "chat", "suite", "all"), default="all")
     parser.add_argument("--python", default=sys.executable, help="interpreter of the venv make uses")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--size", type=int, default=300)
@@ -196,6 +212,8 @@ def main() -> int:
         results.append(bench_grading(python, make, args.size, args.large))
     if args.part in ("chat", "all"):
         results.append(bench_chat(python, args.runs))
+    if args.part == "suite":
+        results.append(bench_suite(make))
     return 0 if all(results) else 1
 
 
