@@ -23,9 +23,9 @@ SECTIONS = tuple(Section(id=name) for name in (
     "format", "extract", "extended", "properties", "graded_properties", "generated", "challenge", "rewrite"))
 
 
-def _six(case_id, function, section, *examples):
+def _six(case_id, function, section, *examples, rules, about):
     return Case(id=case_id, function=function, group=SIX, section=section, hint=f"hint.case{case_id}",
-                examples=examples)
+                examples=examples, rules=rules, about=about)
 
 
 def _extended(case_id, function, hint, *examples):
@@ -42,17 +42,24 @@ def _challenge(case_id, function, section, hint, *examples):
 
 CHECKS = (
     # --- the six (make test) -------------------------------------------------------------------------------
-    _six("1", "format_prompt", "format", Example(([msg("user", "你好")],), SINGLE_TURN_PROMPT)),
-    _six("2", "format_prompt", "format", Example((MULTI_TURN,), MULTI_TURN_PROMPT)),
+    _six("1", "format_prompt", "format", Example(([msg("user", "你好")],), SINGLE_TURN_PROMPT),
+         rules=("F1", "F2", "F3"),
+         about=Text("单轮: 一条 user 消息得到完全正确的提示词", "single turn: the exact prompt for one user message")),
+    _six("2", "format_prompt", "format", Example((MULTI_TURN,), MULTI_TURN_PROMPT),
+         rules=("F1", "F2"), about=Text("多轮: system + 三轮历史，每个标签、顺序、换行和内容",
+                                         "multi-turn: system + three turns, every tag, order, newline and content")),
     _six("3", "format_prompt", "format",
          Example(([msg("system", "只用一句话回答。"), msg("user", "天为什么是蓝的？")],),
                  "<|system|>\n只用一句话回答。\n<|user|>\n天为什么是蓝的？\n<|assistant|>\n"),
          Example(([msg("user", "Hi"), msg("assistant", "Hello!"), msg("user", "Tell me a joke.")],),
-                 "<|user|>\nHi\n<|assistant|>\nHello!\n<|user|>\nTell me a joke.\n<|assistant|>\n")),
+                 "<|user|>\nHi\n<|assistant|>\nHello!\n<|user|>\nTell me a joke.\n<|assistant|>\n"),
+         rules=("F3",),
+         about=Text("提示词以生成标签结尾，且只在结尾出现一次", "the prompt ends with the generation tag, once, at the end")),
     _six("4", "extract_response", "extract",
          Example(("  今天天气不错。  ",), "今天天气不错。", mistakes={"": "hint.empty_when_no_tag"}),
          Example(("\n\t好的，我明白了。\r\n",), "好的，我明白了。", mistakes={"": "hint.empty_when_no_tag"}),
-         Example(("第一行\n第二行\n",), "第一行\n第二行", mistakes={"": "hint.empty_when_no_tag"})),
+         Example(("第一行\n第二行\n",), "第一行\n第二行", mistakes={"": "hint.empty_when_no_tag"}),
+         rules=("E1", "E4"), about=Text("没有标签时返回整段输出，去掉首尾空白", "no tag: the whole output, trimmed")),
     _six("5", "extract_response", "extract",
          Example(("<|system|>\n简洁回答。\n<|user|>\n1+1=?\n<|assistant|>\n2\n"
                   "<|user|>\n再加 1 呢？\n<|assistant|>\n3\n",), "3", mistakes={
@@ -61,7 +68,8 @@ CHECKS = (
          }),
          Example(("<|user|>\nhi\n<|assistant|>\nhello\n<|user|>\nhow are you?\n<|assistant|>\n"
                   "fine, thanks\n<|user|>\nbye\n<|assistant|>\n  Bye!\nSee you.  \n",), "Bye!\nSee you.",
-                 mistakes={"hello": "hint.first_not_last", "fine, thanks": "hint.first_not_last"})),
+                 mistakes={"hello": "hint.first_not_last", "fine, thanks": "hint.first_not_last"}),
+         rules=("E2", "E4"), about=Text("有多个 `<|assistant|>` 时取最后一个", "several `<|assistant|>`: the last one wins")),
     _six("6", "extract_response", "extract",
          Example(("<|user|>\n帮我起个名字\n<|assistant|>\n叫“小明”怎么样？\n<|user|>\n再来一个\n",),
                  "叫“小明”怎么样？", mistakes={"叫“小明”怎么样？\n<|user|>\n再来一个": "hint.no_cut_user"}),
@@ -76,7 +84,9 @@ CHECKS = (
                  }),
          Example(("<|assistant|>\n先说结论：可以。\n<|user|>\n为什么？<|end|>\n",), "先说结论：可以。", mistakes={
              "先说结论：可以。\n<|user|>\n为什么？": "hint.cut_at_earliest",
-         })),
+         }),
+         rules=("E3", "E4"), about=Text("在最早的 `<|user|>`、`<|end|>` 或 `<|system|>` 处截断",
+                                         "cut at the earliest `<|user|>`, `<|end|>` or `<|system|>`")),
     # --- extended checks (make test-full) --------------------------------------------------------------------
     _extended("x1", "format_prompt", "hint.x1", Example(([],), "<|assistant|>\n", mistakes={"": "hint.x1"})),
     _extended("x2", "format_prompt", "hint.unknown_role",

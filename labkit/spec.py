@@ -108,6 +108,11 @@ class Case:
     """its Examples (empty for a check whose inputs are drawn)"""
     points: int | None = None
     """its points when its group does not share them equally; None: an equal share"""
+    rules: tuple[str, ...] = ()
+    """the task sheets' rules it checks ("F1", "F2"): a case of make test is a row of the sheets' table of cases,
+    which make tables writes (labkit/instructor/sheets.py)"""
+    about: Text | None = None
+    """what that row says the case checks, where it says more than the label; None: the label"""
 
     @property
     def label_key(self) -> str:

@@ -1,5 +1,6 @@
-"""The scheme's tables in TASK.md, TASK.en.md and README are generated from the lab spec (labkit/instructor/sheets.py):
-`make tables` rewrites a stale one, and this test fails on one with the diff that `make tables` would apply."""
+"""The generated parts of TASK.md, TASK.en.md and README (the scheme, the cases, the stub's and the reference's
+transcripts: labkit/instructor/sheets.py) are current: `make tables` rewrites a stale one, and this test fails on one
+with the diff that `make tables` would apply."""
 
 import difflib
 import shutil
@@ -24,7 +25,7 @@ def complaint(block, there, wanted) -> str:
 
 @pytest.mark.parametrize("block", sheets.blocks(LAB), ids=lambda block: f"{block.file} {block.marker}")
 def test_generated_tables_are_current(block):
-    there = sheets.current((ROOT / block.file).read_text(encoding="utf-8"), block.marker)
+    there = sheets.current((ROOT / block.file).read_text(encoding="utf-8"), block)
     wanted = block.render(LAB)
     if there != wanted:
         pytest.fail(complaint(block, there, wanted), pytrace=False)
@@ -55,7 +56,9 @@ def test_a_changed_weight_rewrites_every_table_and_nothing_else(tmp_path):
     assert message.startswith("TASK.md <!-- scheme -->: stale, run make tables\n")
     assert f"\n-| {zh} | TEST 1–{last} | `make test` | 30 |\n" in message
     assert f"\n+| {zh} | TEST 1–{last} | `make test` | 40 |\n" in message
-    assert sorted(sheets.write(changed, root)) == sorted(f"{b.file} {b.marker}" for b in sheets.blocks(LAB))
+    weighed = [b for b in sheets.blocks(LAB) if b.marker in ("<!-- scheme -->", "<!-- scheme: readme -->",
+                                                                "<!-- course-file -->")]  # not the cases, transcripts
+    assert sorted(sheets.write(changed, root)) == sorted(f"{b.file} {b.marker}" for b in weighed)
     assert sheets.stale(changed, root) == [] and sheets.write(changed, root) == []
     after = {name: (root / name).read_text(encoding="utf-8") for name in before}
     assert f"| `six` | `t1`…`{six[-1].column}` | 40 | {'–'.join(map(str, each))} | `make test` |" in after["README.md"]
@@ -73,7 +76,8 @@ def test_make_tables_writes_every_table_of_either_lab_from_its_spec(lab, tmp_pat
     for block in sheets.blocks(lab):
         path = tmp_path / block.file
         before = path.read_text(encoding="utf-8") if path.exists() else "# sheet\n"
-        path.write_text(before + f"\n{block.marker}\n| stale |\n\nafter {block.marker}\n", encoding="utf-8")
+        stale = "```text\n| stale |\n```\n" if block.fenced else "| stale |\n"  # a transcript, or a table
+        path.write_text(before + f"\n{block.marker}\n{stale}\nafter {block.marker}\n", encoding="utf-8")
     assert len(sheets.stale(lab, tmp_path)) == len(sheets.blocks(lab))
     assert sorted(sheets.write(lab, tmp_path)) == sorted(f"{b.file} {b.marker}" for b in sheets.blocks(lab))
     assert sheets.stale(lab, tmp_path) == []
@@ -83,7 +87,7 @@ def test_make_tables_writes_every_table_of_either_lab_from_its_spec(lab, tmp_pat
     assert row in (tmp_path / "TASK.en.md").read_text(encoding="utf-8")
     for block in sheets.blocks(lab):
         text = (tmp_path / block.file).read_text(encoding="utf-8")
-        assert sheets.current(text, block.marker) == block.render(lab) and f"after {block.marker}" in text
+        assert sheets.current(text, block) == block.render(lab) and f"after {block.marker}" in text
         assert "| stale |" not in text
 
 

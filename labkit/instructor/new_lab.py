@@ -53,7 +53,11 @@ def files(name: str) -> dict[str, str]:
 
 ## 3 运行
 
-`make test LAB={name}` 运行测试。初始代码的输出：
+`make test LAB={name}` 运行测试：
+
+<!-- cases -->
+
+初始代码的输出：
 
 <!-- transcript: stub -->
 
@@ -78,7 +82,11 @@ Write `greet(name)` in `{student_file}`: it returns the greeting.
 
 ## 3 Running it
 
-`make test LAB={name}` runs the cases. What the stub prints:
+`make test LAB={name}` runs the cases:
+
+<!-- cases -->
+
+What the stub prints:
 
 <!-- transcript: stub -->
 
@@ -112,7 +120,7 @@ from labkit.spec import Case, Example, Group, Lab, Section, Text
 BASIC = Group(id="basic", points=100, stage="test", name=Text("基本测试", "the basic"))
 SECTIONS = (Section(id="greet"),)
 CHECKS = (
-    Case(id="1", function="greet", group=BASIC, section="greet", hint="hint.greeting",
+    Case(id="1", function="greet", group=BASIC, section="greet", hint="hint.greeting", rules=("G1",),
          examples=(Example(("Ada",), "Hello, Ada!"), Example(("小明",), "Hello, 小明!"))),
 )
 
@@ -229,25 +237,6 @@ def test_the_sheets_tables_are_current():
 SCAFFOLD_WORDS = ("把这个实验改成你的", "make this lab yours")  # in its sheets and its summary: make dist refuses them
 
 
-def transcripts(name: str, root: Path) -> None:
-    """Fill each sheet's transcript blocks with what make test prints for the stub and the reference."""
-    default = _default()
-    for sheet, language in (("TASK.md", "zh"), ("TASK.en.md", "en")):
-        path = root / sheet
-        text = path.read_text(encoding="utf-8")
-        for which, student in (("stub", []), ("solution", [f"STUDENT={root.relative_to(ROOT).as_posix()}/{default.solution}"])):
-            printed = _run(name, ["test", *student], language).replace(default.solution, default.student_file)
-            text = text.replace(f"<!-- transcript: {which} -->\n", f"<!-- transcript: {which} -->\n```text\n{printed}```\n")
-        path.write_text(text, encoding="utf-8")
-
-
-def _run(name: str, args: list, language: str = "zh") -> str:
-    env = {key: value for key, value in os.environ.items() if key not in ("LAB", "LAB_SPEC", "MAKEFLAGS", "MAKELEVEL")}
-    env.update(LAB=name, LAB_LANG=language, PYTHONDONTWRITEBYTECODE="1")
-    return subprocess.run([sys.executable, str(ROOT / "lab.py"), *args, f"PYTHON={sys.executable}"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300).stdout
-
-
 def main(argv: list[str]) -> int:
     if len(argv) != 1 or not NAME.match(argv[0]):
         print("usage: make new-lab NAME=<name> (lower case letters, digits and _, a letter first)", file=sys.stderr)
@@ -267,7 +256,6 @@ def main(argv: list[str]) -> int:
     if tables.returncode != 0:
         print(tables.stderr.strip(), file=sys.stderr)
         return 1
-    transcripts(name, root)
     relative = root.relative_to(ROOT).as_posix()
     print(f"new lab: {relative}/ (make test LAB={name}: 0/1 on the stub; make check runs {relative}/tests)")
     print(f"next: git add {relative} && git commit, then make dist LAB={name}; README's \"Adding a lab\" is the checklist")

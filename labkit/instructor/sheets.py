@@ -1,22 +1,31 @@
-"""The generated tables of the sheets and README, rendered from the lab spec and the course file's keys.
+"""The generated parts of the sheets and README, from the lab spec, the course file's keys and what make test prints.
 
-Each follows a marker line (`<!-- scheme -->`, `<!-- scheme: readme -->`, `<!-- course-file -->`) to the first line
-not starting with `|`.  `python -m labkit.instructor.sheets [zh|en|readme|course-file]` prints one table; `--write`
-rewrites every stale one (make tables).
-"""
+A table follows its marker (`<!-- scheme -->`, `<!-- cases -->`, `<!-- scheme: readme -->`, `<!-- course-file -->`) to
+the first line not starting with `|`; a transcript (`<!-- transcript: stub -->`, `solution`) is the ```text block after
+its marker.  `python -m labkit.instructor.sheets TABLE` prints one table, `--write` rewrites what is stale (make tables)."""
 
 from __future__ import annotations
 
+import functools
+import os
+import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from labkit import course
+from labkit.i18n import text
 from labkit.instructor.config import NUMBER, keys
 from labkit.spec import Lab, active
 
 README = "README.md"
 _HEADS = {"zh": ("组", "检查", "在哪里运行", "分数", "合计"), "en": ("group", "checks", "where they run", "points", "total")}
+_CASE_HEADS = {"zh": ("测试", "检查什么", "规则"), "en": ("case", "what it checks", "rules")}
+_AND = {"zh": "、", "en": ", "}
+TRANSCRIPTS = ("stub", "solution")  # what make test prints for the lab's stub and for its reference solution
+FENCE = "```"
 _WHERE = {"zh": {"test": "`make test`", "full": "`make test-full`", "grade": "只在评分时"},
           "en": {"test": "`make test`", "full": "`make test-full`", "grade": "grading only"}}
 
@@ -28,6 +37,8 @@ class Block:
     file: str
     marker: str
     render: Callable[[Lab], str]
+    fenced: bool = False
+    """a ```text block after the marker (a transcript), not a table"""
 
 
 def markdown(head: tuple, rows: list) -> str:
@@ -50,6 +61,59 @@ def scheme_table(lab: Lab, language: str) -> str:
                      _WHERE[language][group.stage], group.points))
     rows.append((f"**{total}**", "", "", f"**{_total(lab)}**"))
     return markdown(tuple(head), rows)
+
+
+def cases_table(lab: Lab, language: str) -> str:
+    """The cases of make test as the task sheet in `language` lists them: its [TEST id], what it checks (the case's
+    `about`, else its label) and the sheet's rules it checks."""
+    rows = []
+    for check in lab.selected("test"):
+        about = getattr(check.about, language) if check.about else text(check.label_key, language)
+        rows.append((f"TEST {check.id}", about.replace("|", "\\|"), rules_cell(check.rules, language)))
+    return markdown(_CASE_HEADS[language], rows)
+
+
+def rules_cell(rules: tuple[str, ...], language: str) -> str:
+    """"F1–F3" for three or more rules in a row (one letter, numbers one apart), else each: "E1、E4" / "E1, E4"."""
+    runs: list[list[str]] = []
+    for rule in rules:
+        if runs and _next(runs[-1][-1]) == rule:
+            runs[-1].append(rule)
+        else:
+            runs.append([rule])
+    parts = [part for run in runs for part in ([f"{run[0]}–{run[-1]}"] if len(run) >= 3 else run)]
+    return _AND[language].join(parts)
+
+
+def _next(rule: str) -> str:
+    """The rule after `rule` ("F2" after "F1"), or "" for a rule without a number."""
+    found = re.fullmatch(r"(\D+)(\d+)", rule)
+    return f"{found[1]}{int(found[2]) + 1}" if found else ""
+
+
+def transcript(lab: Lab, language: str, which: str) -> str:
+    """What `make test` prints in `language` for the lab's stub ("stub") or its reference ("solution"), the
+    summary's last line naming the student's file as the sheet shows it, in a ```text block."""
+    return _transcript(lab.id, lab.solution_path, lab.student_file, language, which)
+
+
+@functools.lru_cache(maxsize=None)
+def _transcript(lab_id: str, solution: Path, student_file: str, language: str, which: str) -> str:
+    """transcript's work, once a process (make tables compares, then writes; the files it runs do not change)."""
+    student = "" if which == "stub" else str(solution)
+    command = [sys.executable, os.path.join(course.ROOT, "lab.py"), "--make", "--python", sys.executable, "test",
+               "--student", student]
+    unwanted = ["LAB", "LAB_LANG", "LAB_STUDENT", "LAB_TIMEOUT", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"]
+    if lab_id in course.labs():  # a lab of the course by its name; another (the suite's toy) as this process has it
+        command += ["--lab", lab_id]
+        unwanted.append("LAB_SPEC")
+    env = {key: value for key, value in os.environ.items() if key not in unwanted}
+    env.update(LAB_LANG=language, PYTHONDONTWRITEBYTECODE="1")
+    printed = subprocess.run(command, cwd=course.ROOT, env=env, capture_output=True, text=True, encoding="utf-8",
+                             timeout=600).stdout
+    tested = text("summary.file", language, file="")
+    lines = [tested + student_file if line.startswith(tested) else line for line in printed.splitlines()]
+    return FENCE + "text\n" + "".join(line + "\n" for line in lines) + FENCE + "\n"
 
 
 def readme_table(lab: Lab) -> str:
@@ -81,45 +145,61 @@ def course_file_table(lab: Lab) -> str:
 
 
 def blocks(lab: Lab) -> tuple[Block, ...]:
-    """Every generated table of `lab`: one per task sheet, and README's two where its root has a README (a lab in a
-    folder of the course's, labs/<lab>/, has its sheets only)."""
-    sheets = tuple(Block(file, "<!-- scheme -->", lambda lab, language=language: scheme_table(lab, language))
-                   for language, file in lab.sheets.items())
+    """Every generated part of `lab`: its scheme, its cases and their two transcripts in each task sheet, and
+    README's two tables where its root has a README (a lab in a folder of the course's, labs/<lab>/, has its sheets
+    only)."""
+    sheets: tuple[Block, ...] = ()
+    for language, file in lab.sheets.items():
+        sheets += (Block(file, "<!-- scheme -->", lambda lab, language=language: scheme_table(lab, language)),
+                   Block(file, "<!-- cases -->", lambda lab, language=language: cases_table(lab, language)))
+        sheets += tuple(Block(file, f"<!-- transcript: {which} -->", fenced=True,
+                              render=lambda lab, language=language, which=which: transcript(lab, language, which))
+                        for which in TRANSCRIPTS)
     if lab.sheets and not (lab.root / README).is_file():
         return sheets
     return sheets + (Block(README, "<!-- scheme: readme -->", readme_table),
                      Block(README, "<!-- course-file -->", course_file_table))
 
 
-def current(text: str, marker: str) -> str | None:
-    """The table that follows `marker` in `text` (None when the marker is missing or appears more than once)."""
-    lines = text.splitlines(keepends=True)
+def current(sheet: str, block: Block) -> str | None:
+    """The table (or ```text block) that follows the block's marker in `sheet` (None when the marker is missing or
+    appears more than once)."""
+    lines = sheet.splitlines(keepends=True)
+    span = _span(lines, block.marker, block.fenced)
+    return None if span is None else "".join(lines[span[0]:span[1]])
+
+
+def replaced(sheet: str, block: Block, part: str) -> str:
+    """`sheet` with the table (or ```text block) after the block's marker replaced by `part`."""
+    lines = sheet.splitlines(keepends=True)
+    span = _span(lines, block.marker, block.fenced)
+    assert span is not None, block.marker
+    return "".join(lines[:span[0]]) + part + "".join(lines[span[1]:])
+
+
+def _span(lines: list[str], marker: str, fenced: bool) -> tuple[int, int] | None:
+    """[start, end) of the lines after the one marker line: up to the first line not starting with `|`, or the
+    ```text block (an empty span where it does not start there)."""
     found = [index for index, line in enumerate(lines) if line.rstrip("\n") == marker]
     if len(found) != 1:
         return None
-    table = []
-    for line in lines[found[0] + 1:]:
-        if not line.startswith("|"):
-            break
-        table.append(line)
-    return "".join(table)
-
-
-def replaced(text: str, marker: str, table: str) -> str:
-    """`text` with the table after `marker` replaced by `table`."""
-    lines = text.splitlines(keepends=True)
-    start = next(index for index, line in enumerate(lines) if line.rstrip("\n") == marker) + 1
-    end = start
-    while end < len(lines) and lines[end].startswith("|"):
+    start = end = found[0] + 1
+    if not fenced:
+        while end < len(lines) and lines[end].startswith("|"):
+            end += 1
+    elif end < len(lines) and lines[end].rstrip("\n") == FENCE + "text":
         end += 1
-    return "".join(lines[:start]) + table + "".join(lines[end:])
+        while end < len(lines) and lines[end].rstrip("\n") != FENCE:
+            end += 1
+        end = min(end + 1, len(lines))
+    return start, end
 
 
 def stale(lab: Lab, root: Path) -> list[tuple[Block, str | None, str]]:
     """(block, the table there now or None without a single marker, the table it should be) for every stale one."""
     found = []
     for block in blocks(lab):
-        there = current((root / block.file).read_text(encoding="utf-8"), block.marker)
+        there = current((root / block.file).read_text(encoding="utf-8"), block)
         wanted = block.render(lab)
         if there != wanted:
             found.append((block, there, wanted))
@@ -133,7 +213,7 @@ def write(lab: Lab, root: Path) -> list[str]:
         path = root / block.file
         if there is None:
             raise SystemExit(f"{block.file}: needs exactly one line {block.marker}")
-        path.write_text(replaced(path.read_text(encoding="utf-8"), block.marker, wanted), encoding="utf-8")
+        path.write_text(replaced(path.read_text(encoding="utf-8"), block, wanted), encoding="utf-8")
         done.append(f"{block.file} {block.marker}")
     return done
 
@@ -141,6 +221,7 @@ def write(lab: Lab, root: Path) -> list[str]:
 def main(argv: list[str]) -> int:
     lab = active()
     tables = {"zh": lambda: scheme_table(lab, "zh"), "en": lambda: scheme_table(lab, "en"),
+              "cases-zh": lambda: cases_table(lab, "zh"), "cases-en": lambda: cases_table(lab, "en"),
               "readme": lambda: readme_table(lab), "course-file": lambda: course_file_table(lab)}
     if argv == ["--write"]:
         for line in write(lab, lab.root) or ["tables: every generated table is current"]:

@@ -25,12 +25,12 @@ SECTIONS = tuple(Section(id=name) for name in (
     "parse", "reply", "stream", "extended", "properties", "graded_properties", "generated"))
 
 
-def _case(case_id, function, group, section, hint, *examples):
-    return Case(id=case_id, function=function, group=group, section=section, hint=hint, examples=examples)
+def _case(case_id, function, group, section, hint, *examples, **row):
+    return Case(id=case_id, function=function, group=group, section=section, hint=hint, examples=examples, **row)
 
 
-def _basic(case_id, function, section, *examples):
-    return _case(case_id, function, BASIC, section, f"hint.case{case_id}", *examples)
+def _basic(case_id, function, section, *examples, rules, about):
+    return _case(case_id, function, BASIC, section, f"hint.case{case_id}", *examples, rules=rules, about=about)
 
 
 def _extended(case_id, function, hint, *examples):
@@ -51,29 +51,50 @@ FULL_REQUEST = body(model="lab09-tinylm", max_tokens=32, stream=True, temperatur
 
 CHECKS = (
     # --- the eight (make test) -------------------------------------------------------------------------------
-    _basic("1", "parse_chat_request", "parse", Example((body(messages=HELLO),), parsed(HELLO))),
+    _basic("1", "parse_chat_request", "parse", Example((body(messages=HELLO),), parsed(HELLO)),
+           rules=("P2", "P3", "P4"),
+           about=Text("最小的请求: 只有 messages，其余用默认值", "a minimal request: messages only, defaults for the rest")),
     _basic("2", "parse_chat_request", "parse",
            Example((FULL_REQUEST,), parsed([*DIALOGUE[:2], msg("user", "再说一遍")], 32, True)),
            Example((body(messages=DIALOGUE, stream=False, max_tokens=MAX_TOKENS_LIMIT),),
-                   parsed(DIALOGUE, MAX_TOKENS_LIMIT))),
+                   parsed(DIALOGUE, MAX_TOKENS_LIMIT)),
+           rules=("P2", "P5"),
+           about=Text("完整的请求: 多条消息，消息只留 role 和 content，其他字段不管",
+                           "a full request: several messages, each keeping role and content, other fields ignored")),
     _basic("3", "parse_chat_request", "parse",
            _raises("messages: 你好", "body"), _raises(body(model="lab09-tinylm"), "messages"),
-           _raises(body(messages=[msg("tool", "晴，21°C")]), "role")),
+           _raises(body(messages=[msg("tool", "晴，21°C")]), "role"),
+           rules=("P1", "P2", "P5"),
+           about=Text("坏请求 (不是 JSON、缺 messages、未知角色) 抛出 ValueError，信息写出字段",
+                           "bad requests (no JSON, no messages, an unknown role) raise ValueError naming the field")),
     _basic("4", "parse_chat_request", "parse",
            _raises(body(messages=HELLO, max_tokens=True), "max_tokens"),
            _raises(body(messages=HELLO, max_tokens=0), "max_tokens"),
-           _raises(body(messages=HELLO, stream="true"), "stream")),
+           _raises(body(messages=HELLO, stream="true"), "stream"),
+           rules=("P3", "P4"),
+           about=Text("`max_tokens` 和 `stream` 的类型与范围 (`true` 不是 int)",
+                           "`max_tokens` and `stream`: type and range (`true` is no int)")),
     _basic("5", "chat_completion", "reply", Example(("你好！有什么可以帮你？", 12, 9, "stop"), {
         "object": "chat.completion",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": "你好！有什么可以帮你？"}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 12, "completion_tokens": 9, "total_tokens": 21}})),
+        "usage": {"prompt_tokens": 12, "completion_tokens": 9, "total_tokens": 21}}),
+           rules=("C1", "C2", "C3"),
+           about=Text("`chat_completion`: 一个 choice 和 usage", "`chat_completion`: one choice and the usage")),
     _basic("6", "error_body", "reply",
            Example((400, "messages: a non-empty list is required"), {"error": {
                "message": "messages: a non-empty list is required", "type": "invalid_request_error", "code": 400}}),
            Example((500, "parse_chat_request: timed out"), {"error": {
-               "message": "parse_chat_request: timed out", "type": "server_error", "code": 500}})),
-    _basic("7", "sse_events", "stream", Example((["你", "好！"], "stop", META), EVENTS_TWO)),
-    _basic("8", "sse_events", "stream", Example(([], "length", META), EVENTS_NONE)),
+               "message": "parse_chat_request: timed out", "type": "server_error", "code": 500}}),
+           rules=("E1", "E2", "E3"),
+           about=Text("`error_body`: 400 和 500 的错误体", "`error_body`: the error bodies of 400 and 500")),
+    _basic("7", "sse_events", "stream", Example((["你", "好！"], "stop", META), EVENTS_TWO),
+           rules=("S1", "S2", "S3", "S4", "S5"),
+           about=Text("`sse_events`: 角色块、每个 piece 一块、结束块、`[DONE]`",
+                           "`sse_events`: role chunk, a chunk per piece, the last chunk, `[DONE]`")),
+    _basic("8", "sse_events", "stream", Example(([], "length", META), EVENTS_NONE),
+           rules=("S2", "S4", "S5"),
+           about=Text("`sse_events`: 没有 piece 也有开头、结尾和 `[DONE]`",
+                           "`sse_events`: no pieces still gives the first, the last and `[DONE]`")),
     # --- extended checks (make test-full) ----------------------------------------------------------------------
     _extended("x1", "parse_chat_request", "hint.x1",
               Example(('{\n  "messages": [\n    {"role": "user",\n'
