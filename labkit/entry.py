@@ -156,7 +156,17 @@ def _parsed(argv, lab):
         else:
             raise _Refused("lab.bad_argument", dict(argument=arg, targets=", ".join(names)))
     options["target"] = options["target"] or "help"  # like `make` alone
+    if options["make"]:  # `make chat SEED=3`: make hands lab.py the variables of its command line in the environment
+        for option in _target_options(lab, options["target"]):
+            if option.name not in options["settings"] and os.environ.get(option.name):
+                options["settings"][option.name] = os.environ[option.name]
     return options
+
+
+def _target_options(lab, name):
+    """The options of the lab's own target `name` (none for the core's targets)."""
+    return [option for target in (lab.targets if lab is not None else ()) if target.name == name
+            for option in target.options]
 
 
 def _instructor():

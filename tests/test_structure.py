@@ -134,3 +134,14 @@ def test_the_names_searched_for_include_each_labs_functions_tags_and_files():
     assert {"format_prompt", "extract_response", "<|assistant|>", "ASSISTANT_TAG", "student.py", "Lab09"} <= lab09
     toy = lab_names(KNOWN["toy"])
     assert {"split_tokens", "to_rpn", "OPERATORS", "PRECEDENCE", "calc.py", "toycalc"} <= toy
+
+
+def test_the_makefile_names_no_labs_own_target_or_setting():
+    """A lab's own targets and their settings are stated once, in its spec: the Makefile hands a target it has no
+    rule for to lab.py (`.DEFAULT`), whose settings come in the environment (make exports its command line's)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    named = [(spec, target.name, option.name) for spec in LABS for target in load(spec).targets if target.module
+             for option in target.options]
+    assert named, "no lab of the suite has a target with settings: nothing is checked"
+    assert [(spec, target) for spec, target, _ in named if re.search(rf"^{target}\s*:", makefile, re.M)] == []
+    assert [(spec, option) for spec, _, option in named if f"$({option})" in makefile] == []
