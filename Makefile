@@ -17,7 +17,7 @@ endif
 RUN = @command -v "$(RUNNER)" >/dev/null 2>&1 || { echo "[setup] 找不到 $(RUNNER): 请安装 Python 3.10+，或 make test BASE_PYTHON=python3.12 / $(RUNNER) not found: install Python 3.10+ or set BASE_PYTHON=" >&2; exit 2; }; exec "$(RUNNER)" lab.py --make $(OPTIONS) $(if $(LAB),--lab "$(LAB)")
 INSTRUCTOR := $(wildcard labkit/instructor/grade.py)
 
-.PHONY: help test test-full watch challenge clean grade gradescope dist tables new-lab check bench
+.PHONY: help test test-full watch challenge clean grade gradescope dist tables new-lab check expected bench
 
 help test test-full challenge watch clean:
 	$(RUN) $@ --student "$(STUDENT)"
@@ -51,6 +51,9 @@ tables:
 	$(RUN) run -m labkit.instructor.sheets --write
 	$(RUN) run -m labkit.instructor.fixed_inputs --write
 
+expected:
+	$(RUN) run tests/expected.py
+
 check:
 	$(RUN) run tests/setup_suite.py
 	$(RUN) run -m pytest -q -p no:cacheprovider tests
@@ -61,6 +64,6 @@ bench:
 else
 # The student handout (make dist) has no labkit/instructor/: the instructors' targets say so in one line instead of
 # make's "Nothing to be done".
-grade dist gradescope tables new-lab check bench:
+grade dist gradescope tables new-lab check expected bench:
 	@echo "make $@: 评分等老师用的目标不在学生发放包里 (可用的目标见 make help) / grading and the other instructors' targets are not part of the student handout (make help lists the ones it has)" >&2; exit 2
 endif

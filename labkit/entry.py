@@ -17,7 +17,7 @@ OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_
 FLAGS = {"--make": "make"}  # --make: started by the Makefile (messages then say `make`)
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
 REBUILT = []  # the venv remade by this run: its (new) Python must run the target, not this process
-INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "new-lab", "check", "bench")  # the Makefile's, instructors only
+INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "new-lab", "check", "expected", "bench")  # the Makefile's, instructors only
 GRADE = "grade"  # the one of them lab.py runs too (python lab.py grade SUBMISSIONS=…, in make's spelling)
 
 
@@ -419,7 +419,8 @@ INSTRUCTOR_HELP = (  # Makefile targets, listed where labkit/instructor/ exists
     ("make tables", "help.tables"),
     ("make new-lab NAME=name", "help.new_lab"),
     ("make check", "help.check"),
-    ("make bench [PART=lab|grading]", "help.bench"),
+    ("make expected", "help.expected"),
+    ("make bench [PART=lab|grading|chat|suite]", "help.bench"),
 )
 
 

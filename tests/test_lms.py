@@ -603,7 +603,8 @@ def test_canvas_csv_keeps_the_separator_decimal_mark_and_cells_it_must_not_touch
                      "10007": "0", "10008": "0", "10009": "7", "10010": score["10010"], "10012": "EX",
                      "10013": "N/A", "10011": ""}
     assert "," in score["10010"]  # a fraction, written with the decimal comma read
-    assert "名单里找不到的提交 (2): anon_Bc4Dm (40/100, LATE_anon_Bc4Dm_50004_student.py), anon_Xq3Kp (100/100, " \
+    late = records["anon_Bc4Dm"]["score"]  # a wrong file's score: as the spec's points give it
+    assert f"名单里找不到的提交 (2): anon_Bc4Dm ({late:g}/100, LATE_anon_Bc4Dm_50004_student.py), anon_Xq3Kp (100/100, " \
         "anon_Xq3Kp_50003_student.py)" in stdout and "SpeedGrader" in stdout
     assert "  EX (免交)、保持原样 (1): Excused, Edd (10012)" in stdout
     assert "  N/A (看不到这个作业)、保持原样 (1): Hidden, Hal (10013)" in stdout

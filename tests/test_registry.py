@@ -5,6 +5,7 @@ and keeps is checked for each lab of conftest.LABS; the earlier OUT is Lab09's."
 
 import csv
 import json
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from classes import wrong_solution
-from conftest import CLASS_LIMITS, ROOT, SOLUTION
+from conftest import CLASS_LIMITS, LAB, ROOT, SOLUTION
+from labkit.i18n import text
 from labkit.instructor import config
 from labkit.instructor.grade import Grade, grade_folder
 from labkit.instructor.outputs import registry, regrade
@@ -104,12 +106,20 @@ def test_merge_keeps_the_per_student_files_of_a_registered_output(lab, tmp_path,
 
 
 def test_a_regrade_onto_an_out_written_before_results_were_typed_keeps_it_as_it_was(tmp_path):
+    """EARLIER was written by an earlier grader for Lab09's checks as they were then; where the spec's checks have
+    changed since (a case added, in a copy: test_adding_a_case's steps), MERGE=1 onto it is refused, as onto any
+    OUT of another table of checks."""
     out = tmp_path / "out"
     shutil.copytree(EARLIER, out)
-    before = json.loads((EARLIER / "grades.json").read_text(encoding="utf-8"))["students"]
+    document = json.loads((EARLIER / "grades.json").read_text(encoding="utf-8"))
+    before = document["students"]
     fixed = tmp_path / "regrade"
     fixed.mkdir()
     shutil.copy(SOLUTION, fixed / "bob.py")
+    if [case["column"] for case in document["cases"]] != [check.column for check in LAB.graded]:
+        with pytest.raises(regrade.RegradeRefused, match=re.escape(text("regrade.other_cases", out=out))):
+            grade_folder(fixed, out, LIMITS, merge=True)
+        return
     with pytest.raises(regrade.RegradeRefused):  # without MERGE=1 alice's result would be lost
         grade_folder(fixed, out, LIMITS)
     run = grade_folder(fixed, out, LIMITS, merge=True)
