@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -40,7 +41,7 @@ def markdown(head: tuple, rows: list) -> str:
 def scheme_table(lab: Lab, language: str) -> str:
     """The scheme as the task sheet in `language` shows it: one row per graded group, then the total."""
     *head, total = _HEADS[language]
-    rows = []
+    rows: list[tuple] = []  # of cells: text or numbers
     for group in lab.graded_groups:
         ids = [check.id for check in lab.in_group(group.id)]
         label = group.column_label
@@ -54,7 +55,7 @@ def scheme_table(lab: Lab, language: str) -> str:
 
 def readme_table(lab: Lab) -> str:
     """The scheme as README shows it: each group's grades.csv columns, points, points per check and where it runs."""
-    rows = []
+    rows: list[tuple] = []
     for group in lab.graded_groups:
         checks = lab.in_group(group.id)
         low, high = min(lab.points(check) for check in checks), max(lab.points(check) for check in checks)
@@ -83,7 +84,7 @@ def course_file_table(lab: Lab) -> str:
 def blocks(lab: Lab) -> tuple[Block, ...]:
     """Every generated table of `lab`: one per task sheet, and README's two where its root has a README (a lab in a
     folder of the course's, labs/<lab>/, has its sheets only)."""
-    sheets = tuple(Block(file, "<!-- scheme -->", lambda lab, language=language: scheme_table(lab, language))
+    sheets = tuple(Block(file, "<!-- scheme -->", partial(scheme_table, language=language))
                    for language, file in lab.sheets.items())
     if lab.sheets and not (lab.root / README).is_file():
         return sheets
