@@ -14,6 +14,7 @@ from typing import Callable
 
 from labkit.judge import NO_DETECTORS, Detectors, Verdict, judge
 from labkit.run.engine import CaseRun, StudentRun
+from labkit.spec import Case
 
 SHRINK_CALLS = 60  # calls spent at most on shrinking one failure
 BATCH = 32  # drawn inputs screened in one request
@@ -115,7 +116,7 @@ class _Check:
     the reference said, by repr of the specimen: fixed inputs and the smaller ones shrinking made of them), the
     detectors."""
 
-    case: object
+    case: Case
     inputs: Inputs
     reference: object
     detectors: Detectors

@@ -16,7 +16,7 @@ OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_
            "--lab-lang": "lang", "--lab": "lab"}  # the core's, each with a value; make's spelling works too: STUDENT=x.py
 FLAGS = {"--make": "make"}  # --make: started by the Makefile (messages then say `make`)
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
-REBUILT = []  # the venv remade by this run: its (new) Python must run the target, not this process
+REBUILT = []  # type: list[str]  # the venv remade by this run: its (new) Python must run the target, not this process
 INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "new-lab", "check", "expected", "bench")  # the Makefile's, instructors only
 GRADE = "grade"  # the one of them lab.py runs too (python lab.py grade SUBMISSIONS=…, in make's spelling)
 

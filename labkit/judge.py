@@ -52,11 +52,13 @@ class Detectors:
 NO_DETECTORS = Detectors()
 
 
-def judge(case: Case, run: CaseRun, load: LoadOutcome, context=(), detectors: Detectors = NO_DETECTORS) -> Verdict:
+def judge(case: Case, run: CaseRun, load: LoadOutcome | None, context=(), detectors: Detectors = NO_DETECTORS) \
+        -> Verdict:
     """The verdict for `case`: the first example that fails decides; every answered call is judged.
     `context` holds more (example, returned str) pairs of the same check (other drawn inputs): like the
     case's other examples, they tell apart slips that explain the deciding call equally well.  The hints are
-    the lab's `detectors`' where they name one."""
+    the lab's `detectors`' where they name one.  `load` is the file's (None where the submission's budget ran
+    out before it was loaded)."""
     answered = list(zip(case.examples, run.calls))
     for index, (example, call) in enumerate(answered):
         verdict = _judge_call(case, index, example, call, answered, context, detectors)
@@ -65,17 +67,17 @@ def judge(case: Case, run: CaseRun, load: LoadOutcome, context=(), detectors: De
             return verdict
     if run.problem is None and len(run.calls) == len(case.examples):
         return Verdict(case, True, seconds=run.seconds)
-    index = len(run.calls) if len(run.calls) < len(case.examples) else None
+    unanswered = len(run.calls) if len(run.calls) < len(case.examples) else None
     facts = dict(run.detail, load=load)
-    if index is not None:
-        facts["expected"] = case.examples[index].expected
-    return Verdict(case, False, run.problem or "no_answer", index, _problem_hint(case, run, load, detectors), facts,
-                   run.seconds)
+    if unanswered is not None:
+        facts["expected"] = case.examples[unanswered].expected
+    return Verdict(case, False, run.problem or "no_answer", unanswered, _problem_hint(case, run, load, detectors),
+                   facts, run.seconds)
 
 
 def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answered: list,
                 context, detectors: Detectors) -> Verdict | None:
-    facts = {"output": call.output}
+    facts: dict[str, object] = {"output": call.output}
     if example.raises:
         return _judge_raise(case, index, example, call, facts, detectors)
     facts["expected"] = example.expected
@@ -246,8 +248,9 @@ def exception_hint(raised: dict, function: str = "", given=None, detectors: Dete
     return detectors.raised(raised, function, given) or "hint.raised"
 
 
-def _problem_hint(case: Case, run: CaseRun, load: LoadOutcome, detectors: Detectors) -> str:
+def _problem_hint(case: Case, run: CaseRun, load: LoadOutcome | None, detectors: Detectors) -> str:
     if run.problem == "load_failed":
+        assert load is not None  # a load failed only once the file was loaded (StudentRun.start)
         if load.status == "import_error" and load.detail.get("type") == "EOFError":
             return "hint.load_reads_input"  # input() at the top level, e.g. a chat loop
         if load.status == "import_error" and exception_hint(load.detail, detectors=detectors) != "hint.raised":
@@ -263,5 +266,6 @@ def _problem_hint(case: Case, run: CaseRun, load: LoadOutcome, detectors: Detect
         return "hint.crashed_signal" if run.detail.get("signal") else "hint.crashed"
     if run.problem == "timeout":
         return detectors.problem("timeout", case) or "hint.timeout"
-    return {"missing_function": "hint.missing_function", "memory": "hint.memory", "disk": "hint.disk"}.get(
-        run.problem, "hint.crashed")
+    others: dict[str | None, str] = {"missing_function": "hint.missing_function", "memory": "hint.memory",
+                                     "disk": "hint.disk"}
+    return others.get(run.problem, "hint.crashed")  # None too: calls missing without a problem (no_answer)

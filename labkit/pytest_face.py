@@ -123,7 +123,7 @@ def pytest_runtest_makereport(item, call):
 class CourseReport:
     """Prints what the course's C lab prints: section headers, [TEST N] lines, the summary between rules."""
 
-    def __init__(self, config):
+    def __init__(self, config) -> None:
         self.config = config
         self.outcomes: dict[str, bool] = {}
 

@@ -14,6 +14,7 @@ VALUE_COLUMNS = 64  # how much of a long value is shown around its first differe
 PRINTED_LINES = 6
 RULE = "=" * 40
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+Row = tuple[str | None, str]  # a line of a failure's explanation: its field (None: under the one above), its text
 _FIELDS = ("field.call", "field.expected", "field.actual", "field.raised", "field.where", "field.printed",
            "field.problem", "field.before", "field.after", "field.hint")
 
@@ -77,16 +78,16 @@ def _bounded(value, budget: list) -> str:
         return "".join(pieces) + '"'
     if isinstance(value, (list, dict)):
         opening, closing = ("[", "]") if isinstance(value, list) else ("{", "}")
-        items, shown = iter(value.items()) if isinstance(value, dict) else iter(value), []
+        items, parts = iter(value.items()) if isinstance(value, dict) else iter(value), []
         budget[0] -= 2
         for index, item in enumerate(items):
             if budget[0] <= 0:
-                shown.append(text("value.more_items", count=len(value) - index))
+                parts.append(text("value.more_items", count=len(value) - index))
                 break
-            shown.append(f"{_bounded(item[0], budget)}: {_bounded(item[1], budget)}" if isinstance(value, dict)
+            parts.append(f"{_bounded(item[0], budget)}: {_bounded(item[1], budget)}" if isinstance(value, dict)
                          else _bounded(item, budget))
             budget[0] -= 2
-        return opening + ", ".join(shown) + closing
+        return opening + ", ".join(parts) + closing
     shown = repr(value)
     if len(shown) >= budget[0]:
         shown = shown[:max(1, budget[0])] + "…"
@@ -102,7 +103,8 @@ def _visible(line: str) -> str:
 def excerpt(value: str, start: int, columns: int = VALUE_COLUMNS, elided_before: bool | None = None) -> str:
     """The part of `value` from `start` that fits in `columns`, quoted, with … where text was left out."""
     lead = "…" if (start > 0 if elided_before is None else elided_before) else ""
-    pieces, used = [], 0
+    pieces: list[str] = []
+    used = 0
     for char in value[start:]:
         shown = escape_char(char)
         if used + width(shown) > columns:
@@ -194,7 +196,7 @@ def course_report(verdicts, file: str) -> str:
 def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False) -> list[str]:
     """The indented explanation under a [FAIL]: input, expected (or what was demanded), actual, where,
     printed output, hint."""
-    rows: list[tuple[str | None, str]] = []
+    rows: list[Row] = []
     facts, case = verdict.facts, verdict.case
     if verdict.problem == "load_failed":
         if load_already_shown:
@@ -208,6 +210,7 @@ def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False)
         if "drawn" in facts:  # a property or generated check: the failing input, and how far it was shrunk
             drawn = facts["drawn"]
             rows.append((None, text(f"drawn.{drawn.get('shrunk', 'minimal')}", tried=drawn["tried"])))
+        assert verdict.problem is not None  # every failure names its problem (labkit/judge.py)
         if verdict.example is not None and verdict.problem not in _SHOWS_EXPECTED:
             rows += _expected_rows(case.examples[verdict.example], verdict.problem)
         rows += _PROBLEM_ROWS[verdict.problem](facts, file)
@@ -223,6 +226,7 @@ def explanation(verdict: Verdict, file: str) -> str:
 
 def hint_text(verdict: Verdict) -> str:
     """The verdict's hint, with the returned type or the memory limit filled in where it names them."""
+    assert verdict.hint is not None  # every failure has a hint (labkit/judge.py); a pass has none to show
     returned = verdict.facts.get("returned") or {}
     return text(verdict.hint, type=returned.get("type", "?"), limit=Limits.from_env().memory_bytes >> 20)
 
@@ -234,7 +238,7 @@ ITEMS_SHOWN = 8  # items of a long list shown in full before "… N more"
 def _listing(label: str, opening: str, items: list, closing: str) -> list:
     """A list written one element per line (each cut to ITEM_COLUMNS), between an opening and a closing line;
     after ITEMS_SHOWN elements the rest is counted."""
-    rows = [(label, opening)]
+    rows: list[Row] = [(label, opening)]
     rows += [(None, INDENT + py_literal(item, ITEM_COLUMNS) + ",") for item in items[:ITEMS_SHOWN]]
     if len(items) > ITEMS_SHOWN:
         rows.append((None, INDENT + text("list.more", count=len(items) - ITEMS_SHOWN)))
@@ -284,7 +288,7 @@ def _data_rows(label: str, value) -> list:
 
 def _keyed(label: str, value: dict) -> list:
     """A dict written one key per line (each value cut to ITEM_COLUMNS), after ITEMS_SHOWN keys the rest counted."""
-    rows = [(label, "{")]
+    rows: list[Row] = [(label, "{")]
     rows += [(None, INDENT + py_literal(key, ITEM_COLUMNS) + ": " + py_literal(item, ITEM_COLUMNS) + ",")
              for key, item in list(value.items())[:ITEMS_SHOWN]]
     if len(value) > ITEMS_SHOWN:
@@ -292,29 +296,32 @@ def _keyed(label: str, value: dict) -> list:
     return rows + [(None, "}")]
 
 
-def _list_rows(expected: list, actual, labels=("field.expected", "field.actual")) -> list:
+def _list_rows(expected, actual, labels=("field.expected", "field.actual")) -> list:
     """Two lists around their first differing item, which is marked, with a caret under the first differing
-    character inside it; the items around it are counted."""
+    character inside it; the items around it are counted.  Values that are not lists, and short flat lists,
+    are shown whole (`_data_rows`)."""
     if not isinstance(actual, list) or fits(expected, ITEM_COLUMNS) and fits(actual, ITEM_COLUMNS) and \
             not (expected and actual and isinstance(expected[0], (dict, list))):
         return _data_rows(labels[0], expected) + _data_rows(labels[1], actual)
     at = next((i for i, (e, a) in enumerate(zip(expected, actual)) if e != a), min(len(expected), len(actual)))
-    shown = [py_literal(items[at]) if at < len(items) else None for items in (expected, actual)]
-    column = first_difference(*shown) if None not in shown else 0
-    start = max(0, column - 20) if width(shown[0][:column] if shown[0] else "") > ITEM_COLUMNS - 16 else 0
-    return _list_window(labels[0], expected, at, shown[0], start) + \
-        _list_window(labels[1], actual, at, shown[1], start, column if shown[0] is not None else None)
+    # the differing item of each as a literal; None past the end of the shorter list
+    wanted, got = (py_literal(items[at]) if at < len(items) else None for items in (expected, actual))
+    column = first_difference(wanted, got) if wanted is not None and got is not None else 0
+    start = max(0, column - 20) if width(wanted[:column] if wanted else "") > ITEM_COLUMNS - 16 else 0
+    return _list_window(labels[0], expected, at, wanted, start) + \
+        _list_window(labels[1], actual, at, got, start, column if wanted is not None else None)
 
 
 def _list_window(label: str, items: list, at: int, item: str | None, start: int, caret: int | None = None) -> list:
     first = max(0, at - 1)
-    rows = [(label, "[")]
+    rows: list[Row] = [(label, "[")]
     if first:
         rows.append((None, INDENT + text("list.same", count=first)))
     if first < at:
         rows.append((None, INDENT + py_literal(items[first], ITEM_COLUMNS) + ","))
     if at >= len(items):
         return rows + [(None, "]  " + text("diff.list_end", count=len(items)))]
+    assert item is not None  # the literal of items[at], which exists
     shown = _window(item, start, ITEM_COLUMNS)
     rows.append((None, INDENT + shown + ",  " + text("diff.item", n=at + 1)))
     if caret is not None:
@@ -327,7 +334,8 @@ def _list_window(label: str, items: list, at: int, item: str | None, start: int,
 
 def _window(shown: str, start: int, columns: int) -> str:
     """The part of an already visible text from `start` that fits in `columns`, with … where text was left out."""
-    pieces, used = [], 0
+    pieces: list[str] = []
+    used = 0
     for char in shown[start:]:
         if used + width(char) > columns:
             return ("…" if start else "") + "".join(pieces) + "…"
@@ -349,7 +357,7 @@ def _wrong_value_rows(facts: dict, _file: str) -> list:
         while start > 0 and used < 20:
             start -= 1
             used += width(escape_char(expected[start]))
-    rows = [("field.expected", excerpt(expected, start)), ("field.actual", excerpt(actual, start))]
+    rows: list[Row] = [("field.expected", excerpt(expected, start)), ("field.actual", excerpt(actual, start))]
     length = facts["returned"].get("length")
     if length:
         rows.append((None, text("value.cut", length=length, kept=len(actual))))

@@ -10,7 +10,8 @@ import pytest
 
 from conftest import ROOT, unavailable
 
-COMMANDS = {"ruff": ["ruff", "check", "--no-cache", "."]}  # a tool -> how make check runs it (its module's -m)
+# a tool -> how make check runs it (its module's -m); mypy reads what to check and where to cache from pyproject.toml
+COMMANDS = {"ruff": ["ruff", "check", "--no-cache", "."], "mypy": ["mypy"]}
 
 
 @pytest.mark.parametrize("tool", COMMANDS)

@@ -197,7 +197,7 @@ def audit(level, private) -> list[Finding]:
 
 def _trees(private) -> list[tuple[str, str]]:
     """The private trees as real paths, each once, none inside another (the outer one is audited whole)."""
-    real = []
+    real: list[tuple[str, str]] = []
     for what, path in private:
         if path is None:
             continue

@@ -139,26 +139,29 @@ def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:
         if section not in sections or unknown:
             raise ConfigError(f"{where}: unknown {'section' if section not in sections else 'key'} "
                               f"[{section}] {', '.join(sorted(unknown))}".rstrip())
-    values = {}
+    texts: dict[tuple[str, str], str] = {}  # (section, name) -> its value, for every key but the NUMBER ones
+    numbers: dict[tuple[str, str], int] = {}
     for (section, name), key in known.items():
-        value = parser.get(section, name, fallback=key.default)
-        value = None if value is None else value.strip()
+        stated = parser.get(section, name, fallback=key.default)  # None only where the key has no default
+        if stated is None:
+            raise ConfigError(f"{where}: no [{section}] {name}")
+        value = stated.strip()
         if not value and key.default is None:
-            raise ConfigError(f"{where}: [{section}] {name} is empty" if value == "" else
-                              f"{where}: no [{section}] {name}")
+            raise ConfigError(f"{where}: [{section}] {name} is empty")
         if key.choices == (NUMBER,):
             if not (value.isascii() and value.isdigit()):
                 raise ConfigError(f"{where}: [{section}] {name} must be {NUMBER}, not {value!r}")
-            value = int(value)
-            if key.most is not None and value > key.most:
-                raise ConfigError(f"{where}: [{section}] {name} must be at most {key.most}, not {value}")
+            number = numbers[section, name] = int(value)
+            if key.most is not None and number > key.most:
+                raise ConfigError(f"{where}: [{section}] {name} must be at most {key.most}, not {number}")
         elif key.choices and value not in key.choices:
             raise ConfigError(f"{where}: [{section}] {name} must be one of {', '.join(key.choices)}, not {value!r}")
-        values[section, name] = value
+        else:
+            texts[section, name] = value
     counts = [group.count for group in lab.graded_groups if group.count]
-    return Scheme(weights={group.id: values["weights", group.id] for group in lab.graded_groups},
-                  generated_count=values.get(("generated", "count"), counts[0] if counts else 0),
-                  secret=values["generated", "secret"], title=values["course", "title"],
-                  language=values["course", "language"], visibility=values["gradescope", "visibility"],
-                  generated_visibility=values["gradescope", "generated_visibility"],
-                  no_code=values["gradebook", "no_code"], late_penalty=values["late", "penalty"], lab=lab)
+    return Scheme(weights={group.id: numbers["weights", group.id] for group in lab.graded_groups},
+                  generated_count=numbers.get(("generated", "count"), counts[0] if counts else 0),
+                  secret=texts["generated", "secret"], title=texts["course", "title"],
+                  language=texts["course", "language"], visibility=texts["gradescope", "visibility"],
+                  generated_visibility=texts["gradescope", "generated_visibility"],
+                  no_code=texts["gradebook", "no_code"], late_penalty=numbers["late", "penalty"], lab=lab)

@@ -161,7 +161,9 @@ def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
             for member in tar.getmembers():
                 name = handout_name(member.name)
                 if member.isfile() and name and "__pycache__" not in member.name.split("/"):
-                    found[name] = (tar.extractfile(member).read(), 0o755 if member.mode & 0o111 else 0o644)
+                    content = tar.extractfile(member)
+                    assert content is not None  # extractfile gives every regular file's content
+                    found[name] = (content.read(), 0o755 if member.mode & 0o111 else 0o644)
         stamp = int(_git("log", "-1", "--format=%ct", "HEAD").stdout.strip() or FALLBACK_TIME)
     else:
         found = {name: (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
@@ -188,8 +190,9 @@ def tree_files(grading: bool = False) -> dict[str, Path]:
     for folder in trees.values():
         for path in sorted((ROOT / folder).rglob("*")):
             relative = path.relative_to(ROOT).as_posix()
-            if path.is_file() and "__pycache__" not in path.parts and handout_name(relative, grading) is not None:
-                found[handout_name(relative, grading)] = path
+            name = handout_name(relative, grading) if path.is_file() and "__pycache__" not in path.parts else None
+            if name is not None:
+                found[name] = path
     return dict(sorted(found.items()))
 
 

@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 from labkit import checks, render
 from labkit.checks import InputSource
@@ -169,6 +170,7 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
         score = points(graded[0], scheme.worth)
         if best is None or score >= best[0]:
             best = (score, number, candidate, graded)
+    assert best is not None  # a gradable submission has an attempt
     _, number, candidate, (verdicts, load, level) = best
     notes = submission.notes
     if len(submission.attempts) > 1:
@@ -184,7 +186,8 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
                    files=candidate.files, notes=notes)
 
 
-def _run(candidate, limits: Limits, scheme: Scheme, draws: InputSource) -> tuple[list, LoadOutcome, object]:
+def _run(candidate, limits: Limits, scheme: Scheme, draws: InputSource) \
+        -> tuple[list[Verdict], LoadOutcome, sandbox.Level | None]:
     """The verdicts of every check on one attempt, its load, and the level its children ran at (None: none ran)."""
     verdicts = []
     with StudentRun(display=active().student_file_name, source=candidate.source, limits=limits, modules=candidate.modules) as student:
@@ -192,6 +195,7 @@ def _run(candidate, limits: Limits, scheme: Scheme, draws: InputSource) -> tuple
             if case.suite != "generated" or scheme.weights["generated"]:
                 verdicts.append(checks.verdict(student, case, draws))
         load = student.load
+    assert load is not None  # the first check loaded the file
     return verdicts, load, student.level
 
 
@@ -281,7 +285,7 @@ def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> 
 
 # --- a class -----------------------------------------------------------------------------------
 
-def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme: Scheme, progress=None,
+def grade_class(submissions: list[Submission | None], jobs: int, limits: Limits, scheme: Scheme, progress=None,
                 attempt: str = "latest", keep=None, level=None) -> None:
     """Grade every submission, `jobs` at a time, each run and judged in a worker process (judging hundreds
     of calls is Python work that threads of one process could not share); this process renders, and hands
@@ -293,9 +297,14 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme
     every worker ends its child at once and KeyboardInterrupt goes on up."""
     finished_count = 0
 
+    def pending(index: int) -> Submission:
+        submission = submissions[index]
+        assert submission is not None, "a submission is let go of once it is graded, and graded once"
+        return submission
+
     def finished(index: int, grade: Grade) -> None:
         nonlocal finished_count
-        result = rendered_safely(submissions[index], grade, limits, scheme)
+        result = rendered_safely(pending(index), grade, limits, scheme)
         submissions[index] = None  # let go of it: the class's files are not held to the end
         finished_count += 1
         if keep:
@@ -304,15 +313,15 @@ def grade_class(submissions: list[Submission], jobs: int, limits: Limits, scheme
             progress(finished_count, len(submissions))
 
     if jobs <= 1 or len(submissions) <= 1:
-        for index, submission in enumerate(submissions):
-            finished(index, judged_safely(submission, limits, attempt, scheme))
+        for index in range(len(submissions)):
+            finished(index, judged_safely(pending(index), limits, attempt, scheme))
         return
     pool = workers.Pool(jobs, judged_safely, (limits, attempt, scheme), stop_children=engine.stop_all)
     level = level or sandbox_level()
     try:  # (the pool stops its workers first when anything goes wrong)
-        pool.run(len(submissions), submissions.__getitem__, finished,
-                 lambda index, exc: finished(index, worker_failed(submissions[index], exc, scheme, level)),
-                 deadline=lambda index: worker_seconds(submissions[index], limits, attempt))
+        pool.run(len(submissions), pending, finished,
+                 lambda index, exc: finished(index, worker_failed(pending(index), exc, scheme, level)),
+                 deadline=lambda index: worker_seconds(pending(index), limits, attempt))
     finally:
         stop_resource_tracker()
 
@@ -405,7 +414,7 @@ def private_files(scheme_path: Path | None, submissions: Path | None = None, out
     class's submissions, the outputs and the roster."""
     lab = active()
     checkouts = dict.fromkeys(Path(folder).resolve() for folder in (Path(audit.__file__).parents[2], lab.root))
-    found = [("lab", folder) for folder in checkouts]
+    found: list[tuple[str, Path | str | None]] = [("lab", folder) for folder in checkouts]
     found += [("lab", folder) for checkout in checkouts for folder in audit.git_folders(checkout)]
     found += [("lab", lab.solution_path), ("course", config.course_file())]
     found += [("course", scheme_path), ("bytecode", audit.bytecode_folder()), ("submissions", submissions),
@@ -548,7 +557,9 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     with atomic.Staging(out) as staging:
         spool = Spool(staging.scratch("records"))
         try:
-            grade_class(submissions, jobs, limits, course.scheme, progress, course.attempt,
+            # grade_class lets go of each submission (None) once it is graded: nothing here reads them again
+            grade_class(cast("list[Submission | None]", submissions), jobs, limits, course.scheme, progress,
+                        course.attempt,
                         lambda index, result: spool.put(index, result.record.to_json(), result.feedback), level)
             spooled = registry.Spooled(spool)
             records, kept, changes = spooled, (), []

@@ -205,10 +205,11 @@ def _shared_timing(kind: type, limit_seconds, timed_out: bool) -> Timing:
     return Timing(limit_seconds=limit_seconds, timed_out=timed_out)
 
 
-def _timing(limit_seconds, timed_out: bool) -> Timing:
+def _timing(limit_seconds: float, timed_out: bool) -> Timing:
     """A Timing shared by every check read with the same one (a class reads back a few kinds, many times over);
     2 and 2.0 apart, so each is written back as it was read."""
-    return _shared_timing(type(limit_seconds), limit_seconds, timed_out)
+    # A class is hashable; mypy checks type[float] against Hashable with float's own (instance) __hash__
+    return _shared_timing(type(limit_seconds), limit_seconds, timed_out)  # type: ignore[arg-type]
 
 
 def _keys(entry, required: tuple, known: tuple) -> None:

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -51,7 +52,7 @@ def markdown(head: tuple, rows: list) -> str:
 def scheme_table(lab: Lab, language: str) -> str:
     """The scheme as the task sheet in `language` shows it: one row per graded group, then the total."""
     *head, total = _HEADS[language]
-    rows = []
+    rows: list[tuple] = []  # of cells: text or numbers
     for group in lab.graded_groups:
         ids = [check.id for check in lab.in_group(group.id)]
         label = group.column_label
@@ -118,7 +119,7 @@ def _transcript(lab_id: str, solution: Path, student_file: str, language: str, w
 
 def readme_table(lab: Lab) -> str:
     """The scheme as README shows it: each group's grades.csv columns, points, points per check and where it runs."""
-    rows = []
+    rows: list[tuple] = []
     for group in lab.graded_groups:
         checks = lab.in_group(group.id)
         low, high = min(lab.points(check) for check in checks), max(lab.points(check) for check in checks)
@@ -150,10 +151,10 @@ def blocks(lab: Lab) -> tuple[Block, ...]:
     only)."""
     sheets: tuple[Block, ...] = ()
     for language, file in lab.sheets.items():
-        sheets += (Block(file, "<!-- scheme -->", lambda lab, language=language: scheme_table(lab, language)),
-                   Block(file, "<!-- cases -->", lambda lab, language=language: cases_table(lab, language)))
-        sheets += tuple(Block(file, f"<!-- transcript: {which} -->", fenced=True,
-                              render=lambda lab, language=language, which=which: transcript(lab, language, which))
+        sheets += (Block(file, "<!-- scheme -->", partial(scheme_table, language=language)),
+                   Block(file, "<!-- cases -->", partial(cases_table, language=language)))
+        sheets += tuple(Block(file, f"<!-- transcript: {which} -->", partial(transcript, language=language,
+                                                                            which=which), fenced=True)
                         for which in TRANSCRIPTS)
     if lab.sheets and not (lab.root / README).is_file():
         return sheets

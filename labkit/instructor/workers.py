@@ -15,7 +15,8 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 
 from labkit.run import reaper
 
@@ -48,15 +49,21 @@ class WorkersFailing(RuntimeError):
 
 @dataclass
 class _Worker:
-    process: multiprocessing.Process
-    tasks: object  # the grader's end of the work pipe (a multiprocessing Connection)
-    lifeline: object  # the grader's end of the pipe the worker watches; never written, closed when we end
+    process: BaseProcess
+    tasks: Connection  # the grader's end of the work pipe
+    lifeline: Connection  # the grader's end of the pipe the worker watches; never written, closed when we end
     started: int | None = None  # its start time (Linux /proc), to find what it left behind
     ready: bool = False
     item: int | None = None  # the index of the item it is grading
     deadline: float | None = None  # when the grader ends it if it is still grading that item (time.monotonic)
     allowed: float = 0.0  # the seconds that item was given
     stopped_since: float | None = None  # when it was first seen stopped (SIGSTOP) while grading
+
+    @property
+    def pid(self) -> int:
+        """Its process's id (a started process has one)."""
+        assert self.process.pid is not None, "the pool keeps a worker once it is started"
+        return self.process.pid
 
 
 class Pool:
@@ -117,7 +124,7 @@ class Pool:
         now = time.monotonic()
         if worker.deadline is not None and now >= worker.deadline:
             return f"the worker process grading it was still at it after {worker.allowed:g} s"
-        stat = reaper.process_stat(worker.process.pid)
+        stat = reaper.process_stat(worker.pid)
         if stat is None or stat[3] != "T":
             worker.stopped_since = None
             return None
@@ -162,8 +169,10 @@ class Pool:
         process.start()
         theirs.close()
         watched.close()
-        stat = reaper.process_stat(process.pid)
-        self.workers.append(_Worker(process, tasks, lifeline, stat[2] if stat else None))
+        worker = _Worker(process, tasks, lifeline)
+        stat = reaper.process_stat(worker.pid)
+        worker.started = stat[2] if stat else None
+        self.workers.append(worker)
 
     def _hear(self, worker: _Worker, done, failed) -> None:
         try:
@@ -213,7 +222,7 @@ class Pool:
         """Every worker ends its children and itself now (SIGTERM); one still there after `grace` is killed."""
         for worker in self.workers:
             try:
-                os.kill(worker.process.pid, signal.SIGTERM)
+                os.kill(worker.pid, signal.SIGTERM)
             except (OSError, TypeError):
                 pass
         deadline = time.monotonic() + grace

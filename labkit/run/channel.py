@@ -11,11 +11,14 @@ import re
 import signal
 import threading
 import time
+from typing import Any
 
 from labkit.run import folder, pipes, reaper, replies, sandbox
 from labkit.untrusted import safe_text
 
-_scan = json.decoder.JSONDecoder().scan_once  # replies are ASCII JSON lines: no decoding detours per line
+# Replies are ASCII JSON lines: no decoding detours per line.  (JSONDecoder.__init__ sets scan_once, which typeshed
+# does not declare.)
+_scan = json.decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _DIRECT_WRITE = 4096  # a pipe holds at least this much on every system (Windows' default buffer is 4 KiB)
 
 _live: set = set()  # every child of this process that has not been closed
@@ -99,6 +102,7 @@ class Child:
     def _write(self, data: bytes) -> None:
         try:
             stream = self.started.proc.stdin
+            assert stream is not None  # sandbox.start gives every child a pipe for its requests
             stream.write(data)
             stream.flush()
         except (OSError, ValueError):
@@ -117,7 +121,7 @@ class Child:
         except (ValueError, RecursionError, MemoryError, replies.Invalid):
             return "died", {"invalid": "no hello"}
 
-    def receive(self, nonce: str, deadline: float, index: int | None = None) -> tuple[str, object]:
+    def receive(self, nonce: str, deadline: float, index: int | None = None) -> tuple[str, dict]:
         """("reply", the parsed reply) for the request `nonce` (for item `index` of a batch: that item's
         result), or ("timeout", {}) / ("died", how).  Lines that are not replies (the student may write to
         any descriptor) are skipped."""
@@ -140,7 +144,8 @@ class Child:
         """The name of a call's marker: its request's nonce, and its place in a batch."""
         return nonce if index is None else f"{nonce}.{index}"
 
-    def _next_line(self, deadline: float):
+    def _next_line(self, deadline: float) -> tuple[str, Any]:
+        """("line", its bytes), else ("timeout", {}) or ("died", how)."""
         kind, line = self.pipes.next_line(deadline)
         if kind == "end":
             return "died", self.exit_status()
@@ -242,7 +247,9 @@ class Child:
         self._released = True
         self.pipes.close()
         try:
-            self.started.proc.stdin.close()
+            stream = self.started.proc.stdin
+            assert stream is not None  # sandbox.start gives every child a pipe for its requests
+            stream.close()
         except (OSError, ValueError):
             pass
 

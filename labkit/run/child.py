@@ -10,10 +10,11 @@ import io
 import sys
 import time
 
-try:  # os's C half, whose calls os re-exports (os itself imports _collections_abc: 1 ms of a child's start)
+# os's C half, whose calls os re-exports (os itself imports _collections_abc: 1 ms of a child's start)
+if sys.platform == "win32":
+    import nt as os
+else:
     import posix as os
-except ImportError:
-    import nt as os  # Windows
 
 
 def main():

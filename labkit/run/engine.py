@@ -47,6 +47,7 @@ class Runtime:
         a student's), imported here in the parent and never registered in sys.modules."""
         path = lab.root / (lab.given.replace(".", "/") + ".py")
         spec = importlib.util.spec_from_file_location(lab.given, path)
+        assert spec is not None and spec.loader is not None  # a .py path always has a spec and a source loader
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return cls(functions=tuple(lab.functions), given=given_module(module), module=lab.student_module)
@@ -189,13 +190,16 @@ class StudentRun:
         self.display = display or str(path)
         self.modules = dict(modules or {})
         self.limits = limits or Limits.from_env()
-        lab = runtime() if None in (functions, given, module) else None
-        self.functions = tuple(lab.functions if functions is None else functions)
-        self.given = lab.given if given is None else given
-        self.module = lab.module if module is None else module
+        if functions is None or given is None or module is None:
+            lab = runtime()
+            functions = lab.functions if functions is None else functions
+            given = lab.given if given is None else given
+            module = lab.module if module is None else module
+        self.functions = tuple(functions)
+        self.given = given
+        self.module = module
         self.level: sandbox.Level | None = None  # the weakest confinement any of its children had (parent's view)
-        self._child: Child | None = None
-        self._plan: sandbox.Plan | None = None
+        self._child: Child | None = None  # started by `begin` (with the strongest plan that works), ended by `close`
         if source is None:
             self._source, self.load = read_source(Path(path), self.limits.source_bytes)
         else:
@@ -204,13 +208,13 @@ class StudentRun:
         self._loading: tuple[str, float] | None = None  # (nonce, deadline) of a load not yet answered
         self._retries = 0  # children that died for want of processes or memory before their first message
 
-    def __enter__(self):
+    def __enter__(self) -> StudentRun:
         return self
 
-    def __exit__(self, *_exc):
+    def __exit__(self, *_exc) -> None:
         self.close()
 
-    def close(self):
+    def close(self) -> None:
         if self._child is not None:
             self._child.close()
             self._child.release()
@@ -235,7 +239,6 @@ class StudentRun:
                     continue
                 self.load = LoadOutcome("system_error", {"error": _os_error(exc)})
                 return
-            self._plan = plan
             break
         else:
             self.load = LoadOutcome("system_error", {"error": "no way to start a child process"})
@@ -243,6 +246,18 @@ class StudentRun:
         request = {"op": "load", "source": self._source, "filename": self.display, "module": self.module,
                    "given": self.given, "functions": list(self.functions), "modules": bool(self.modules)}
         self._loading = (self._child.send(request), self._deadline(self.limits.load_seconds))
+
+    @property
+    def _running(self) -> Child:
+        """The child `begin` started, for the steps that come after it (until `close`)."""
+        assert self._child is not None, "begin() starts a child before it is used"
+        return self._child
+
+    @property
+    def _budget_end(self) -> float:
+        """When the submission's whole budget ends: the first `begin` sets it, before anything is timed."""
+        assert self._budget_ends is not None, "begin() sets the budget before anything is timed"
+        return self._budget_ends
 
     def _start_child(self, plan: sandbox.Plan) -> Child:
         """A child started with `plan`; a machine short of processes or memory for a moment (EAGAIN, ENOMEM)
@@ -257,7 +272,7 @@ class StudentRun:
 
     def _pause(self, seconds: float) -> bool:
         """Wait before trying again, if the submission's budget allows it."""
-        if time.monotonic() + seconds >= self._budget_ends:
+        if time.monotonic() + seconds >= self._budget_end:
             return False
         time.sleep(seconds)
         return True
@@ -273,10 +288,11 @@ class StudentRun:
         """Make sure a child has loaded the file; a file that failed to load once is not tried again."""
         self.begin()
         if self._loading is None:
+            assert self.load is not None, "begin() either starts a load or says why none can run"
             return self.load
         nonce, deadline = self._loading
         self._loading = None
-        kind, hello = self._child.hello(deadline)
+        kind, hello = self._running.hello(deadline)
         if kind == "died":
             retry, said = self._died_before_hello()
             if retry:
@@ -285,17 +301,17 @@ class StudentRun:
                 self.load = LoadOutcome("system_error", {"error": said.strip()[:300]})
                 return self.load
         if kind == "hello":
-            started = self._child.started
+            started = self._running.started
             started.note_tree()
-            tmpfs = self._child.watch_folder()
-            level = sandbox.level_of(self._plan, hello, started.uid, started.cgroup is not None,
+            tmpfs = self._running.watch_folder()
+            level = sandbox.level_of(started.plan, hello, started.uid, started.cgroup is not None,
                                      sandbox.folder_wall(self.limits, tmpfs))
             started.writes_shared = "shared" not in level.blocks
             if self.level is None or len(level.blocks) < len(self.level.blocks):
                 self.level = level  # a submission's level is the weakest any of its children had
             if "RLIMIT_AS" not in hello["limits"] and not sandbox.IS_WINDOWS:
-                self._child.watch_memory()
-            kind, reply = self._child.receive(nonce, deadline)
+                self._running.watch_memory()
+            kind, reply = self._running.receive(nonce, deadline)
         else:
             reply = hello
         self.load = self._load_outcome(kind, reply, nonce)
@@ -309,8 +325,10 @@ class StudentRun:
         short of processes or memory (a few times); at once without a pids cgroup this machine refuses, or
         with the next plan when this one cannot work here (marked broken for later children).  None: still
         short after the retries.  False: it died on the last plan there is."""
-        self._child.settle_output()
-        said = self._child.output_report()["text"]
+        self._running.settle_output()
+        said = self._running.output_report()["text"]
+        plan = self._running.started.plan
+        retry: bool | None
         if sandbox.CGROUP_REFUSED in said:
             sandbox.cgroups_refused()
             retry = True
@@ -318,8 +336,8 @@ class StudentRun:
             self._retries += 1
             waited = self._retries <= len(RETRY_PAUSES) and self._pause(RETRY_PAUSES[self._retries - 1])
             retry = True if waited else None
-        elif self._plan != sandbox.plans()[-1]:
-            sandbox.mark_broken(self._plan)  # e.g. bwrap could not create its namespaces here
+        elif plan != sandbox.plans()[-1]:
+            sandbox.mark_broken(plan)  # e.g. bwrap could not create its namespaces here
             retry = True
         else:
             return False, said
@@ -328,10 +346,10 @@ class StudentRun:
 
     def _load_outcome(self, kind: str, reply, nonce: str) -> LoadOutcome:
         if kind == "died":
-            self._child.settle_output()
-        raw = self._child.output_report(nonce)
+            self._running.settle_output()
+        raw = self._running.output_report(nonce)
         sandbox_name = self.level.name if self.level else ""
-        if self._child.folder_passed():  # whatever it answered: its folder passed its bound
+        if self._running.folder_passed():  # whatever it answered: its folder passed its bound
             return LoadOutcome("disk", self._folder_detail(), output=raw, sandbox=sandbox_name)
         if kind == "timeout":
             return LoadOutcome("timeout", {"seconds": self.limits.load_seconds}, output=raw, sandbox=sandbox_name)
@@ -352,7 +370,7 @@ class StudentRun:
 
     def _deadline(self, seconds: float) -> float:
         """`seconds` from now, but never past the submission's whole budget."""
-        return min(time.monotonic() + seconds, self._budget_ends)
+        return min(time.monotonic() + seconds, self._budget_end)
 
     def run_case(self, case) -> CaseRun:
         """Call the case's function on each example, stopping at the first call that gives no reply."""
@@ -376,7 +394,8 @@ class StudentRun:
             return None, problem, detail
         return self._call(function, args, self._deadline(self.limits.case_seconds))
 
-    def call_many(self, function: str, arg_lists: list, deadline: float | None = None) -> list:
+    def call_many(self, function: str, arg_lists: list, deadline: float | None = None) \
+            -> list[tuple[CallRecord | None, str | None, dict]]:
         """Several calls in one request: the same results as `call` one by one — each its own printed output,
         and its own time limit unless one shared `deadline` is given (a table case) — stopping after the first
         that gives no record, in one round trip instead of many."""
@@ -385,18 +404,17 @@ class StudentRun:
         problem, detail = self._ready(function)
         if problem is not None:
             return [(None, problem, detail)]
-        nonce = self._child.send({"op": "calls", "function": function, "args_list": [list(a) for a in arg_lists]})
-        results = []
+        nonce = self._running.send({"op": "calls", "function": function, "args_list": [list(a) for a in arg_lists]})
+        results: list[tuple[CallRecord | None, str | None, dict]] = []
         shared = deadline
         for index in range(len(arg_lists)):
             deadline = shared if shared is not None else self._deadline(self.limits.case_seconds)
-            kind, reply = self._child.receive(nonce, deadline, index)
-            if kind == "reply" and "internal" not in reply:
-                reply = reply.get("result")
-            results.append(self._answered(kind, reply, deadline, Child.output_key(nonce, index)))
+            kind, reply = self._running.receive(nonce, deadline, index)
+            answer = reply.get("result") if kind == "reply" and "internal" not in reply else reply
+            results.append(self._answered(kind, answer, deadline, Child.output_key(nonce, index)))
             if results[-1][0] is None:
                 return results
-        self._child.receive(nonce, self._deadline(self.limits.case_seconds))  # the batch's closing line
+        self._running.receive(nonce, self._deadline(self.limits.case_seconds))  # the batch's closing line
         return results
 
     def _ready(self, function: str) -> tuple[str | None, dict]:
@@ -411,14 +429,14 @@ class StudentRun:
         return None, {}
 
     def _call(self, function: str, args: list, deadline: float) -> tuple[CallRecord | None, str | None, dict]:
-        nonce = self._child.send({"op": "call", "function": function, "args": args})
-        kind, reply = self._child.receive(nonce, deadline)
+        nonce = self._running.send({"op": "call", "function": function, "args": args})
+        kind, reply = self._running.receive(nonce, deadline)
         return self._answered(kind, reply, deadline, nonce)
 
     def _answered(self, kind: str, reply, deadline: float, key: str) -> tuple[CallRecord | None, str | None, dict]:
         """One call's record from what came back for it, or its problem (then the child is closed)."""
         checked, problem = None, None
-        if self._child.folder_passed():  # an answer given after its folder passed its bound is none
+        if self._running.folder_passed():  # an answer given after its folder passed its bound is none
             kind, reply = "died", self._folder_detail()
         if kind == "reply":
             try:
@@ -427,12 +445,12 @@ class StudentRun:
                 kind, reply = "invalid", {"invalid": str(invalid)}
         if checked is not None and "internal" not in checked:
             return CallRecord(returned=checked.get("returned"), raised=checked.get("raised"),
-                              args_after=checked["args_after"], output=self._child.output_report(key),
+                              args_after=checked["args_after"], output=self._running.output_report(key),
                               seconds=checked["seconds"]), None, {}
         if kind == "died":
-            self._child.settle_output()
-        detail = {"seconds": self.limits.case_seconds, "output": self._child.output_report()}
-        if kind == "timeout" and deadline >= self._budget_ends:
+            self._running.settle_output()
+        detail = {"seconds": self.limits.case_seconds, "output": self._running.output_report()}
+        if kind == "timeout" and deadline >= self._budget_end:
             detail["budget_seconds"] = self.limits.submission_seconds
         if kind in ("died", "invalid"):
             detail.update(reply)

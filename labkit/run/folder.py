@@ -30,6 +30,7 @@ class Folder:
         keep it if it is the tmpfs of the size the child was asked to mount (no student code has run yet)."""
         if not sys.platform.startswith("linux"):
             return False
+        fd: int | None  # None once self.fd keeps it
         try:
             fd = os.open(f"/proc/{pid}/cwd", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError:

@@ -103,7 +103,8 @@ class Printed:
         self.dropped = 0
 
 
-def read(fd: int) -> bytes:
+def read(fd: int) -> bytes | None:
+    """One chunk from the descriptor: b"" at its end, None when nothing is there now (non-blocking)."""
     try:
         return os.read(fd, CHUNK)
     except BlockingIOError:
@@ -119,7 +120,7 @@ class SelectPipes:
         self.streams = (replies_stream, output_stream)
         replies_fd, output_fd = replies_stream.fileno(), output_stream.fileno()
         self.lines, self.printed = Lines(frame_bytes), Printed(output_bytes)
-        self.ready = collections.deque()
+        self.ready: collections.deque[bytes] = collections.deque()
         self.reply_open = True
         self.lock = threading.Lock()  # this way runs in one thread; the lock is for callers that share code
         self.selector = selectors.DefaultSelector()

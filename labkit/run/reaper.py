@@ -57,7 +57,7 @@ def _orphans(child_started: int) -> list[int]:
     """Processes reparented to us that a child left behind: started after it, outside our own session (a
     child runs in a session of its own, and whatever detached made another), and not started by us."""
     me, my_session = os.getpid(), os.getsid(0)
-    found = []
+    found: list[int] = []
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -120,7 +120,8 @@ def _stop_and_kill(tops: list[int], deadline: float) -> None:
 
 def descendants(pid: int) -> list[tuple[int, int]]:
     """(pid, start time) of every process below `pid`, from /proc/<pid>/task/<tid>/children."""
-    found, pending = [], [pid]
+    found: list[tuple[int, int]] = []
+    pending = [pid]
     while pending and len(found) < 10_000:
         current = pending.pop()
         try:

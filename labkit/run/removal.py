@@ -62,7 +62,8 @@ def _remove_below(top: int, name: str, clock: _Clock) -> str | None:
         return None
     problems: list[str] = []
     folder = _enter(top, name, found)
-    path = [(name, _identity(found), None)]  # from the top down: name, (device, inode), subfolders still to do
+    # From the top down: name, (device, inode), subfolders still to do (None: not listed yet)
+    path: list[tuple[str, tuple[int, int], list[str] | None]] = [(name, _identity(found), None)]
     try:
         while path:
             clock.check()

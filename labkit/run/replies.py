@@ -59,11 +59,15 @@ def _int(value) -> int | None:
     return value if type(value) is int and 0 <= value < 1 << 63 else None
 
 
+def _seconds(value) -> float:
+    return float(value) if type(value) in (int, float) and 0 <= value < 1e6 else 0.0
+
+
 def exception(raised) -> dict:
     """An exception's description with only the known fields, each of its type, its text made safe."""
     if type(raised) is not dict:
         raise Invalid("exception is not an object")
-    info = {"type": _text(raised.get("type"), 100) or "?", "message": _text(raised.get("message"))}
+    info: dict[str, object] = {"type": _text(raised.get("type"), 100) or "?", "message": _text(raised.get("message"))}
     kinds = raised.get("kinds")
     info["kinds"] = [_text(k, 100) for k in kinds[:20]] if type(kinds) is list else [info["type"]]
     for key in ("line", "offset"):
@@ -162,11 +166,10 @@ def call(reply, limits) -> dict:
         return {"internal": exception(reply["internal"])}
     if ("returned" in reply) == ("raised" in reply):
         raise Invalid("a call reply needs exactly one of returned and raised")
-    checked = {"returned": returned(reply["returned"], limits)} if "returned" in reply else \
+    checked: dict[str, object] = {"returned": returned(reply["returned"], limits)} if "returned" in reply else \
         {"raised": exception(reply["raised"])}
     checked["args_after"] = arguments_after(reply.get("args_after"), limits)
-    seconds = reply.get("seconds")
-    checked["seconds"] = float(seconds) if type(seconds) in (int, float) and 0 <= seconds < 1e6 else 0.0
+    checked["seconds"] = _seconds(reply.get("seconds"))
     return checked
 
 

@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
 
 from labkit.run import reaper, removal
 
@@ -161,7 +162,7 @@ def level_of(plan: Plan, hello: dict, uid: int | None, cgroup: bool = False, fol
     `hello`; `folder` is the wall that bounds its folder (`folder_wall`), "" where none does."""
     abi = hello.get("landlock", 0) if type(hello.get("landlock")) is int else 0
     seccomp = hello.get("seccomp") is True
-    limits = hello.get("limits") if type(hello.get("limits")) is list else []
+    limits = hello["limits"] if type(hello.get("limits")) is list else []
     pidns = hello.get("pidns") is True
     walls = []
     if plan.bwrap:
@@ -394,21 +395,21 @@ def _sweep(folder: str, uid: int, keep: str, budget: list, depth: int) -> int:
         for name in names:
             path = os.path.join(folder, name)
             try:
-                entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                found = os.stat(name, dir_fd=fd, follow_symlinks=False)
             except OSError:
                 continue
             if path == keep:
                 continue
-            if entry.st_uid == uid and stat.S_ISDIR(entry.st_mode):
+            if found.st_uid == uid and stat.S_ISDIR(found.st_mode):
                 remove_workdir(path)  # every folder on its path is root's and sticky: nobody else can swap one
                 removed += 1
-            elif entry.st_uid == uid:
+            elif found.st_uid == uid:
                 try:
                     os.unlink(name, dir_fd=fd)
                     removed += 1
                 except OSError:
                     continue
-            elif stat.S_ISDIR(entry.st_mode) and depth > 0:
+            elif stat.S_ISDIR(found.st_mode) and depth > 0:
                 removed += _sweep(path, uid, keep, budget, depth - 1)
         return removed
     finally:
@@ -417,7 +418,8 @@ def _sweep(folder: str, uid: int, keep: str, budget: list, depth: int) -> int:
 
 # --- a pids cgroup for each child of a root grader that cannot give it a uid of its own -----------------
 
-_cgroup_base: object = False  # the folder children's cgroups go in, None where there is none; False: not looked for
+# The folder children's cgroups go in, None where there is none; False: not looked for
+_cgroup_base: str | None | Literal[False] = False
 _cgroup_serial = itertools.count()
 CGROUP_REFUSED = f"{PREFIX}: cannot enter pids cgroup"  # what the child says (then it is started without one)
 # The child moves itself into its cgroup before it becomes bubblewrap or Python, so all it starts is counted.
@@ -646,7 +648,7 @@ def _stale_workdirs() -> list[str]:
 
 def _still_running(pid: int) -> bool:
     """Whether process `pid` exists (when in doubt: yes).  Not os.kill(pid, 0) on Windows, where 0 is Ctrl-C."""
-    if IS_WINDOWS:
+    if sys.platform == "win32":  # IS_WINDOWS, spelled so that mypy checks this on Windows only
         try:
             import ctypes
             kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
@@ -693,7 +695,8 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
         settings["limits"] = dict(settings["limits"], processes=PROCESSES)
     cgroup = _pids_group() if plan.landlock and root and uid is None else None
     command = [python, "-S", "-c", source, json.dumps(settings)]
-    options = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(inside))
+    options: dict[str, Any] = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=child_env(inside))
     try:
         if uid is not None:
             os.chown(workdir, uid, uid)

@@ -343,7 +343,8 @@ def _read_tar(source, budget: _Budget, prefix: str, compressed: bool) -> list[Me
     members = []
     with (open(source, "rb") if isinstance(source, Path) else source) as raw:
         stream = gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
-        with tarfile.open(fileobj=_Bounded(stream, budget), mode="r|") as tar:  # one pass, nothing seeks
+        # One pass, nothing seeks: a stream ("r|") is only read, though typeshed asks every fileobj to write and seek
+        with tarfile.open(fileobj=_Bounded(stream, budget), mode="r|") as tar:  # type: ignore[call-overload]
             for info in tar:
                 budget.count_member()  # folders too (tarfile keeps every member it has read)
                 if info.isdir():

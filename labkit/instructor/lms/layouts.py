@@ -102,7 +102,8 @@ def blackboard_users(prefixes: list[str], receipts: dict[str, str]) -> dict[str,
     """Blackboard writes <assignment>_<user name>, and user names may hold `_` or `.` (B3): maps each prefix to
     (user name, name).  A receipt whose user name ends its prefix says so and names the assignment; the other
     prefixes of that assignment give their user names after it; else what follows the head all prefixes share."""
-    found, assignments = {}, set()
+    found: dict[str, tuple[str, str]] = {}
+    assignments: set[str] = set()
     for prefix in sorted(set(prefixes)):
         user = receipt_user(receipts.get(prefix, ""))
         if user and user[0] and prefix.endswith("_" + user[0]):
@@ -115,8 +116,8 @@ def blackboard_users(prefixes: list[str], receipts: dict[str, str]) -> dict[str,
         if known is not None:
             found[prefix] = (prefix[len(known) + 1:], "")
         else:
-            user = prefix[len(shared):] if shared else prefix.rsplit("_", 1)[-1]
-            found[prefix] = (user or prefix, "")
+            user_name = prefix[len(shared):] if shared else prefix.rsplit("_", 1)[-1]
+            found[prefix] = (user_name or prefix, "")
     return found
 
 

@@ -283,7 +283,8 @@ def _imports(source: bytes) -> set[str]:
     """Top-level names of the modules a source imports, from its `import` and `from … import` lines (anywhere,
     indented too); a line continued with brackets is read to its closing bracket.  Over-reading costs nothing:
     a name only matters if a module of that name sits beside the student file."""
-    names, position = set(), 0
+    names: set[str] = set()
+    position = 0
     while True:
         found = _IMPORT.search(source, position)
         if found is None:
@@ -340,7 +341,10 @@ def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Memb
             beside[name] = (rank, member)
     if not beside:
         return {}  # nothing to import: no need to read the student file's imports
-    wanted, queue, chosen = set(), [target.data], {}
+    assert target.data is not None  # the student file: resolve() chooses it among the files it read
+    wanted: set[str] = set()
+    queue = [target.data]
+    chosen: dict[str, Member] = {}
     while queue and len(chosen) < MAX_HELPERS:
         for module in _imports(queue.pop()) - wanted:
             wanted.add(module)
@@ -352,7 +356,7 @@ def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Memb
 
 
 def _pool_notes(pool: _Pool) -> list:
-    notes = []
+    notes: list[tuple[str, dict]] = []
     kinds = {entry.kind for _, entry in pool.files if entry is not None}
     if "online_text" in kinds:
         notes.append(("note.online_text", {}))
@@ -467,12 +471,12 @@ def gradescope_metadata(path: Path) -> dict:
         return {}
     if not isinstance(document, dict):
         return {}
-    facts = {}
+    facts: dict[str, object] = {}
     users = [user for user in document.get("users") or [] if isinstance(user, dict) and user.get("id") is not None]
     if users:  # who submitted (a group shares one submission): seeds their generated checks; a user listed twice
         facts["student"] = safe_id("+".join(sorted({str(user["id"]) for user in users})))  # is one (S3)
     created = str(document.get("created_at") or "")
-    assignment = document.get("assignment") if isinstance(document.get("assignment"), dict) else {}
+    assignment = document["assignment"] if isinstance(document.get("assignment"), dict) else {}
     due = _own_due_date(document) or str(assignment.get("due_date") or "")
     if created and due:
         facts["late"] = _instant(created) > _instant(due)

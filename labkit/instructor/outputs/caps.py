@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from labkit.i18n import text
 
@@ -164,7 +165,9 @@ def _names_cut(document: dict, cap: int, cut: Cut) -> dict:
         if len(items) > MAX_ITEMS:
             items = items[:MAX_ITEMS] + [text("bounds.more_items", count=len(items) - MAX_ITEMS)]
         document[key] = items
-    places = [(document, key) for key in ("name", "entry", "why") if isinstance(document.get(key), str)]
+    # (the dict or the list that holds a text, its key or index in it): every text the record holds
+    places: list[tuple[Any, Any]] = [(document, key) for key in ("name", "entry", "why")
+                                    if isinstance(document.get(key), str)]
     places += [(document[key], index) for key in ("files", "notes") for index in range(len(document[key]))]
     places += [(case, key) for case in document["cases"].values() for key in ("hint_text", "message")]
     values = [container[key] for container, key in places]

@@ -23,7 +23,7 @@ class Figures:
     entries with no code to test (submissions.UNGRADABLE) and those the grader or the machine failed on.
     Canvas's Test Student (`is_test_student`) is in no figure at all: it is listed in `test_students`."""
 
-    def __init__(self, level=None):
+    def __init__(self, level=None) -> None:
         self.level = getattr(level, "name", None)
         self.other_levels: list[tuple[str, str]] = []  # (student, level) of those graded at another level
         self.count = 0

@@ -129,9 +129,9 @@ def write(staging, run, outputs=None) -> list[str]:
 def keep(staging, run, out: Path, students, outputs=None) -> None:
     """Copy into the staging folder each of `students`' own files of an earlier OUT (MERGE=1: those this run
     did not grade), for every output `run` wants that has files of its own per student."""
-    keepers = [output for output in (OUTPUTS if outputs is None else outputs)
+    keepers = [output.kept for output in (OUTPUTS if outputs is None else outputs)
                if output.kept is not None and output.wanted(run)]
     for student in students:
-        for output in keepers:
-            for name, content in output.kept(out, student).items():
+        for kept in keepers:
+            for name, content in kept(out, student).items():
                 staging.write(name, content)

@@ -12,6 +12,7 @@ import difflib
 import io
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -232,18 +233,18 @@ def assignment(roster: Roster, title: str, new_column: bool = False, required: b
         return Column(roster.columns["grade"], roster.header[roster.columns["grade"]], " / ".join(maxima[:3]))
     columns = _assignment_columns(roster.header)
     for same in (lambda name: name, _normal):
-        found = [index for index in columns if same(title) in (same(roster.header[index]), same(
-            CANVAS_ASSIGNMENT.match(roster.header[index])["title"]) if CANVAS_ASSIGNMENT.match(roster.header[index])
-            else None)]
+        found = [index for index in columns if same(title) in (same(roster.header[index]), same(titled["title"])
+                 if (titled := CANVAS_ASSIGNMENT.match(roster.header[index])) else None)]
         if len(found) > 1:
             raise RosterError(text("lms.roster.title_twice", path=roster.path, title=title,
                                    columns=", ".join(roster.header[index] for index in found)))
         if found:
             index = found[0]
             return Column(index, roster.header[index], roster.points_row[index].strip() if roster.points_row else "")
-    assignments = [roster.header[index] for index in columns if CANVAS_ASSIGNMENT.match(roster.header[index])]
-    closest = sorted(assignments, key=lambda name: -difflib.SequenceMatcher(
-        None, _normal(title), _normal(CANVAS_ASSIGNMENT.match(name)["title"])).ratio())[:CLOSEST]
+    assignments = [(roster.header[index], titled["title"]) for index in columns  # (column, its title)
+                   if (titled := CANVAS_ASSIGNMENT.match(roster.header[index]))]
+    closest = [name for name, _ in sorted(assignments, key=lambda assignment: -difflib.SequenceMatcher(
+        None, _normal(title), _normal(assignment[1])).ratio())][:CLOSEST]
     if new_column or not required:
         return Column(None, title, closest=tuple(closest))
     raise RosterError(text("lms.roster.no_title", path=roster.path, title=title,
@@ -303,7 +304,10 @@ def _index(roster: Roster) -> dict:
     after, and by name (for plain entries only); built once per roster."""
     if roster.index is not None:
         return roster.index
-    ids, keys, folded, names = {}, {}, {}, {}
+    ids: dict[str, int] = {}
+    keys: dict[str, list[int]] = {}  # a key -> the rows it names
+    folded: dict[str, list[int]] = {}
+    names: dict[str, list[int]] = {}
     group = roster.columns.get("group")
     teams = {_normal(row[group]) for row in roster.rows} if group is not None else set()
     for row_index, row in enumerate(roster.rows):
@@ -311,7 +315,7 @@ def _index(roster: Roster) -> dict:
             ids[row[roster.header.index("ID")].strip()] = row_index
             own = [row[roster.header.index(key)].strip() for key in CANVAS_KEYS if key in roster.header]
         else:
-            number = PARTICIPANT.match(row[roster.columns["identifier"]].strip()).group(1)
+            number = _participant(roster, row)
             ids[number] = row_index
             own = [number, row[roster.columns["identifier"]].strip(), *[row[i].strip() for i in _identity(roster)]]
         for key in {key for key in own if key}:
@@ -384,6 +388,7 @@ def prepare(roster: Roster, submissions: list) -> list:
         found = find(roster, submission.student, submission.layout, submission.name)
         notes, team = list(submission.notes), submission.team
         if found.how == "name":
+            assert found.row is not None  # `find` names the row it found by name
             notes.append(("lms.note.by_name", {"name": _row_name(roster, roster.rows[found.row])}))
         elif found.how == "team" or found.group:
             team = team or submission.name
@@ -480,10 +485,17 @@ def _row_id(roster: Roster, row: list) -> str:
     """The id a row is matched by: Canvas's ID, Moodle's participant number."""
     if roster.kind == "canvas":
         return row[roster.header.index("ID")].strip()
-    return PARTICIPANT.match(row[roster.columns["identifier"]].strip()).group(1)
+    return _participant(roster, row)
 
 
-def team_lines(records: list[dict]) -> list[str]:
+def _participant(roster: Roster, row: list) -> str:
+    """A Moodle row's participant number: every row has one (a roster without is refused when it is read)."""
+    found = PARTICIPANT.match(row[roster.columns["identifier"]].strip())
+    assert found is not None, "load() refuses a Moodle roster with a row that has none"
+    return found.group(1)
+
+
+def team_lines(records: Iterable[dict]) -> list[str]:
     """One line naming the group submissions, whose other members must get the grade in the LMS."""
     teams = [f"{record['student']} ({record['team']})" for record in records if record.get("team")]
     return [text("lms.teams", count=len(teams), ids=_few(teams))] if teams else []

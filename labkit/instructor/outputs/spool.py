@@ -14,7 +14,7 @@ class Spool:
     write wherever the grader can while it runs, and nothing it wrote may reach an output (a change raises
     `SpoolChanged`; bytes added at the end are never read)."""
 
-    def __init__(self, path):
+    def __init__(self, path) -> None:
         self.file = open(path, "x+b", buffering=0)  # noqa: SIM115  (unbuffered: every read is what the disk holds)
         self.places: dict[int, tuple] = {}  # index -> (offset, record's length, feedback's length, digest)
         self.end = 0

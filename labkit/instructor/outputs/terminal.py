@@ -3,6 +3,9 @@ sandbox, a bar per check and the most common mistakes, from the class's Figures.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from labkit.i18n import text
 from labkit.spec import active
 from labkit.instructor.outputs.figures import (Figures, grader_error_line, sandbox_line, status_label,
@@ -14,8 +17,8 @@ BAR = 30
 MISTAKES_SHOWN = 5  # the most common mistakes the terminal lists; report.html lists them all
 
 
-def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list[str] = (),
-                     merged: int | None = None, last: list[str] = (), gradebook: str = "") -> str:
+def terminal_summary(records, seconds: float, jobs: int, out, level, extra: Sequence[str] = (),
+                     merged: int | None = None, last: Sequence[str] = (), gradebook: str = "") -> str:
     """What `make grade` prints at the end, from `records` or their `Figures`.  `merged`: how many of them this
     run graded, when it merged them into earlier results (MERGE=1); every figure below the first line is over
     all of them.  `extra` comes before the line naming what was written in OUT (`gradebook` too, when one was),
@@ -24,7 +27,8 @@ def terminal_summary(records, seconds: float, jobs: int, out, level, extra: list
     graded, count = figures.graded, figures.count
     total = graded or 1
     graded_now = count if merged is None else merged
-    timing = {"lab": active().name, "count": count, "seconds": seconds, "jobs": max(1, min(jobs, graded_now))}
+    timing: dict[str, Any] = {"lab": active().name, "count": count, "seconds": seconds,
+                              "jobs": max(1, min(jobs, graded_now))}
     rest = text("report.scores_rest", count=count - graded) if graded < count else ""
     lines = [text("report.done", **timing) if merged is None else text("report.done_merged", graded=merged, **timing),
              text("report.statuses") + " " + " · ".join(f"{status_label(s)} {n}" for s, n in figures.status_counts()),
