@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from framework import ROOT, STUB  # noqa: F401  (STUB: the tests take it from here)
-from labkit import checks
+from labkit import checks, course
 from labkit.run.engine import Limits, Runtime, StudentRun
 from labkit.spec import DrawnCheck, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
@@ -124,9 +124,12 @@ def judged(path: Path, cases=None, limits: Limits = QUICK) -> dict:
         return {case.id: checks.verdict(student, case) for case in cases}
 
 
-LABS = {"lab09": "lab09.spec", "toy": "toylab.spec", "lab10": "lab10.spec"}  # the labs the core's own tests run
-# against: Lab09, the toy (tests/toylab/) and the course's second lab (labs/lab10/)
-LAB_ROOTS = {"toy": ROOT / "tests", "lab10": ROOT / "labs" / "lab10"}  # where a lab's package is found, if not at the top
+TOY = ("toy", "toylab.spec", ROOT / "tests")  # the suite's own toy lab (tests/toylab/): its name, spec, where it is found
+DEFAULT, *_FURTHER = course.labs().items()  # the course's labs as it finds them: the default lab, then labs/<name>/
+LABS = {DEFAULT[0]: DEFAULT[1][1], TOY[0]: TOY[1], **{name: spec for name, (_, spec) in _FURTHER}}  # the labs the
+# core's own tests run against, derived: the course's default lab (Lab09), the toy, every lab of labs/ (Lab10, ...)
+LAB_ROOTS = {TOY[0]: TOY[2], **{name: ROOT.joinpath(*root.split("/")) for name, (root, _) in _FURTHER}}  # where a
+# lab's package is found, if not at the top
 sys.path += [str(path) for path in LAB_ROOTS.values() if str(path) not in sys.path]  # (after the course's own folders)
 
 
@@ -151,8 +154,8 @@ def lab(request, monkeypatch):
     yield from use_lab(request.param, monkeypatch)
 
 
-@pytest.fixture(params=(("lab09", "posix"), ("lab09", "portable"), *((name, "posix") for name in LABS if name != "lab09")),
-                ids="-".join)
+@pytest.fixture(params=((DEFAULT[0], "posix"), (DEFAULT[0], "portable"),
+                        *((name, "posix") for name in LABS if name != DEFAULT[0])), ids="-".join)
 def lab_engine(request, monkeypatch):
     """`lab` and `engine` together, the portable layer for Lab09 only: the process layer does not depend on
     the lab, so another lab's runs prove what they prove (the core runs another lab) with the posix one."""

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (ALL, CLASS_LIMITS, LAB, LABS, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab, make,
-                      role, unavailable, use_lab, wait_for)
+from conftest import (ALL, CLASS_LIMITS, DEFAULT, LAB, LABS, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab,
+                      make, role, unavailable, use_lab, wait_for)
 from labkit import checks, render
 from labkit.i18n import text
 from labkit.run import probe as probe_module, sandbox
@@ -110,8 +110,8 @@ def level(request, monkeypatch):
     return forced_or_skipped(monkeypatch, request.param)
 
 
-@pytest.fixture(params=[("lab09", name) for name in sorted(LEVELS)] +
-                [(name, "strongest") for name in LABS if name != "lab09"], ids="-".join)
+@pytest.fixture(params=[(DEFAULT[0], name) for name in sorted(LEVELS)] +
+                [(name, "strongest") for name in LABS if name != DEFAULT[0]], ids="-".join)
 def attacked(request, monkeypatch):
     """`level` for the attacks, with the lab they attack active: Lab09 at every level, every other lab of
     conftest.LABS (the toy, Lab10) at the strongest."""
