@@ -1,5 +1,7 @@
 """The scheme's tables in TASK.md, TASK.en.md and README are generated from the lab spec (labkit/instructor/sheets.py):
-`make tables` rewrites a stale one, and this test fails on one with the diff that `make tables` would apply."""
+`make tables` rewrites a stale one, and this test fails on one with the diff that `make tables` would apply.  The
+generator writes every lab's tables from its spec (checked for each lab of conftest.LABS); the rest reads Lab09's
+sheets and README, the ones this checkout ships (a lab of labs/ checks its own sheets in its tests/)."""
 
 import difflib
 import shutil
