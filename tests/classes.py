@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLASS_LIMITS, STUDENTS, for_lab
+from conftest import CLASS_LIMITS, ROOT, STUDENTS, for_lab, missing
 from labkit.instructor import config
 from labkit.instructor.grade import grade_folder
 from labkit.instructor.outputs.grades_csv import LMS_COLUMNS
 from labkit.spec import Lab, active
 
-# lab id -> its wrong solution and the hint its detector names for it (data of each lab, not counts): Lab09's and the
-# toy's as declared here, every lab of the course's labs/ its own students/wrong.py, whose docstring names the hint
-# ("Hint: hint.key"; see wrong_solution)
+# lab id -> its wrong solution and the hint its detector names for it, for the two labs whose wrong solution sits
+# elsewhere: Lab09's (tests/students/wrong/, the suite's students) and the toy's.  Every lab of the course's labs/
+# needs no row: its own students/wrong.py, whose docstring names the hint ("Hint: hint.key"; see wrong_solution)
 WRONG = {"lab09": (STUDENTS / "wrong" / "no_trim.py", "hint.not_trimmed"),
          "toycalc": (STUDENTS.parent / "toylab" / "wrong.py", "toy.hint.precedence")}
 
@@ -30,10 +30,16 @@ def wrong_solution(lab: Lab) -> tuple:
     if lab.id in WRONG:
         return WRONG[lab.id]
     path = lab.root / "students" / "wrong.py"
-    assert path.is_file(), f"{lab.id}: a lab of conftest.LABS needs a wrong solution, {path.name} in students/"
+    if not path.is_file():
+        missing(f"{lab.id}: the core's tests grade each lab's wrong solution: add {path.relative_to(ROOT).as_posix()} "
+                f"(right but for one mistake; its docstring names the hint its detector gives: Hint: hint.key)")
     named = re.search(r"^Hint: (\S+)\s*$", path.read_text(encoding="utf-8"), re.M)
-    assert named, f"{lab.id}: students/wrong.py's docstring names the hint it must get (Hint: hint.key)"
+    if not named:
+        missing(f"{lab.id}: {path.relative_to(ROOT).as_posix()}'s docstring must name the hint its detector gives it, "
+                f"in a line of its own: Hint: hint.key")
     return path, named[1]
+
+
 # harmless by construction: they forge replies, patch the child's reporting, print escape codes (nothing to arm)
 HOSTILE = ("forges_replies_with_nonce", "patches_reporting", "escape_codes")
 HONEST = ("solution", "wrong", "stub")

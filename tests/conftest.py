@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from framework import ROOT, STUB  # noqa: F401  (STUB: the tests take it from here)
-from labkit import checks
+from labkit import checks, course
 from labkit.run.engine import Limits, Runtime, StudentRun
 from labkit.spec import DrawnCheck, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
@@ -78,6 +78,12 @@ def wait_for(condition, seconds: float = 120.0, what: str = "the state the test 
         time.sleep(0.02)
 
 
+def missing(what: str) -> None:
+    """Fail the test in one line (no traceback) naming what a lab lacks that the core's tests need of every lab,
+    and where to add it: a lab the suite has never heard of gets this, never a KeyError deep in a test."""
+    pytest.fail(what, pytrace=False)
+
+
 def unavailable(tool: str, reason: str) -> None:
     """Skip a test for want of `tool` (bwrap, chromium, ...), unless CI requires it (LAB_CI_REQUIRES): then fail."""
     if tool in os.environ.get("LAB_CI_REQUIRES", "").split():
@@ -116,17 +122,20 @@ def make(*args: str, env: dict | None = None, timeout: float = 120,
 
 def judged(path: Path, cases=None, limits: Limits = QUICK) -> dict:
     """case id -> Verdict for one student file, through the same engine and judge as `make test` (by default
-    the active lab's `make test` checks of its first two functions, the ones a file written for Lab09 defines: the
-    `lab` fixture chooses which lab is active)."""
+    the active lab's `make test` checks of the functions that play Lab09's two of make test, the ones a file written
+    for Lab09 defines (`plays`): the `lab` fixture chooses which lab is active)."""
     lab = active()
-    cases = [case for case in lab.selected("test") if case.function in lab.functions[:2]] if cases is None else cases
+    cases = [case for case in lab.selected("test") if case.function in played(lab, ALL)] if cases is None else cases
     with StudentRun(path, display=path.name, limits=limits) as student:
         return {case.id: checks.verdict(student, case) for case in cases}
 
 
-LABS = {"lab09": "lab09.spec", "toy": "toylab.spec", "lab10": "lab10.spec"}  # the labs the core's own tests run
-# against: Lab09, the toy (tests/toylab/) and the course's second lab (labs/lab10/)
-LAB_ROOTS = {"toy": ROOT / "tests", "lab10": ROOT / "labs" / "lab10"}  # where a lab's package is found, if not at the top
+TOY = ("toy", "toylab.spec", ROOT / "tests")  # the suite's own toy lab (tests/toylab/): its name, spec, where it is found
+DEFAULT, *_FURTHER = course.labs().items()  # the course's labs as it finds them: the default lab, then labs/<name>/
+LABS = {DEFAULT[0]: DEFAULT[1][1], TOY[0]: TOY[1], **{name: spec for name, (_, spec) in _FURTHER}}  # the labs the
+# core's own tests run against, derived: the course's default lab (Lab09), the toy, every lab of labs/ (Lab10, ...)
+LAB_ROOTS = {TOY[0]: TOY[2], **{name: ROOT.joinpath(*root.split("/")) for name, (root, _) in _FURTHER}}  # where a
+# lab's package is found, if not at the top
 sys.path += [str(path) for path in LAB_ROOTS.values() if str(path) not in sys.path]  # (after the course's own folders)
 
 
@@ -151,8 +160,8 @@ def lab(request, monkeypatch):
     yield from use_lab(request.param, monkeypatch)
 
 
-@pytest.fixture(params=(("lab09", "posix"), ("lab09", "portable"), *((name, "posix") for name in LABS if name != "lab09")),
-                ids="-".join)
+@pytest.fixture(params=((DEFAULT[0], "posix"), (DEFAULT[0], "portable"),
+                        *((name, "posix") for name in LABS if name != DEFAULT[0])), ids="-".join)
 def lab_engine(request, monkeypatch):
     """`lab` and `engine` together, the portable layer for Lab09 only: the process layer does not depend on
     the lab, so another lab's runs prove what they prove (the core runs another lab) with the posix one."""
@@ -168,10 +177,22 @@ def _arities() -> dict:
     return {node.name: len(node.args.args) for node in tree.body if isinstance(node, ast.FunctionDef)}
 
 
-def for_lab(path: Path, lab, folder: Path) -> Path:
+def in_order(lab) -> dict:
+    """`lab`'s function -> Lab09's function in the same place: the first as the first, ..."""
+    return dict(zip(lab.functions, LAB.functions))
+
+
+def plays(lab) -> dict:
+    """`lab`'s function -> the function of Lab09 it runs in a file written for Lab09 (`for_lab`): Lab09's in the
+    same place (`in_order`), and a lab of one function Lab09's second, extract_response, where most hostile files
+    misbehave (as format_prompt it would meet three of them)."""
+    return in_order(lab) if len(lab.functions) > 1 else dict(zip(lab.functions, LAB.functions[1:]))
+
+
+def for_lab(path: Path, lab, folder: Path, playing: dict | None = None) -> Path:
     """`path` (a file written for Lab09) as a file of `lab`: for Lab09 the file itself, for another lab a copy in
-    `folder` that also defines each of that lab's functions as Lab09's function in the same place (the first as
-    the first, ...), given the first arguments of the lab's call as many as Lab09's takes (Lab10's functions take
+    `folder` that also defines each of that lab's functions as the function of Lab09 it plays (`playing`, by
+    default `plays`), given the first arguments of the lab's call as many as Lab09's takes (Lab10's functions take
     several: its chat_completion(reply, …) runs Lab09's extract_response(reply)), so one hostile file attacks
     every lab the same way.  What the file imports from Lab09's
     given module (`from framework.tags import A, B`) it gets as plain assignments of the same values, since
@@ -187,22 +208,28 @@ def for_lab(path: Path, lab, folder: Path) -> Path:
     aliases = "".join(f"\ntry:\n    _ours = {ours}\nexcept NameError:\n    pass\nelse:\n"  # a missing function stays
                       f"    {mine} = _ours\n    if callable(_ours):\n"  # missing, a name that is no function one
                       f"        def {mine}(*args, _ours=_ours):\n            return _ours(*args[:{arity[ours]}])\n"
-                      for mine, ours in zip(lab.functions, LAB.functions))
+                      for mine, ours in (plays(lab) if playing is None else playing).items())
     copy = folder / lab.student_file_name
     copy.write_text(source + "\n" + aliases + "\n", encoding="utf-8")
     return copy
 
 
-FIRST, SECOND, ALL = "first", "second", "all"  # roles: the checks of a lab's first function, of its second, of both
+FIRST, SECOND, ALL = "first", "second", "all"  # roles: the checks of the function of a lab that plays Lab09's
+# first (format_prompt), of the one that plays its second (extract_response), of both (`plays`)
+
+
+def played(lab, which) -> tuple:
+    """`lab`'s functions in one role (FIRST, SECOND, ALL or None), in the lab's order."""
+    ours = {None: (), FIRST: LAB.functions[:1], SECOND: LAB.functions[1:2], ALL: LAB.functions[:2]}[which]
+    return tuple(mine for mine, theirs in plays(lab).items() if theirs in ours)
 
 
 def role(lab, which, stage: str = "test") -> list:
-    """The ids of `lab.selected(stage)` in one role (FIRST: the checks of lab.functions[0], SECOND: of [1], ALL:
-    of both, None: none), in run order: how a test names "the checks of the function a file breaks" in every lab
-    at once (the suite's files are written for Lab09's make test, which calls two functions; Lab10's calls four,
-    and the checks of its other two are no file's role)."""
-    functions = {None: (), FIRST: lab.functions[:1], SECOND: lab.functions[1:2], ALL: lab.functions[:2]}[which]
-    return [check.id for check in lab.selected(stage) if check.function in functions]
+    """The ids of `lab.selected(stage)` in one role (FIRST: the checks of the function playing Lab09's first,
+    SECOND: its second, ALL: both, None: none), in run order: how a test names "the checks of the function a file
+    breaks" in every lab at once (the suite's files are written for Lab09's make test, which calls two functions;
+    Lab10's calls four, and the checks of its other two are no file's role; a lab of one function has no FIRST)."""
+    return [check.id for check in lab.selected(stage) if check.function in played(lab, which)]
 
 
 def failing(verdicts: dict) -> set:

@@ -68,8 +68,9 @@ def test_a_class_of_either_lab_is_graded_by_that_labs_spec(lab, graded_classes):
 
 
 def test_the_scores_of_either_labs_class_are_what_its_checks_are_worth(lab, graded_classes):
-    """The solution gets full marks, the stub nothing, the wrong solution something in between, failing the
-    checks its detector names; every score is the sum of the points of the checks passed, group by group."""
+    """The solution gets full marks, the stub nothing, the wrong solution something in between (nothing, where the
+    lab grades one check), failing the checks its detector names; every score is the sum of the points of the checks
+    passed, group by group."""
     graded = graded_classes(lab)
     scheme, rows = graded.scheme, graded.rows
     for student, row in rows.items():
@@ -80,7 +81,8 @@ def test_the_scores_of_either_labs_class_are_what_its_checks_are_worth(lab, grad
             sum(scheme.points(check) for check in passed if check.group == group) for group in lab.graded_groups]
     assert (rows["solution"]["status"], int(rows["solution"]["score"])) == ("ok", scheme.max_score)
     assert (rows["stub"]["status"], rows["stub"]["score"]) == ("ok", "0")
-    assert rows["wrong"]["status"] == "ok" and 0 < int(rows["wrong"]["score"]) < scheme.max_score
+    wrong = int(rows["wrong"]["score"])  # something in between, where there is room (the scaffold grades one check)
+    assert rows["wrong"]["status"] == "ok" and wrong < scheme.max_score and (0 < wrong or len(lab.graded) == 1)
     named = wrong_solution(lab)[1]
     failed = {column: case["hint"] for column, case in graded.students["wrong"]["cases"].items() if not case["passed"]}
     assert named in failed.values() and all(rows["wrong"][column] == "0" for column in failed), failed

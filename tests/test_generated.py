@@ -1,7 +1,8 @@
 """Checks on drawn inputs: per-student generated checks, property checks, shrinking, and the grade they give.
 
-Lab09's drawn checks, but for one test: the toy lab (tests/toylab/) declares no drawn check of its own, so a check
-drawn for it here (TOY_TOKENS) shows that drawing, shrinking and the fixed seeds are the core's, not Lab09's."""
+Lab09's drawn checks, but for two tests: the toy lab (tests/toylab/) declares no drawn check of its own, so a check
+drawn for it here (TOY_TOKENS) shows that drawing, shrinking and the fixed seeds are the core's, not Lab09's; and
+every lab of conftest.LABS has its fixed inputs as make tables writes them."""
 
 import difflib
 import json

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (ALL, CLASS_LIMITS, LAB, LABS, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab, make,
-                      role, unavailable, use_lab, wait_for)
+from conftest import (ALL, CLASS_LIMITS, DEFAULT, LAB, LABS, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab,
+                      in_order, make, role, unavailable, use_lab, wait_for)
 from labkit import checks, render
 from labkit.i18n import text
 from labkit.run import probe as probe_module, sandbox
@@ -110,8 +110,8 @@ def level(request, monkeypatch):
     return forced_or_skipped(monkeypatch, request.param)
 
 
-@pytest.fixture(params=[("lab09", name) for name in sorted(LEVELS)] +
-                [(name, "strongest") for name in LABS if name != "lab09"], ids="-".join)
+@pytest.fixture(params=[(DEFAULT[0], name) for name in sorted(LEVELS)] +
+                [(name, "strongest") for name in LABS if name != DEFAULT[0]], ids="-".join)
 def attacked(request, monkeypatch):
     """`level` for the attacks, with the lab they attack active: Lab09 at every level, every other lab of
     conftest.LABS (the toy, Lab10) at the strongest."""
@@ -157,10 +157,11 @@ def shared_folder():
 
 def run_six(path):
     """The active lab's `make test` checks on `path` of the two functions a file written for Lab09 defines (as a
-    file of that lab: conftest.role's ALL), and the level they ran at."""
+    file of that lab: conftest.role's ALL), and the level they ran at.  The attacks are format_prompt's: the lab's
+    first function runs it (`in_order`, in a lab of one function too)."""
     lab = active()
     cases = [case for case in lab.selected("test") if case.id in role(lab, ALL)]
-    with StudentRun(for_lab(path, lab, path.parent), display=lab.student_file_name, limits=QUICK) as student:
+    with StudentRun(for_lab(path, lab, path.parent, in_order(lab)), display=lab.student_file_name, limits=QUICK) as student:
         verdicts = [checks.verdict(student, case) for case in cases]
         assert [verdict.case.id for verdict in verdicts] == [case.id for case in cases]
         return verdicts, student.level
@@ -170,7 +171,7 @@ def answers_of(path, limits=QUICK) -> tuple[dict, object]:
     """A hostile file's answers ("a:x,b:y" from its format_prompt, called once as the active lab's first
     function) and the level it ran at."""
     lab = active()
-    with StudentRun(for_lab(path, lab, path.parent), display=lab.student_file_name, limits=limits) as student:
+    with StudentRun(for_lab(path, lab, path.parent, in_order(lab)), display=lab.student_file_name, limits=limits) as student:
         record, problem, detail = student.call(lab.functions[0], [[]])
         assert record is not None, (problem, detail)
         return dict(item.split(":", 1) for item in record.returned["value"].split(",")), student.level
@@ -467,7 +468,7 @@ def test_a_file_that_aborts_ends_with_sigabrt_at_every_level(attacked, tmp_path)
     aborts = tmp_path / "aborts.py"
     aborts.write_text(ABORTS)
     lab = active()
-    with StudentRun(for_lab(aborts, lab, tmp_path), display=lab.student_file_name, limits=QUICK) as student:
+    with StudentRun(for_lab(aborts, lab, tmp_path, in_order(lab)), display=lab.student_file_name, limits=QUICK) as student:
         record, problem, detail = student.call(lab.functions[0], [[]])
         assert student.level == level
     # (bubblewrap's own first process passes a death by a signal on as the exit code 128 + its number)
@@ -492,7 +493,7 @@ def test_filling_its_own_folder_stops_at_its_bound_and_says_so(attacked, open_fo
     lab = active()
     limits = replace(QUICK, case_seconds=20.0, load_seconds=20.0)
     hostile = armed("fills_its_folder", open_folder, **fill)
-    with StudentRun(for_lab(hostile, lab, open_folder), display=lab.student_file_name, limits=limits) as student:
+    with StudentRun(for_lab(hostile, lab, open_folder, in_order(lab)), display=lab.student_file_name, limits=limits) as student:
         verdict = checks.verdict(student, lab.selected("test")[0])
         assert student.level == level
         status = student.load.status

@@ -2,7 +2,9 @@
 
 The shapes come from the facts of the LMS formats reference, cited by id (C1–C7 Canvas downloads, G1–G7 its
 gradebook, M1–M7 Moodle downloads, W1–W5 its grading worksheet, B1–B3 Blackboard, A1–A3 archives); the
-fixtures that build them are in lms_fixtures.py."""
+fixtures that build them are in lms_fixtures.py.  The downloads hold Lab09's files: how an LMS lays out a class is
+the grader's alone, which no spec enters; what recognises a misnamed upload (a lab's graded functions) runs for
+each lab of conftest.LABS."""
 
 import csv
 import gzip

@@ -1,10 +1,12 @@
 """Hostile and broken submissions each end as clearly failed cases; verdicts come only from returned values.
 
 The hostile files (tests/students/hostile/) are written for Lab09; against another lab (conftest.LABS) each runs
-as `for_lab` makes it, its functions aliased by position.  What a file breaks is named by role (FIRST, SECOND,
-ALL: the checks of the lab's first function, its second, both), so one table holds for every lab.  Lab09 only:
-the portable process layer (it does not depend on the lab), what the child sees (tests/test_isolation.py attacks
-both labs) and `make test` (tests/test_toylab.py runs the toy's)."""
+as `for_lab` makes it, its functions aliased by position (`conftest.plays`).  What a file breaks is named by role
+(FIRST, SECOND, ALL: the checks of the lab's function playing Lab09's first, its second, both) or by a function of
+the lab's spec (the checks whose inputs the file loops on), and what another lab's checks then say is derived from
+Lab09's row and the types the lab's checks want (`expected`), so one table holds for every lab, one the suite has
+never heard of too.  Lab09 only: the portable process layer (it does not depend on the lab), what the child sees
+(tests/test_isolation.py attacks every lab) and `make test` (tests/test_toylab.py runs the toy's)."""
 
 import time
 from dataclasses import replace
@@ -12,24 +14,37 @@ from dataclasses import replace
 import pytest
 
 from conftest import (ALL, FIRST, LAB, QUICK, SECOND, SOLUTION, STUDENTS, clean_env, failing, for_lab, judged, make,
-                      role)
-from labkit import i18n, render
+                      played, plays, role)
+from labkit import render
 from labkit.i18n import text
 from labkit.run import probe
 
 HOSTILE = STUDENTS / "hostile"
 EXTRACT = set(role(LAB, SECOND))
-TAGGED = {i for i in EXTRACT if any("<|" in str(example.args[0]) for example in LAB.check(i).examples)}  # the
-# extract checks whose output holds a tag (Lab09's 5 and 6; not 4, whose output has none)
 
-# file -> (the role whose checks fail, the problem(s) of its failing checks, the hint of the first of them);
-# a set of case ids instead of a role is Lab09's own data (a file whose misbehaviour depends on Lab09's inputs)
+def tagged(lab) -> list:
+    """The checks of the function playing extract_response that loop_in_call.py loops in: those given an output
+    holding "<|" (its loop's condition) in some example (Lab09's 5 and 6: case 4 has no tag)."""
+    return [i for i in role(lab, SECOND)
+            if any(example.args and "<|" in str(example.args[0]) for example in lab.check(i).examples)]
+
+
+def listed(lab) -> list:
+    """The checks fills_every_bound.py gets to fill: its format_prompt extends the list it is given, and raises
+    on anything else, as Lab09's solution does (another lab's first function given a str or a dict: no wall is
+    tested there, and the check fails as the solution's does)."""
+    return [i for i in role(lab, ALL) if lab.check(i).function in played(lab, SECOND)
+            or all(example.args and isinstance(example.args[0], list) for example in lab.check(i).examples)]
+
+
+# file -> (the checks that fail: a role, or a function of the lab giving their ids; the problem(s) of its failing
+# checks; the hint of the first of them), as Lab09 gives them.  Another lab's row is derived from it (`expected`).
 BEHAVIOUR = {
     "exit_in_call": (SECOND, "raised", "hint.raised_exit"),
     "sys_exit_in_call": (SECOND, "raised", "hint.raised_exit"),
     "os_exit_in_call": (SECOND, "crashed", "hint.crashed"),
     "keyboard_interrupt": (SECOND, "raised", "hint.raised_interrupt"),
-    "loop_in_call": (TAGGED, "timeout", "hint.timeout"),  # it loops while the output holds "<|"
+    "loop_in_call": (tagged, "timeout", "hint.timeout"),
     "loop_sigalrm_ignored": (SECOND, "timeout", "hint.timeout"),
     "long_c_call": (SECOND, "timeout", "hint.timeout"),
     "recursion": (SECOND, "raised", "hint.recursion"),
@@ -60,7 +75,7 @@ BEHAVIOUR = {
     "surrogate_in_exception": (ALL, {"wrong_value", "raised"}, "hint.tag_line_expected"),
     "bloats_with_forged_replies": (ALL, "crashed", "hint.forged_reply"),  # larger than the child sends: forged
     "grows_its_input": (None, None, None),  # the six do not look at the list afterwards (x3, p1, g1 do)
-    "fills_every_bound": (ALL, "wrong_type", "hint.not_str"),
+    "fills_every_bound": (listed, "wrong_type", "hint.not_str"),
     "leaves_deep_folders": (None, None, None),
     "reorders_what_you_read": (ALL, {"wrong_type", "raised"}, "hint.not_str"),
     "steals_from_git": (ALL, "wrong_value", "hint.returned_empty"),  # unarmed: it looks nowhere
@@ -72,37 +87,9 @@ BEHAVIOUR = {
     "fills_its_folder": (ALL, "wrong_value", "hint.tag_line_expected"),
     "changes_modes_outside": (ALL, "wrong_value", "hint.tag_line_expected"),  # unarmed: "none:none"
 }
-
-# Rows whose outcome depends on the lab's inputs or return types, as the toy lab gives them (its checks pass
-# expressions, not messages, and its first function returns a list).  Every other row holds for the toy as it
-# stands, its hint compared where it is the core's.
-RETURNS_EMPTY = (ALL, {"wrong_type", "wrong_value"}, "hint.not_list")  # "" is the wrong type for a list
-TOY = {
-    "loop_in_call": (None, None, None),  # loops only on input with "<|": the toy's have none
-    "fills_every_bound": (SECOND, "wrong_type", "hint.not_str"),  # its first function raises before it fills
-    "escape_codes": (ALL, {"wrong_type", "raised"}, "hint.not_list"),
-    "reorders_what_you_read": (ALL, {"wrong_type", "raised"}, "hint.not_list"),
-    "surrogate_in_exception": (ALL, {"wrong_type", "raised"}, "hint.not_list"),
-    "returns_deep_nesting": (ALL, "wrong_type", "hint.not_list"),
-    **dict.fromkeys(("forged_replies", "steals_solution", "forges_grade_files", "leaves_a_process_behind",
-                     "probes_its_walls", "connects_to_local_sockets", "writes_shared_folders", "forks_many",
-                     "steals_from_git", "steals_cached_bytecode", "copies_a_classmate",
-                     "nests_sleeping_processes", "signals_every_way", "signals_its_worker", "fills_its_folder",
-                     "changes_modes_outside"),
-                    RETURNS_EMPTY),
-}
-
-# Lab10's: its first function returns a dict (the lab's own hint names it: hint.case1), its inputs hold no tag, and
-# Lab09's extract_response given chat_completion's reply returns a str where a dict is due, as the honest file does
-LAB10 = {**TOY, **dict.fromkeys((*(name for name, row in TOY.items() if row is RETURNS_EMPTY),),
-                                (ALL, {"wrong_type", "wrong_value"}, "hint.case1")),
-         **dict.fromkeys(("escape_codes", "reorders_what_you_read", "surrogate_in_exception"),
-                         (ALL, {"wrong_type", "raised"}, "hint.case1")),
-         "returns_deep_nesting": (ALL, "wrong_type", "hint.case1"),
-         "fills_every_bound": (SECOND, "wrong_type", "hint.case5"),
-         "fake_pass_lines": (SECOND, "wrong_type", "hint.case5")}
-OTHERS = {"toycalc": TOY, "lab10": LAB10}  # lab id -> its rows where they differ from Lab09's
 STOLEN_ELSEWHERE = (ALL, "load_failed", "hint.import_error")  # Lab09's solution (the grader's) in another lab's child
+TYPE_HINTS = {"str": "hint.not_str", "list": "hint.not_list"}  # the judge's hint for a value of the wrong type, by
+# the type wanted (any other: the check's own hint)
 
 _HONEST = {}  # lab id -> case id -> (passed, problem) of Lab09's solution as a file of that lab
 
@@ -116,13 +103,36 @@ def honest(lab, folder) -> dict:
     return _HONEST[lab.id]
 
 
+def wanted(check) -> str:
+    """The type a check's first call must return (the one a file wrong on every call fails on)."""
+    return type(check.examples[0].expected).__name__
+
+
 def expected(lab, name) -> tuple:
-    """The row of `name` for `lab`: the ids of the checks it breaks, their problems as a set, the first one's hint."""
-    which, problem, hint = OTHERS[lab.id].get(name, BEHAVIOUR[name]) if lab.id != LAB.id else BEHAVIOUR[name]
+    """The row of `name` for `lab`: the ids of the checks it breaks, their problems as a set, the first one's hint
+    (None: the lab's own, not compared).  Lab09's is BEHAVIOUR's; another lab's is derived from it and the lab's
+    spec, since the file returns what it returns in Lab09: a str of the wrong value (wrong_value) is of the wrong
+    type where a check wants another (the hint the judge gives that type, TYPE_HINTS), and is otherwise judged by
+    the lab's own hints; a value that is no str (hint.not_str) gets the hint of the type the check wants; a hint
+    comes from the function of Lab09 that gives it there, and is not compared where the lab's first failing check
+    plays another (a lab of one function: extract_response's, not format_prompt's)."""
+    which, problem, hint = BEHAVIOUR[name]
     if name == "steals_solution" and "read" not in probe.level().blocks:  # no wall against reading here (README):
         which, problem, hint = (None, None, None) if lab.id == LAB.id else STOLEN_ELSEWHERE  # it runs Lab09's solution
-    ids = role(lab, which) if which is None or isinstance(which, str) else [i for i in role(lab, ALL) if i in which]
+    ids = which(lab) if callable(which) else role(lab, which)
     problems = problem if isinstance(problem, set) else {problem}
+    if lab.id != LAB.id and ids:
+        first = lab.check(ids[0])
+        kinds = {wanted(lab.check(i)) for i in ids}
+        ours = which(LAB) if callable(which) else role(LAB, which)
+        if not ours or plays(lab)[first.function] != LAB.check(ours[0]).function:
+            hint = None
+        elif "wrong_value" in problems:
+            hint = None if wanted(first) == "str" else TYPE_HINTS.get(wanted(first), first.hint)
+        elif hint == "hint.not_str":
+            hint = TYPE_HINTS.get(wanted(first), first.hint)
+        if "wrong_value" in problems and kinds != {"str"}:
+            problems = problems - {"wrong_value"} | {"wrong_type"} | ({"wrong_value"} if "str" in kinds else set())
     if any(example.raises for i in ids for example in lab.check(i).examples):  # a check that demands an exception
         problems = problems | ({"no_exception"} if problems & {"wrong_type", "wrong_value"} else set()) | \
             ({"wrong_exception"} if "raised" in problems else set())  # (Lab10's): a value there is no exception, a
@@ -131,7 +141,7 @@ def expected(lab, name) -> tuple:
 
 
 def test_every_hostile_file_is_in_the_table():
-    assert {p.stem for p in HOSTILE.glob("*.py")} == set(BEHAVIOUR) and set(TOY) <= set(BEHAVIOUR)
+    assert {p.stem for p in HOSTILE.glob("*.py")} == set(BEHAVIOUR)
 
 
 @pytest.mark.parametrize("name", sorted(BEHAVIOUR))
@@ -141,12 +151,12 @@ def test_hostile_file_fails_exactly_where_it_misbehaves(name, lab_engine, tmp_pa
     (tmp_path / "honest").mkdir()
     untouched = honest(lab, tmp_path / "honest")
     verdicts = judged(for_lab(HOSTILE / f"{name}.py", lab, tmp_path), limits=replace(QUICK, load_seconds=2.0))
-    assert list(verdicts) == role(lab, ALL) and {v.case.function for v in verdicts.values()} == set(lab.functions[:2])
+    assert list(verdicts) == role(lab, ALL) and {v.case.function for v in verdicts.values()} == set(played(lab, ALL))
     assert {i for i in broken if verdicts[i].passed} == set()
     assert {i: verdicts[i].problem for i in broken if verdicts[i].problem not in problems} == {}
     assert {i: (v.passed, v.problem) for i, v in verdicts.items() if i not in broken} == \
         {i: untouched[i] for i in verdicts if i not in broken}  # the checks it leaves alone: as the solution's
-    if broken and (lab.id == LAB.id or hint in i18n.CORE):  # another lab's own hints are its own business
+    if broken and hint is not None:
         assert verdicts[broken[0]].hint == hint
     for verdict in verdicts.values():  # and every failure renders in both languages without error
         assert verdict.passed or render.failure_lines(verdict, f"{name}.py")
@@ -165,17 +175,17 @@ def test_a_hung_case_costs_its_limit_not_the_files_budget(lab, tmp_path):
 
 
 def test_load_failures_carry_the_details_students_need(lab, tmp_path):
-    first, second = role(lab, FIRST)[0], role(lab, SECOND)[0]
+    first, second = role(lab, ALL)[0], role(lab, SECOND)[0]
     syntax = judged(for_lab(HOSTILE / "syntax_error.py", lab, tmp_path))[first].facts["load"]
     assert (syntax.status, syntax.detail["line"]) == ("syntax_error", 4)
     missing = judged(for_lab(HOSTILE / "missing_module.py", lab, tmp_path))[first].facts["load"]
     assert (missing.status, missing.detail["module"]) == ("import_error", "numpy_but_misspelt")
-    name = lab.functions[1]
+    [name] = played(lab, SECOND)
     near = name[:3] + name[4:]  # a letter left out, as in misspelt_function.py
     misspelt = tmp_path / "misspelt" / lab.student_file_name
     misspelt.parent.mkdir()
-    misspelt.write_text(f"def {lab.functions[0]}(value):\n    return value\n\n\ndef {near}(value):\n    return value\n",
-                        encoding="utf-8")
+    misspelt.write_text("".join(f"def {near if function == name else function}(value):\n    return value\n\n\n"
+                                for function in played(lab, ALL)), encoding="utf-8")
     lines = render.failure_lines(judged(misspelt)[second], misspelt.name)
     assert any(near in line for line in lines)  # what it does define, named
 
