@@ -420,7 +420,7 @@ INSTRUCTOR_HELP = (  # Makefile targets, listed where labkit/instructor/ exists
     ("make new-lab NAME=name", "help.new_lab"),
     ("make check", "help.check"),
     ("make expected", "help.expected"),
-    ("make bench [PART=lab|grading|chat|suite]", "help.bench"),
+    ("make bench [PART=lab|grading|suite]", "help.bench"),
 )
 
 

@@ -67,8 +67,9 @@ def test_the_common_mistakes_come_first_with_students_cases_and_examples(pages):
     expected = [[f"M{i}", m["text"], str(m["count"]), ", ".join(m["cases"]), ", ".join(m["examples"])]
                 for i, m in enumerate(figures.common_mistakes(records(page)), 1)]
     assert shown == expected and len(shown) >= 4
-    assert shown[1] == ["M2", text("hint.trim_one_side"), "3", "t4, t5, t6, x7, x8, x9, x10, p3, p4, g3",
-                        "ben, cai, eve"]  # the drawn checks (p, g) name the same slip
+    assert shown[1][:3] + shown[1][4:] == ["M2", text("hint.trim_one_side"), "3", "ben, cai, eve"]
+    assert {column[0] for column in shown[1][3].split(", ")} == {"t", "x", "p", "g"}  # the drawn checks (p, g)
+    # name the same slip as the table's (t, x), whichever of them the spec declares
 
 
 def test_the_pages_own_script_runs_under_its_policy_and_an_injected_one_does_not(pages, tmp_path):
