@@ -1,4 +1,4 @@
-"""Adding a case touches the lab spec and the two task sheets only; changing a weight touches the spec only.
+"""Adding a case is its spec entry and `make tables` (and `make expected`); changing a weight touches the spec only.
 
 Each test edits a copy of this checkout the way README's "Adding or changing a case" says, runs `make tables` and
 the lab there, and holds the copy to what a maintainer expects: the new case shown, graded and counted everywhere,
@@ -31,6 +31,17 @@ ROWS = {"TASK.md": "| TEST 7 | 回复前后的空行也要去掉 | E3、E4 |\n",
         "TASK.en.md": "| TEST 7 | blank lines around the reply are trimmed too | E3, E4 |\n"}
 
 
+# The suite's files that read the spec's cases (and points), run in the copy after the steps: the ones a seventh case
+# or a changed weight broke before they followed the spec, but those that take minutes (the hostile files, the
+# browser pages, new venvs), which were run whole in both copies when this was built: green but for this file and
+# test_course, which need the pristine git checkout
+CASE_READERS = ("tests/test_sheets.py", "tests/test_course_output.py", "tests/test_task_md.py", "tests/test_scheme.py",
+                "tests/test_texts.py", "tests/test_registry.py",
+                "tests/test_mistakes.py::test_mistake_fails_exactly_its_cases_and_the_named_one_gives_its_hint",
+                "tests/test_mistakes.py::test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails")
+POINT_READERS = ("tests/test_sheets.py", "tests/test_scheme.py")
+
+
 def copy_of_the_checkout(tmp_path: Path) -> Path:
     copy = tmp_path / "lab"
     shutil.copytree(ROOT, copy, ignore=LEFT_OUT)
@@ -61,7 +72,7 @@ def changed_files(copy: Path) -> set:
             walk(sub, f"{prefix}{name}/")
     walk(filecmp.dircmp(ROOT, copy, ignore=[".git", "__pycache__", ".pytest_cache", "grades", "dist"]
                         + [path.name for path in ROOT.glob(".venv*")]), "")
-    return {name for name in found if not name.endswith((".pyc", "grades", "chat-session.html"))}
+    return {name for name in found if not name.endswith((".pyc", "grades", "chat-session.html", "chat-sessions.db"))}
 
 
 def only_generated_lines_changed(before: str, after: str) -> bool:
@@ -126,9 +137,10 @@ def test_a_seventh_case_needs_only_its_spec_entry_and_make_tables(tmp_path):
     assert "运行七个测试 (framework/student.py) / run the seven cases" in shown
     assert "七个测试 + 扩展检查 + 性质检查 (都计入成绩) / the seven, extended and property checks" in shown
     assert changed_files(copy) == {"lab09/spec.py", "TASK.md", "TASK.en.md", "README.md"}
+    recomputed = run(copy, "make", "expected")  # the suite's expected data: which checks each wrong file fails
+    assert recomputed.returncode == 0 and '+    "no_trim": ["4", "5", "6", "7"],' in recomputed.stdout, recomputed.stdout
     assert only_generated_lines_changed(readme, (copy / "README.md").read_text(encoding="utf-8"))
-    own = run(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_sheets.py",
-              "tests/test_course_output.py", "tests/test_task_md.py")
+    own = run(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *CASE_READERS)
     assert own.returncode == 0, own.stdout[-4000:] + own.stderr[-2000:]
 
 
@@ -150,6 +162,8 @@ def test_a_changed_weight_needs_only_the_spec(tmp_path):
     assert (bob["score"], bob["six_points"]) == ("0", "0")
     again = run(copy, "make", "tables")
     assert again.stdout == "tables: every generated table is current\n"
+    own = run(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *POINT_READERS)
+    assert own.returncode == 0, own.stdout[-4000:] + own.stderr[-2000:]
 
 
 def test_an_inline_label_is_shown_under_its_key_and_never_redefines_another(monkeypatch):

@@ -22,7 +22,9 @@ def test_the_course_file_keeps_the_spec_s_scheme_and_each_group_shares_its_point
     assert scheme.weights == {group.id: group.points for group in LAB.graded_groups} and scheme.max_score == 100
     for group in LAB.graded_groups:
         assert sum(scheme.points(case) for case in LAB.in_group(group.id)) == scheme.weights[group.id]
-    assert [scheme.points(case) for case in LAB.in_group("extended")] == [2] * 10
+    extended = LAB.in_group("extended")  # an equal share each, the remainder one each to the first
+    share, remainder = divmod(scheme.weights["extended"], len(extended))
+    assert [scheme.points(case) for case in extended] == [share + (i < remainder) for i in range(len(extended))]
     course = course_settings(environ={}, scheme=scheme)  # Gradescope's visibility, as results.json states it
     assert gradescope.visibility(course, LAB.in_group("generated")[0]) == "after_due_date"
     assert gradescope.visibility(course, LAB.in_group("six")[0]) == "visible"

@@ -49,23 +49,26 @@ def copied(tmp_path):
 def test_a_changed_weight_rewrites_every_table_and_nothing_else(tmp_path):
     root = copied(tmp_path)
     six = LAB.in_group("six")  # as many as lab09/spec.py declares (tests/test_adding_a_case.py adds one)
-    last, each = six[-1].id, sorted({40 // len(six), -(-40 // len(six))})
+    was, extended = six[0].group.points, LAB.in_group("extended")
+    now, rest = was + 10, extended[0].group.points - 10  # ten points moved from the extended checks to the six
+    last, each = six[-1].id, sorted({now // len(six), -(-now // len(six))})
     zh, en = (LAB.group_name(six[0].group, language) for language in ("zh", "en"))  # 六个测试, the six
     before = {name: (root / name).read_text(encoding="utf-8") for name in ("TASK.md", "TASK.en.md", "README.md")}
-    changed = reweighted(LAB, six=40, extended=10)
+    changed = reweighted(LAB, six=now, extended=rest)
     [(block, there, wanted)] = [entry for entry in sheets.stale(changed, root) if entry[0].file == "TASK.md"]
     message = complaint(block, there, wanted)
     assert message.startswith("TASK.md <!-- scheme -->: stale, run make tables\n")
-    assert f"\n-| {zh} | TEST 1–{last} | `make test` | 30 |\n" in message
-    assert f"\n+| {zh} | TEST 1–{last} | `make test` | 40 |\n" in message
+    assert f"\n-| {zh} | TEST 1–{last} | `make test` | {was} |\n" in message
+    assert f"\n+| {zh} | TEST 1–{last} | `make test` | {now} |\n" in message
     weighed = [b for b in sheets.blocks(LAB) if b.marker in ("<!-- scheme -->", "<!-- scheme: readme -->",
                                                                 "<!-- course-file -->")]  # not the cases, transcripts
     assert sorted(sheets.write(changed, root)) == sorted(f"{b.file} {b.marker}" for b in weighed)
     assert sheets.stale(changed, root) == [] and sheets.write(changed, root) == []
     after = {name: (root / name).read_text(encoding="utf-8") for name in before}
-    assert f"| `six` | `t1`…`{six[-1].column}` | 40 | {'–'.join(map(str, each))} | `make test` |" in after["README.md"]
-    assert f"| {en} | TEST 1–{last} | `make test` | 40 |\n| extended checks | TEST x1–x10 | `make test-full` | 10 |" in after["TASK.en.md"]
-    assert "| `[weights] six` | 40 |" in after["README.md"]
+    assert f"| `six` | `t1`…`{six[-1].column}` | {now} | {'–'.join(map(str, each))} | `make test` |" in after["README.md"]
+    assert (f"| {en} | TEST 1–{last} | `make test` | {now} |\n| extended checks | TEST {extended[0].id}–"
+            f"{extended[-1].id} | `make test-full` | {rest} |") in after["TASK.en.md"]
+    assert f"| `[weights] six` | {now} |" in after["README.md"]
     for name, text in before.items():  # only the lines of the tables changed
         removed = [line for line in difflib.ndiff(text.splitlines(), after[name].splitlines()) if line[:1] in "-+"]
         assert removed and all(line[2:].startswith("|") for line in removed), (name, removed)
