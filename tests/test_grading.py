@@ -195,7 +195,9 @@ def test_one_submission_cannot_bloat_the_outputs(graded):
     grown = grades["hostile_grows_its_input"]
     assert {v["problem"] for v in grown.verdicts if not v["passed"]} == {"modified_input"}
     assert all(grown.passed(case) for case in GRADED if case.function == "extract_response")
-    assert grown.score == 83 and "现值: (太大了，没有收回: 超过 1048576 个字符" in grown.record["cases"]["x3"]["message"]
+    assert grown.score == sum(SCHEME.points(case) for case in GRADED if grown.passed(case))  # the spec's points
+    assert grown.score < SCHEME.max_score
+    assert "现值: (太大了，没有收回: 超过 1048576 个字符" in grown.record["cases"]["x3"]["message"]
     full = (root / "out" / "feedback" / "hostile_fills_every_bound.txt").read_text(encoding="utf-8")
     # every verdict kept: values are drawn within a width budget, so this feedback stays under its cap without
     # being cut (test_bounds checks the cut itself, on feedback that is over it)
