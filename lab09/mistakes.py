@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from dataclasses import dataclass
 
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 from lab09.examples import GENERATION_LINE
@@ -319,6 +320,20 @@ def _at_generation(offset: int, rest: str) -> str:
 
 # --- the reply: where in the raw output it was taken from ---------------------------------------------
 
+@dataclass(frozen=True)
+class _ProtocolReply:
+    """Where the protocol put the expected reply in the raw output `given`: given[start:end], after the last
+    <|assistant|> (at `last`), cut at `boundary` (a `tag`, or None at the end of `given`)."""
+
+    given: str
+    expected: str
+    last: int
+    start: int
+    end: int
+    boundary: int
+    tag: str | None
+
+
 def _reply_slips(expected: str, actual: str, given: str) -> list:
     """What took the reply from the wrong place of the raw output `given`: its start (after the last
     <|assistant|>, E2), its end (the earliest boundary, E3), its trim (E4), or the whole text without a tag
@@ -340,9 +355,9 @@ def _reply_slips(expected: str, actual: str, given: str) -> list:
     shown = actual.strip()
     if shown == expected:
         return _trim_slips(actual, given[after:boundary], tag)
-    found = []
+    found, protocol = [], _ProtocolReply(given, expected, last, start, end, boundary, tag)
     for place in sorted(_places(given, shown), key=lambda place: abs(place - start)):
-        found += _placed(place, place + len(shown), given, last, start, end, boundary, tag, expected)
+        found += _placed(place, place + len(shown), protocol)
     if not found:
         found = _transformed(expected, shown, given, start)
     if expected == "" and shown == given.strip():
@@ -359,12 +374,12 @@ def _places(text: str, part: str, most: int = 8) -> list:
     return found
 
 
-def _placed(place: int, stop: int, given: str, last: int, start: int, end: int, boundary: int, tag, expected) -> list:
-    """The hints for a reply taken from given[place:stop] where the protocol's is given[start:end], cut at
-    `boundary` (a `tag`, or the end)."""
+def _placed(place: int, stop: int, protocol: _ProtocolReply) -> list:
+    """The hints for a reply taken from given[place:stop], set against where the `protocol` put it."""
+    given, start, end = protocol.given, protocol.start, protocol.end
     if place == start:
-        if stop > end and boundary < stop:
-            return [_NOT_CUT[tag]]
+        if stop > end and protocol.boundary < stop:
+            return [_NOT_CUT[protocol.tag]]
         if stop < end:
             following = given[stop:end]
             if _TAG_LIKE.match(following.lstrip()):
@@ -376,14 +391,14 @@ def _placed(place: int, stop: int, given: str, last: int, start: int, end: int, 
         earlier = given.rfind(ASSISTANT_TAG, 0, place)
         found = ["hint.first_not_last"] if earlier != -1 and not given[earlier + len(ASSISTANT_TAG):place].strip() \
             else []
-        if last <= place:
+        if protocol.last <= place:
             found.append("hint.tag_text_left")  # the slice began at the tag, or a character or so after it
         return found or ["hint.case5"]
     skipped = given[start:place]
     if not skipped.strip(ASSISTANT_TAG + string.whitespace):
         return ["hint.tag_text_left"]  # lstrip(ASSISTANT_TAG) took characters, not the tag
-    if place >= boundary:
-        return ["hint.removed_not_cut" if expected == "" else "hint.case6"]  # text from after the boundary
+    if place >= protocol.boundary:
+        return ["hint.removed_not_cut" if protocol.expected == "" else "hint.case6"]  # text from after the boundary
     return ["hint.cut_at_newline"] if given[place - 1] == "\n" else ["hint.case5"]
 
 
