@@ -11,7 +11,7 @@ import functools
 import random
 
 from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from lab09.mistakes import ROLE_TAG, format_mistakes, plain_mistakes, reply_mistakes
+from lab09.slip_outputs import ROLE_TAG, format_mistakes, plain_mistakes, reply_mistakes
 from labkit.drawn import Inputs
 from labkit.spec import Example
 
@@ -131,7 +131,7 @@ _TAG_STARTS = tuple({tag[:cut] for tag in TAGS for cut in range(1, len(tag))})  
 EDGES = (_TAG_ENDS, _TAG_STARTS)  # a string is never shrunk into the characters of a tag at either edge
 
 
-# --- what the protocol demands (the known mistakes of each input: lab09/mistakes.py) --------------------
+# --- what the protocol demands (the known mistakes of each input: lab09/slip_outputs.py) ---------------
 
 def reference_prompt(history, reference) -> str:
     """The prompt the reference writes for a history (a check's `consult`: asked only where the grade draws)."""

@@ -11,7 +11,7 @@ import random
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 from lab09.draws import (CUTS, LOOKALIKES, draw_history, draw_spaces, draw_text, draw_unknown_role, inputs,
                          known_tag_free, messages, one_unknown, prompt_demand, reference_prompt, unknown_role)
-from lab09.mistakes import ASCII_SPACE, BOUNDARIES, ROLE_TAG, TAG_LIKE, format_mistakes
+from lab09.slip_outputs import ASCII_SPACE, BOUNDARIES, ROLE_TAG, TAG_LIKE, format_mistakes
 from labkit.spec import Example
 
 

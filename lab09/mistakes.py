@@ -1,7 +1,7 @@
 """Lab09's mistake detectors: what the judge asks the lab before its own lab-independent hints.
 
 A hint comes from where the first difference lies, or from the shape of the input an exception broke on;
-no detector decides what is right.  Why: docs/design.md#lab09mistakespy
+no detector decides what is right (what a slip writes: lab09/slip_outputs.py).  Why: docs/design.md#lab09mistakespy
 """
 
 from __future__ import annotations
@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from dataclasses import dataclass
 
-from framework.tags import ALL_TAGS, ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
+from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 from lab09.examples import GENERATION_LINE
+from lab09.slip_outputs import BOUNDARIES, REWRITES, ROLE_TAG, ROLE_TAGS, prompt_parts, rewritten
 from labkit.judge import Detectors, first_argument, first_difference
 from labkit.spec import Case, Example
 
@@ -101,7 +103,7 @@ def slips(example: Example, actual: str) -> list:
 def _fits(hint: str, example: Example, value: str) -> bool:
     """Whether the slip `hint`, where it can be replayed on an expected prompt (in one of the ways it is written),
     gives `value` for `example`."""
-    replays = [_rewritten(rewrite, example.expected) for name, rewrite in _REWRITES if name == hint]
+    replays = [rewritten(rewrite, example.expected) for name, rewrite in REWRITES if name == hint]
     return not replays or any(replayed is None or replayed == value for replayed in replays)
 
 
@@ -145,11 +147,6 @@ def _rewrite_slip(expected, actual):
 
 # --- the prompt: a slip replayed, or the part where the first difference lies -------------------------
 
-ROLE_TAG = {"system": SYSTEM_TAG, "user": USER_TAG, "assistant": ASSISTANT_TAG}
-ROLE_TAGS = (SYSTEM_TAG, USER_TAG, ASSISTANT_TAG)
-BOUNDARIES = tuple(ALL_TAGS.values())  # every tag ends a reply (rule E3)
-ASCII_SPACE = " \t\n\r\x0b\x0c"  # what C's isspace() and a hand-written trim usually cover
-TAG_LIKE = re.compile(r"<\|[^<|>]*\|>")  # anything shaped like a tag, not only the four
 _TAG_LIKE = re.compile(r"<\|[^<>|\n]{0,20}\|>")  # a tag as a student might misspell it: short, on one line
 _END_MARK = re.compile(r"</s>|<\|[a-z_]{2,12}\|>|<end_of_turn>|\[/INST\]")  # a turn's end in other templates
 
@@ -157,7 +154,7 @@ _END_MARK = re.compile(r"</s>|<\|[a-z_]{2,12}\|>|<end_of_turn>|\[/INST\]")  # a 
 def _prompt_slips(expected: str, actual: str, messages: list) -> list:
     if actual == "":
         return ["hint.returned_empty"] if expected else []  # plausibly not written yet
-    found = [hint for hint, rewrite in _REWRITES if _rewritten(rewrite, expected) == actual]
+    found = [hint for hint, rewrite in REWRITES if rewritten(rewrite, expected) == actual]
     found += [hint for replay in (_end_tags, _crlf, _blank_lines) if (hint := replay(expected, actual))]
     return found + _prompt_difference(expected, actual, messages)
 
@@ -181,80 +178,12 @@ def _blank_lines(expected: str, actual: str):
         else None
 
 
-# A rewrite replays a slip on the expected prompt (its (tag, content) pairs): the expected value written
-# the way that slip writes it.  It never computes an answer from the input; it only reshapes cases.py's.
-_REWRITES = (
-    ("hint.no_generation_tag", lambda pairs: _messages(pairs)),
-    ("hint.generation_tag_newline", lambda pairs: _messages(pairs) + ASSISTANT_TAG),
-    ("hint.generation_tag_twice", lambda pairs: _messages(pairs) + 2 * GENERATION_LINE),
-    ("hint.generation_at_start", lambda pairs: GENERATION_LINE + _messages(pairs)),
-    ("hint.content_before_tag", lambda pairs: _messages(pairs, "{content}\n{tag}\n") + GENERATION_LINE),
-    ("hint.tag_same_line", lambda pairs: _messages(pairs, "{tag}{content}\n") + GENERATION_LINE),
-    ("hint.missing_newline", lambda pairs: _messages(pairs, "{tag}\n{content}") + GENERATION_LINE),
-    ("hint.generation_after_every_user", lambda pairs: _after_every_user(pairs, at_end=False)),
-    ("hint.generation_after_every_user", lambda pairs: _after_every_user(pairs, at_end=True)),
-    ("hint.history_lost", lambda pairs: _messages(pairs[-1:]) + GENERATION_LINE if len(pairs) > 1 else None),
-    ("hint.system_dropped", lambda pairs: _messages([p for p in pairs if p[0] != SYSTEM_TAG]) + GENERATION_LINE),
-    ("hint.system_moved", lambda pairs: _messages(sorted(pairs, key=lambda p: p[0] != SYSTEM_TAG)) + GENERATION_LINE),
-    ("hint.literal_backslash_n", lambda pairs: _messages(pairs, "{tag}\\n{content}\\n") + ASSISTANT_TAG + "\\n"),
-)
-
-
-def _messages(pairs, layout: str = "{tag}\n{content}\n") -> str:
-    return "".join(layout.format(tag=tag, content=content) for tag, content in pairs)
-
-
-def _after_every_user(pairs, at_end: bool) -> str:
-    """The generation line after every user message, and (`at_end`) at the end too when a user's is not last."""
-    written = "".join(f"{tag}\n{content}\n" + GENERATION_LINE * (tag == USER_TAG) for tag, content in pairs)
-    return written + GENERATION_LINE * (at_end and (not pairs or pairs[-1][0] != USER_TAG))
-
-
-def _rewritten(rewrite, expected):
-    """The expected prompt as a slip writes it; None where it is no prompt or the slip changes nothing."""
-    pairs = _prompt_pairs(expected) if isinstance(expected, str) else None
-    if pairs is None:
-        return None
-    written = rewrite(pairs)
-    return None if written == expected else written
-
-
-def _prompt_pairs(prompt: str):
-    """(tag, content) pairs of a prompt in the protocol's layout, or None if it is not one."""
-    if not prompt.endswith(GENERATION_LINE):
-        return None
-    lines = prompt[:-len(GENERATION_LINE)].split("\n")[:-1]
-    pairs = list(zip(lines[0::2], lines[1::2]))
-    if len(lines) % 2 or any(tag not in ROLE_TAGS for tag, _ in pairs):
-        return None
-    return pairs
-
-
-def _prompt_parts(messages: list, expected: str):
-    """(part, start, end, message index) of each piece of the expected prompt: a message's "tag", the newline
-    after it ("tag_end"), its "content" and the newline after that ("content_end"), then the "generation"
-    line; None when `expected` is not the layout of these messages."""
-    parts, at = [], 0
-    for index, message in enumerate(messages):
-        tag = ROLE_TAG.get(message.get("role")) if isinstance(message, dict) else None
-        content = message.get("content") if isinstance(message, dict) else None
-        if tag is None or not isinstance(content, str):
-            return None
-        for part, piece in (("tag", tag), ("tag_end", "\n"), ("content", content), ("content_end", "\n")):
-            if not expected.startswith(piece, at):
-                return None
-            parts.append((part, at, at + len(piece), index))
-            at += len(piece)
-    if expected[at:] != GENERATION_LINE:
-        return None
-    return parts + [("generation", at, at + len(GENERATION_LINE), len(messages))]
-
 
 def _prompt_difference(expected: str, actual: str, messages: list) -> list:
     """The hint for the part of the prompt where `actual` first differs from `expected` (rules F1–F3): a
     message's tag line (F2, or F1 for a message missing or out of place), its content line (F1), the
     newlines (F1), the generation line and what follows it (F3)."""
-    parts = _prompt_parts(messages, expected)
+    parts = prompt_parts(messages, expected)
     if parts is None:
         return []
     at = first_difference(expected, actual)
@@ -391,6 +320,20 @@ def _at_generation(offset: int, rest: str) -> str:
 
 # --- the reply: where in the raw output it was taken from ---------------------------------------------
 
+@dataclass(frozen=True)
+class _ProtocolReply:
+    """Where the protocol put the expected reply in the raw output `given`: given[start:end], after the last
+    <|assistant|> (at `last`), cut at `boundary` (a `tag`, or None at the end of `given`)."""
+
+    given: str
+    expected: str
+    last: int
+    start: int
+    end: int
+    boundary: int
+    tag: str | None
+
+
 def _reply_slips(expected: str, actual: str, given: str) -> list:
     """What took the reply from the wrong place of the raw output `given`: its start (after the last
     <|assistant|>, E2), its end (the earliest boundary, E3), its trim (E4), or the whole text without a tag
@@ -412,9 +355,9 @@ def _reply_slips(expected: str, actual: str, given: str) -> list:
     shown = actual.strip()
     if shown == expected:
         return _trim_slips(actual, given[after:boundary], tag)
-    found = []
+    found, protocol = [], _ProtocolReply(given, expected, last, start, end, boundary, tag)
     for place in sorted(_places(given, shown), key=lambda place: abs(place - start)):
-        found += _placed(place, place + len(shown), given, last, start, end, boundary, tag, expected)
+        found += _placed(place, place + len(shown), protocol)
     if not found:
         found = _transformed(expected, shown, given, start)
     if expected == "" and shown == given.strip():
@@ -431,12 +374,12 @@ def _places(text: str, part: str, most: int = 8) -> list:
     return found
 
 
-def _placed(place: int, stop: int, given: str, last: int, start: int, end: int, boundary: int, tag, expected) -> list:
-    """The hints for a reply taken from given[place:stop] where the protocol's is given[start:end], cut at
-    `boundary` (a `tag`, or the end)."""
+def _placed(place: int, stop: int, protocol: _ProtocolReply) -> list:
+    """The hints for a reply taken from given[place:stop], set against where the `protocol` put it."""
+    given, start, end = protocol.given, protocol.start, protocol.end
     if place == start:
-        if stop > end and boundary < stop:
-            return [_NOT_CUT[tag]]
+        if stop > end and protocol.boundary < stop:
+            return [_NOT_CUT[protocol.tag]]
         if stop < end:
             following = given[stop:end]
             if _TAG_LIKE.match(following.lstrip()):
@@ -448,14 +391,14 @@ def _placed(place: int, stop: int, given: str, last: int, start: int, end: int, 
         earlier = given.rfind(ASSISTANT_TAG, 0, place)
         found = ["hint.first_not_last"] if earlier != -1 and not given[earlier + len(ASSISTANT_TAG):place].strip() \
             else []
-        if last <= place:
+        if protocol.last <= place:
             found.append("hint.tag_text_left")  # the slice began at the tag, or a character or so after it
         return found or ["hint.case5"]
     skipped = given[start:place]
     if not skipped.strip(ASSISTANT_TAG + string.whitespace):
         return ["hint.tag_text_left"]  # lstrip(ASSISTANT_TAG) took characters, not the tag
-    if place >= boundary:
-        return ["hint.removed_not_cut" if expected == "" else "hint.case6"]  # text from after the boundary
+    if place >= protocol.boundary:
+        return ["hint.removed_not_cut" if protocol.expected == "" else "hint.case6"]  # text from after the boundary
     return ["hint.cut_at_newline"] if given[place - 1] == "\n" else ["hint.case5"]
 
 
@@ -546,42 +489,3 @@ def _prompt_exception_hint(kind: str, message: str, given) -> str:
     if isinstance(given, list) and any(isinstance(m, dict) and m.get("content") == "" for m in given):
         return "hint.raised_empty_content"
     return "hint.raised_prompt"
-
-
-# --- the drawn checks' known mistakes ---------------------------------------------------------------
-
-def format_mistakes(history, example: Example) -> dict:
-    """Outputs of the slips a drawn history can show, written by reshaping its expected prompt (as a rewrite
-    does): contents stripped, system messages moved first, no prompt at all."""
-    expected = example.expected
-    parts = _prompt_parts([{"role": role, "content": content} for role, content in history], expected) \
-        if isinstance(expected, str) else None
-    if parts is None:
-        return {}
-    stripped = "".join(expected[start:end].strip() if part == "content" else expected[start:end]
-                       for part, start, end, _ in parts)
-    written = ["".join(expected[start:end] for _, start, end, at in parts if at == index) for index in range(len(history))]
-    first = sorted(range(len(history)), key=lambda index: history[index][0] != "system")
-    known = {stripped: "hint.content_verbatim",
-             "".join(written[index] for index in first) + expected[parts[-1][1]:]: "hint.system_moved"}
-    if not history:
-        known[""] = "hint.x1"
-    known.pop(expected, None)
-    return known
-
-
-def reply_mistakes(specimen, example: Example) -> dict:
-    """Outputs of the slips a reply can show: a trim of ASCII spaces only, a cut at tag-like text, a fallback
-    (no cut at the boundary is the judge's own slip, named for every reply)."""
-    _, _, reply, _ = specimen
-    known = {reply.strip(ASCII_SPACE): "hint.x7", TAG_LIKE.split(reply)[0].strip(): "hint.x10"}
-    if not reply.strip():
-        known[example.args[0].strip()] = "hint.x9"  # the whole raw output
-    known.pop(example.expected, None)
-    return known
-
-
-def plain_mistakes(pieces, example: Example) -> dict:
-    known = {"".join(pieces).strip(ASCII_SPACE): "hint.x7", "": "hint.empty_when_no_tag"}
-    known.pop(example.expected, None)
-    return known

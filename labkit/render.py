@@ -248,7 +248,7 @@ def _listing(label: str, opening: str, items: list, closing: str) -> list:
 def _call_rows(case, index: int) -> list:
     example = case.examples[index]
     suffix = " " + text("example.of", index=index + 1, total=len(case.examples)) if len(case.examples) > 1 else ""
-    if all(fits(arg, 90) for arg in example.args) and fits(list(example.args), 90) or \
+    if (all(fits(arg, 90) for arg in example.args) and fits(list(example.args), 90)) or \
             not isinstance(example.args[0], list):
         return [("field.call", f"{case.function}({', '.join(py_literal(a, 200) for a in example.args)})" + suffix)]
     rest = "".join(", " + py_literal(arg, 200) for arg in example.args[1:])
@@ -300,8 +300,8 @@ def _list_rows(expected, actual, labels=("field.expected", "field.actual")) -> l
     """Two lists around their first differing item, which is marked, with a caret under the first differing
     character inside it; the items around it are counted.  Values that are not lists, and short flat lists,
     are shown whole (`_data_rows`)."""
-    if not isinstance(actual, list) or fits(expected, ITEM_COLUMNS) and fits(actual, ITEM_COLUMNS) and \
-            not (expected and actual and isinstance(expected[0], (dict, list))):
+    if not isinstance(actual, list) or (fits(expected, ITEM_COLUMNS) and fits(actual, ITEM_COLUMNS) and
+                                        not (expected and actual and isinstance(expected[0], (dict, list)))):
         return _data_rows(labels[0], expected) + _data_rows(labels[1], actual)
     at = next((i for i, (e, a) in enumerate(zip(expected, actual)) if e != a), min(len(expected), len(actual)))
     # the differing item of each as a literal; None past the end of the shorter list

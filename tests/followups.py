@@ -172,12 +172,12 @@ class Figures:
 
 def measure(cases, student, chat_model, rewriter, knowledge, seed: int = 0) -> Figures:
     """Each case as a chat of its own: the question, then the follow-up, through `student` (a StudentRun)."""
-    from lab09.chat.main import Chat
+    from lab09.chat.main import Chat, Settings
 
     figures = Figures()
     for number, case in enumerate(cases):
         chat = Chat(student, chat_model, random.Random(seed + number), io.StringIO(), rewriter=rewriter,
-                    deadline_ms=60_000, knowledge=knowledge)
+                    knowledge=knowledge, settings=Settings(deadline_ms=60_000))
         chat.turn(case.asked)
         seen = "\n".join(message["content"] for message in chat.history if message["role"] != "system")
         reply = chat.turn(case.follow_up)

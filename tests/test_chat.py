@@ -15,7 +15,7 @@ from conftest import ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, wait_for
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 from lab09.examples import REWRITE_INSTRUCTION
 from lab09.chat import corpus
-from lab09.chat.main import DEMO_SCRIPTS, Chat, NotReady, models, student_run
+from lab09.chat.main import DEMO_SCRIPTS, Chat, NotReady, Settings, models, student_run
 from lab09.chat.retrieval import KnowledgeBase
 from lab09.chat.tinylm import DeadlineExceeded, count_tokens, decode, encode
 from labkit.run import engine
@@ -119,8 +119,8 @@ def test_the_questions_a_student_tries_first_are_answered_on_topic(system):
 def converse(questions, rewriter=REWRITER, seed=0, path=SOLUTION, knowledge=KNOWLEDGE, **options):
     out = io.StringIO()
     with StudentRun(path, display="student.py") as student:
-        chat = Chat(student, CHAT_MODEL, random.Random(seed), out, rewriter=rewriter, deadline_ms=60_000,
-                    knowledge=knowledge, **options)
+        chat = Chat(student, CHAT_MODEL, random.Random(seed), out, rewriter=rewriter, knowledge=knowledge,
+                    settings=Settings(deadline_ms=60_000), **options)
         replies = [chat.turn(question) for question in questions]
     return chat, replies, out.getvalue()
 

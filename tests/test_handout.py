@@ -401,7 +401,7 @@ def test_no_function_the_handout_ships_gives_a_function_s_answers_in_any_shape(t
     modules = sorted((name[:-len("/__init__.py")] if name.endswith("/__init__.py") else name[:-3]).replace("/", ".")
                      for name in [*files, "lab09/_planted.py"]
                      if name.endswith(".py") and name != LAB.student_file and name.split("/")[0] in ("framework", "lab09"))
-    assert {"lab09.mistakes", "lab09.draws", "lab09.fixed_inputs", "lab09.chat.main"} <= set(modules)
+    assert {"lab09.mistakes", "lab09.slip_outputs", "lab09.draws", "lab09.fixed_inputs", "lab09.chat.main"} <= set(modules)
     sets = answer_sets()
     assert {answer_set["function"] for answer_set in sets} == set(LAB.functions)
     reference = lab_reference()

@@ -10,7 +10,7 @@ import pytest
 import browser
 from conftest import SOLUTION, unavailable
 from lab09.chat import session_page, sessions
-from lab09.chat.main import DEMO_SCRIPTS, Chat, models
+from lab09.chat.main import DEMO_SCRIPTS, Chat, Settings, models
 from lab09.chat.retrieval import KnowledgeBase
 from labkit.run.engine import StudentRun
 from test_chat import DEMO_REWRITES, RIGHT
@@ -25,8 +25,8 @@ META = {"file": "framework/student.py", "seed": 4, "rewrite_state": "ready", "tr
 
 
 def chatted(student, questions, store, seed):
-    chat = Chat(student, CHAT_MODEL, random.Random(seed), io.StringIO(), rewriter=REWRITER, deadline_ms=60_000,
-                knowledge=KNOWLEDGE, store=store)
+    chat = Chat(student, CHAT_MODEL, random.Random(seed), io.StringIO(), rewriter=REWRITER, knowledge=KNOWLEDGE,
+                store=store, settings=Settings(deadline_ms=60_000))
     store.begin(META)
     for question in questions:
         chat.turn(question)

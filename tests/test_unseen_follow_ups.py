@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT, SOLUTION
 from followups import CASES, carries, found, measure, names_a_function
 from lab09.chat import corpus
-from lab09.chat.main import DEMO_SCRIPTS, REWRITE_TOKENS, Chat, models
+from lab09.chat.main import DEMO_SCRIPTS, REWRITE_TOKENS, Chat, Settings, models
 from lab09.chat.retrieval import KnowledgeBase, Passage, Hit, language_of, tokens
 from lab09.chat.rewriter import read_request
 from lab09.chat.tinylm import count_tokens
@@ -95,8 +95,8 @@ def test_a_question_it_has_not_read_with_nothing_retrieved_is_answered_i_dont_kn
 
 
 def test_the_rewriter_writes_within_its_cap_and_names_a_tag_it_copies(student):
-    chat = Chat(student, CHAT_MODEL, random.Random(2), io.StringIO(), rewriter=REWRITER, deadline_ms=60_000,
-                knowledge=KNOWLEDGE)
+    chat = Chat(student, CHAT_MODEL, random.Random(2), io.StringIO(), rewriter=REWRITER, knowledge=KNOWLEDGE,
+                settings=Settings(deadline_ms=60_000))
     chat.turn("extract_response 在哪里截断回复？")
     chat.turn("那遇到 <|user|> 呢？")  # a real tag in the rewrite would end it there (E3)
     turn = chat.turns[-1]
@@ -138,8 +138,8 @@ def test_the_figures_hold_when_a_case_is_added_to_the_sheets(tmp_path, student):
     assert figures.hit_rewritten >= max(0.8, figures.hit_original), figures.line("seventh case")
     assert all(r.top is not None and carries(r.reply, r.top) for r in figures.results)
     for script in DEMO_SCRIPTS.values():  # and the demo's rewrites still find what its follow-ups miss
-        chat = Chat(student, CHAT_MODEL, random.Random(9), io.StringIO(), rewriter=REWRITER, deadline_ms=60_000,
-                    knowledge=moved)
+        chat = Chat(student, CHAT_MODEL, random.Random(9), io.StringIO(), rewriter=REWRITER, knowledge=moved,
+                    settings=Settings(deadline_ms=60_000))
         for question in script:
             chat.turn(question)
         assert [turn.hits_used[0].passage.short for turn in chat.turns] == list(RIGHT)

@@ -95,6 +95,18 @@ class Turn:
         return self.hits_rewritten if self.hits_rewritten is not None else self.hits_original
 
 
+@dataclass(frozen=True)
+class Settings:
+    """What a chat keeps to for its whole session: the rewrite's deadline and the delay REWRITE_DELAY adds (ms),
+    whether the log shows the rewrite's exact time (not in the demo, whose transcript is fixed), and the turns
+    trim_history keeps."""
+
+    deadline_ms: float = REWRITE_DEADLINE_MS
+    delay_ms: float = 0
+    exact_ms: bool = True
+    max_turns: int = MAX_TURNS
+
+
 def models() -> tuple:
     """The chat model and the rewriter, each trained at start-up on its text from topics.txt."""
     topics = corpus.read_topics()
@@ -105,12 +117,10 @@ class Chat:
     """The history, the two models, the knowledge base, the store and the student's functions."""
 
     def __init__(self, student: StudentRun, model: Answerer, rng: random.Random, out=sys.stdout,
-                 rewriter: Rewriter | None = None, deadline_ms: float = REWRITE_DEADLINE_MS, delay_ms: float = 0,
-                 exact_ms: bool = True, knowledge: KnowledgeBase | None = None, store=None,
-                 max_turns: int = MAX_TURNS):
+                 rewriter: Rewriter | None = None, knowledge: KnowledgeBase | None = None, store=None,
+                 settings: Settings = Settings()):
         self.student, self.model, self.rng, self.out = student, model, rng, out
-        self.rewriter, self.deadline_ms, self.delay_ms, self.exact_ms = rewriter, deadline_ms, delay_ms, exact_ms
-        self.knowledge, self.store, self.max_turns = knowledge, store, max_turns
+        self.rewriter, self.knowledge, self.store, self.settings = rewriter, knowledge, store, settings
         self.rewrite_rng = random.Random(rng.getrandbits(32))
         self.history = [system_message()]
         self.turns: list[Turn] = []
@@ -137,9 +147,9 @@ class Chat:
 
     def probe_trim(self) -> tuple:
         """("ready" | "stub" | "missing", "trim_history"): the stub gives back the list it was given."""
-        turns = [message for n in range(self.max_turns + 1) for message in
+        turns = [message for n in range(self.settings.max_turns + 1) for message in
                  ({"role": "user", "content": f"Q{n}"}, {"role": "assistant", "content": f"A{n}"})]
-        record, problem, _ = self.student.call("trim_history", [[system_message(), *turns], self.max_turns])
+        record, problem, _ = self.student.call("trim_history", [[system_message(), *turns], self.settings.max_turns])
         if problem in ("missing_function", "load_failed"):
             return "missing", "trim_history"
         returned = record.returned if record is not None and record.raised is None else None
@@ -167,9 +177,9 @@ class Chat:
             lines.append(text("chat.knowledge_on", sheet=_sheet(language), count=size) if size
                          else text("chat.knowledge_off", sheet=_sheet(language)))
         state, function = self.trim_status
-        lines.append(text(f"chat.trim_{state}", n=self.max_turns, function=function))
+        lines.append(text(f"chat.trim_{state}", n=self.settings.max_turns, function=function))
         state, function = self.rewrite_status
-        lines.append(text(f"chat.rewrite_{state}", ms=f"{self.deadline_ms:g}", function=function))
+        lines.append(text(f"chat.rewrite_{state}", ms=f"{self.settings.deadline_ms:g}", function=function))
         return lines
 
     # --- one turn -----------------------------------------------------------------------------
@@ -240,7 +250,7 @@ class Chat:
     def rewritten(self, question: str, record: Turn) -> str:
         """The question the turn uses: the student's rewrite when it came in time, else the question."""
         started = time.monotonic()
-        deadline = started + self.deadline_ms / 1000
+        deadline = started + self.settings.deadline_ms / 1000
         try:
             messages = self.optional("rewrite_messages", [self.history, question])
             if messages is None:
@@ -261,11 +271,12 @@ class Chat:
             if time.monotonic() > deadline:
                 raise DeadlineExceeded("")
         except DeadlineExceeded:
-            return self.fell_back(record, text("chat.reason.timeout", ms=f"{self.deadline_ms:g}"), started)
+            return self.fell_back(record, text("chat.reason.timeout", ms=f"{self.settings.deadline_ms:g}"), started)
         except Unavailable as reason:
             return self.fell_back(record, str(reason), started)
         record.rewrite_ms = (time.monotonic() - started) * 1000
-        took = f"{record.rewrite_ms:.0f} ms" if self.exact_ms else text("chat.within", ms=f"{self.deadline_ms:g}")
+        took = f"{record.rewrite_ms:.0f} ms" if self.settings.exact_ms \
+            else text("chat.within", ms=f"{self.settings.deadline_ms:g}")
         if cleaned == question:
             record.rewrite_state = "same"
             return self.log(record, text("chat.rewrite_same", question=question, time=took), question)
@@ -280,9 +291,9 @@ class Chat:
 
     def wait(self, deadline: float) -> None:
         """REWRITE_DELAY: the rewriter answers this much later (a slow server), cut short by the deadline."""
-        if self.delay_ms <= 0:
+        if self.settings.delay_ms <= 0:
             return
-        ready = time.monotonic() + self.delay_ms / 1000
+        ready = time.monotonic() + self.settings.delay_ms / 1000
         time.sleep(max(0.0, min(ready, deadline) - time.monotonic()))
         if ready > deadline:
             raise DeadlineExceeded("")
@@ -312,7 +323,7 @@ class Chat:
         """The student's trim_history once it is implemented and gives a new list, else the whole history."""
         if self.trim_status[0] != "ready":
             return messages
-        record, problem, _ = self.student.call("trim_history", [messages, self.max_turns])
+        record, problem, _ = self.student.call("trim_history", [messages, self.settings.max_turns])
         returned = record.returned if record is not None and record.raised is None else None
         if returned and returned.get("kind") == "data" and returned.get("type") == "list" \
                 and not returned.get("is_argument"):
@@ -448,17 +459,18 @@ def run(args, seed, interactive: bool) -> int:
     knowledge = KnowledgeBase()
     opened = sessions.open_store(Path(args.db) if args.db else Path(args.page).with_name(sessions.FILE_NAME))
     with student_run(args.student) as student:
+        settings = Settings(deadline_ms=args.rewrite_deadline, delay_ms=args.rewrite_delay, exact_ms=not args.demo,
+                            max_turns=DEMO_MAX_TURNS if args.demo else MAX_TURNS)
         chat = Chat(student, model, random.Random(seed), rewriter=None if args.no_rewrite else rewriter,
-                    deadline_ms=args.rewrite_deadline, delay_ms=args.rewrite_delay, exact_ms=not args.demo,
-                    knowledge=knowledge, store=opened.store, max_turns=DEMO_MAX_TURNS if args.demo else MAX_TURNS)
+                    knowledge=knowledge, store=opened.store, settings=settings)
         chat.say(text("chat.welcome", file=student.display))
         chat.say(text("chat.tiny_note"))
         chat.say(text("chat.no_seed") if seed is None else text("chat.seed", seed=seed))
         for line in chat.banner() + ([opened.note] if opened.note else []):
             chat.say(line)
         meta = {"file": student.display, "seed": seed, "rewrite_state": chat.rewrite_code,
-                "trim_state": chat.trim_status[0], "deadline_ms": args.rewrite_deadline, "delay_ms": args.rewrite_delay,
-                "max_turns": chat.max_turns, "demo": args.demo, "language": current_language(),
+                "trim_state": chat.trim_status[0], "deadline_ms": settings.deadline_ms, "delay_ms": settings.delay_ms,
+                "max_turns": settings.max_turns, "demo": args.demo, "language": current_language(),
                 "system": text("chat.system")}
         if opened.store is not None:
             opened.store.begin(meta)
