@@ -130,8 +130,8 @@ def _rewrite_slip(expected, actual):
         return "hint.r1"
     text = actual[1]["content"]
     wanted, got = expected[1]["content"].split("\n"), text.split("\n")
-    if text.endswith("\n") and text.rstrip("\n").split("\n") == wanted or "\n\n" in text and \
-            [line for line in got if line] == wanted:
+    if (text.endswith("\n") and text.rstrip("\n").split("\n") == wanted) or \
+            ("\n\n" in text and [line for line in got if line] == wanted):
         return "hint.rewrite_newlines"  # a newline after every line, or blank lines between them
     labels = {"用户:": "用户：", "助手:": "助手：", "问题:": "问题："}
     if any(line[:3] in labels for line in got) and \
