@@ -189,7 +189,7 @@ def test_a_class_run_that_graded_nobody_fails_in_one_line_and_names_who_it_faile
     """Issue 24 item 5: every submission grader_error (a broken setup) exits 1 and says why in one line, where it
     exited 0 as if the class were graded; a few grader errors are named in the summary, and the run still exits
     0 when someone was graded."""
-    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("bwrap", full=True))
+    monkeypatch.setattr(audit, "sandbox_level", lambda: Level("bwrap", full=True))
     folder = honest_class(tmp_path / "class", ("alice", "bob", "victim"))
     real = StudentResult.from_grade
 
@@ -215,7 +215,7 @@ def test_a_class_run_that_graded_nobody_fails_in_one_line_and_names_who_it_faile
 
 def test_workers_that_end_as_they_start_fail_the_run_in_one_line(tmp_path, monkeypatch, capsys):
     """The grader's own setup failing (no worker can take any work) is one line and exit 1, not a traceback."""
-    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("bwrap", full=True))
+    monkeypatch.setattr(audit, "sandbox_level", lambda: Level("bwrap", full=True))
     folder = honest_class(tmp_path / "class", ("alice",))
 
     def failing(*args, **kwargs):
@@ -518,7 +518,7 @@ def test_the_sandbox_level_is_shown_in_grades_json_the_report_and_the_terminal(t
     folder = honest_class(tmp_path / "class", ("alice",))
     result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}")
     document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
-    level = grade.sandbox_level()
+    level = audit.sandbox_level()
     shown = document["sandbox"]
     assert (shown["level"], shown["walls"], shown["blocks"], shown["full"]) == \
         (level.name, list(level.walls), list(level.blocks), level.full)
@@ -532,7 +532,7 @@ def test_below_full_strength_refuses_unless_unsafe_names_the_level_then_warns(tm
     monkeypatch.delenv("LAB_UNSAFE", raising=False)
     folder = honest_class(tmp_path / "class", ("alice",))
     weak = Level("landlock-4 (no pid namespace)", walls=("landlock-4",), blocks=("read", "sockets"), full=False)
-    monkeypatch.setattr(grade, "sandbox_level", lambda: weak)
+    monkeypatch.setattr(audit, "sandbox_level", lambda: weak)
     assert grade.main([str(folder), "--out", str(tmp_path / "refused")]) == 2
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and said[0].startswith("拒绝评分") and said[0].endswith("UNSAFE=landlock-4-no-pid-namespace")
@@ -546,8 +546,8 @@ def test_below_full_strength_refuses_unless_unsafe_names_the_level_then_warns(tm
     assert "沙箱不完整，是老师用 UNSAFE= 选的: landlock-4" in captured.out
     assert "class=\"banner weak\"" in (tmp_path / "weak" / "report.html").read_text(encoding="utf-8")
 
-    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("none"))
-    monkeypatch.setattr(grade.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(audit, "sandbox_level", lambda: Level("none"))
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
     assert grade.main([str(folder), "--out", str(tmp_path / "refused"), "--unsafe", "landlock-4"]) == 2
     assert "UNSAFE=none" in capsys.readouterr().err and not (tmp_path / "refused").exists()
     assert grade.main([str(folder), "--out", str(tmp_path / "unsafe"), "--unsafe"]) == 0  # UNSAFE=1: any level
@@ -587,7 +587,7 @@ def test_the_status_line_and_the_score_line_count_the_same_submissions(language,
     lines = terminal.terminal_summary(records, 1.0, 4, "out", Level("bwrap", full=True)).splitlines()
     assert lines[1] == words["status"]
     assert lines[2].startswith(words["scores"])
-    page = report_page.page(records, grade.course_settings(), Level("bwrap", full=True))
+    page = report_page.page(records, config.course_settings(), Level("bwrap", full=True))
     assert words["overview"] in page and words["rates"] in page and words["tag"] in page
     for wrong in words["never"]:
         assert wrong not in "\n".join(lines) and wrong not in page, wrong
@@ -630,7 +630,7 @@ def test_grades_json_written_record_by_record_is_the_same_text_as_the_whole_docu
     records = [replace(record, cases={"t1": made_check(hint="h", message="a\nb \u4e2d\U0001f600")})
                for record in class_records()[:count]]
     stream = io.StringIO()
-    grades_json.write_grades_json(stream, records, CLASS_LIMITS, grade.course_settings(), Level("bwrap", full=True))
+    grades_json.write_grades_json(stream, records, CLASS_LIMITS, config.course_settings(), Level("bwrap", full=True))
     written = stream.getvalue()
     assert written == json.dumps(json.loads(written), ensure_ascii=False, indent=2) + "\n"
     assert json.loads(written)["students"] == [record.to_json() for record in records]
@@ -645,7 +645,7 @@ def test_a_large_class_gets_one_usable_page_with_every_student_in_grades_csv():
         records.append(made_result(f"s{index:04d}", status=status, score=0 if status != "ok" else 100 - index % 7 * 10,
                                    max_score=MAX_SCORE, notes=("note",), why="why",
                                    cases={"t1": made_check(hint="h", hint_text="slip")}))
-    page = report_page.page(records, grade.course_settings(), Level("bwrap", full=True))
+    page = report_page.page(records, config.course_settings(), Level("bwrap", full=True))
     table = page.split("id=students>")[1].split("</table>")[0]
     rows = re.findall(r'<tr><td data-v="(s\d+)">', table)
     ranked = sorted(records, key=lambda r: (r.gradable, r.score, r.student))[:report_page.MAX_ROWS]

@@ -22,7 +22,8 @@ from labkit.drawn import SHRINK_CALLS, Inputs, explore, fill, follow, measure, s
 from labkit.run.engine import StudentRun
 from labkit.spec import DrawnCheck, Example
 from labkit.instructor import config, fixed_inputs
-from labkit.instructor.grade import course_settings, grade_folder
+from labkit.instructor.config import course_settings
+from labkit.instructor.grade import grade_folder
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=60.0)
 SCHEME = config.load()

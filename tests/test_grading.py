@@ -27,7 +27,9 @@ from labkit.i18n import text
 from labkit.run import probe, sandbox
 from labkit.instructor import config
 from labkit.instructor.outputs import gradescope
-from labkit.instructor.grade import course_settings, grade_folder, grade_submission, private_files
+from labkit.instructor.audit import private_files
+from labkit.instructor.config import course_settings
+from labkit.instructor.grade import grade_folder, grade_submission
 from labkit.instructor.lms.submissions import Submission
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)

@@ -25,7 +25,8 @@ from lms_fixtures import (CANVAS_ROWS, MOODLE_45, MOODLE_NAMES, RIGHT, WRONG as 
                           put, spout_csv, worksheet_row, zip_bytes)
 from labkit.instructor import config
 from labkit.instructor.outputs import feedback, roster
-from labkit.instructor.grade import course_settings, grade_folder
+from labkit.instructor.config import course_settings
+from labkit.instructor.grade import grade_folder
 from labkit.instructor.lms.submissions import discover
 from labkit.spec import load
 

@@ -210,7 +210,7 @@ def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
         unavailable("chromium", "no Chromium: the report's browser tests need it (Debian package chromium)")
     from labkit.run.sandbox import Level
     from labkit.instructor.outputs import report_page
-    from labkit.instructor.grade import course_settings
+    from labkit.instructor.config import course_settings
     records = [made_result(f"s{index:04d}", score=index * 37 % 101, max_score=100,
                            cases={case.column: made_check(index % 3 > 0, hint="h", hint_text="slip") for case in LAB.graded})
                for index in range(3000)]

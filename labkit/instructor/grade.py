@@ -22,7 +22,7 @@ from labkit import checks, render
 from labkit.checks import InputSource
 from labkit.i18n import text
 from labkit.judge import Verdict
-from labkit.run import engine, probe, sandbox
+from labkit.run import engine, sandbox
 from labkit.run.engine import Limits, LoadOutcome, StudentRun
 from labkit.spec import active
 from labkit.untrusted import safe_text
@@ -31,7 +31,7 @@ from labkit.instructor.outputs import atomic, gradescope as gradescope_results, 
 from labkit.instructor.outputs.feedback import feedback_text, why_text
 from labkit.instructor.outputs.spool import Spool
 from labkit.instructor.results import StudentResult
-from labkit.instructor.config import ATTEMPTS, VISIBILITIES, Scheme
+from labkit.instructor.config import ATTEMPTS, Course, Scheme, course_settings
 from labkit.instructor.lms.downloads import Refused as DownloadRefused, describe as describe_download
 from labkit.instructor.lms.downloads import refusal as download_refusal
 from labkit.instructor.outputs.figures import Figures, late_line, nobody_graded
@@ -122,30 +122,6 @@ class Grade:
 def points(verdicts, worth: dict) -> int:
     """The points `verdicts` earned: what `worth` gives each check passed."""
     return sum(worth.get(v.case.id, 0) for v in verdicts if v.passed)
-
-
-@dataclass(frozen=True)
-class Course:
-    """What the course decides: the assignment's title, Gradescope visibility, which attempt counts, and the
-    grading scheme.  One place reads them (`course_settings`), fed by solutions/grading.ini."""
-
-    title: str
-    visibility: str
-    attempt: str
-    scheme: Scheme
-    new_column: bool = False  # a TITLE no column of the gradebook has becomes a new column (NEW_COLUMN=1)
-
-
-def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
-                    scheme: Scheme | None = None, new_column: bool = False) -> Course:
-    """The course's settings: options given, else the environment (LAB_ATTEMPT, LAB_VISIBILITY), else the
-    grading scheme (solutions/grading.ini, or `scheme`).  The language is LAB_LANG's (main sets it from the scheme)."""
-    scheme = scheme or config.load()
-    chosen = attempt or environ.get("LAB_ATTEMPT", "").strip().lower() or "latest"
-    visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
-    return Course(title=title or scheme.title,
-                  visibility=visibility if visibility in VISIBILITIES else scheme.visibility,
-                  attempt=chosen if chosen in ATTEMPTS else "latest", scheme=scheme, new_column=new_column)
 
 
 # --- one submission ------------------------------------------------------------------------------
@@ -317,7 +293,7 @@ def grade_class(submissions: list[Submission | None], jobs: int, limits: Limits,
             finished(index, judged_safely(pending(index), limits, attempt, scheme))
         return
     pool = workers.Pool(jobs, judged_safely, (limits, attempt, scheme), stop_children=engine.stop_all)
-    level = level or sandbox_level()
+    level = level or audit.sandbox_level()
     try:  # (the pool stops its workers first when anything goes wrong)
         pool.run(len(submissions), pending, finished,
                  lambda index, exc: finished(index, worker_failed(pending(index), exc, scheme, level)),
@@ -392,36 +368,6 @@ def _progress_printer(stream=sys.stderr):
     return show
 
 
-# --- the sandbox in force ------------------------------------------------------------------------
-
-def sandbox_level() -> sandbox.Level:
-    """The confinement children get on this machine, as the parent measures it (one probe child)."""
-    return probe.level()
-
-
-def refuse_unsafe(level, unsafe="", private=()) -> str | None:
-    """Why grading must not start (labkit/instructor/audit.py): a level below full strength that UNSAFE= does not
-    name (`unsafe`: the levels it names, "1" for any, True as "1"), or a file of `private` ((what, path) pairs,
-    trees or files) that a child could read at this level."""
-    return audit.refusal(level, unsafe, private)
-
-
-def private_files(scheme_path: Path | None, submissions: Path | None = None, out: Path | None = None,
-                  roster_path: Path | None = None) -> tuple:
-    """What no student's child may read, as (what, path) pairs: the whole lab (the checkout and the lab's root,
-    the repository a worktree's .git points at: the answer key, its history, the tests, what was built from
-    them), the answer key and the course files themselves (wherever links lead), the grader's bytecode, the
-    class's submissions, the outputs and the roster."""
-    lab = active()
-    checkouts = dict.fromkeys(Path(folder).resolve() for folder in (Path(audit.__file__).parents[2], lab.root))
-    found: list[tuple[str, Path | str | None]] = [("lab", folder) for folder in checkouts]
-    found += [("lab", folder) for checkout in checkouts for folder in audit.git_folders(checkout)]
-    found += [("lab", lab.solution_path), ("course", config.course_file())]
-    found += [("course", scheme_path), ("bytecode", audit.bytecode_folder()), ("submissions", submissions),
-              ("out", out), ("roster", roster_path)]
-    return tuple((what, path) for what, path in found if path is not None)
-
-
 # --- the command -------------------------------------------------------------------------------
 
 def main(argv=None) -> int:
@@ -463,7 +409,7 @@ def main(argv=None) -> int:
         parser.error(str(exc))
     os.environ.setdefault("LAB_LANG", scheme.language)  # feedback and report in the course's language
     course = course_settings(args.title, args.attempt, scheme=scheme, new_column=args.new_column)
-    level = sandbox_level()
+    level = audit.sandbox_level()
     if args.gradescope:
         return gradescope(args, limits, course, level)
     if args.submissions is None:
@@ -472,7 +418,8 @@ def main(argv=None) -> int:
     if refused:
         print(refused, file=sys.stderr)
         return 2
-    refusal = refuse_unsafe(level, args.unsafe, private_files(args.config, args.submissions, args.out, args.roster))
+    refusal = audit.refusal(level, args.unsafe, audit.private_files(args.config, args.submissions, args.out,
+                                                                    args.roster))
     if refusal:
         print(refusal, file=sys.stderr)
         return 2
@@ -545,7 +492,7 @@ def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, cour
     record and feedback go to a file in OUT's staging folder as they are made (outputs/spool.py), so memory does
     not grow with the class; the outputs are written from it once grading is over."""
     course = course or course_settings()
-    level = level or sandbox_level()
+    level = level or audit.sandbox_level()
     submissions = discover(folder, skip=(out,))
     if gradebook is None and roster_path:
         gradebook = roster.load(roster_path)
@@ -606,8 +553,8 @@ def gradescope(args, limits: Limits, course: Course, level) -> int:
     metadata = args.metadata or args.submission.parent / "submission_metadata.json"
     facts = gradescope_metadata(metadata)
     submission = replace(from_folder(args.submission, facts.get("student") or "submission"), entry="submission")
-    private = private_files(args.config, out=args.results) + (("metadata", metadata),)
-    refusal = refuse_unsafe(level, args.unsafe, private)
+    private = audit.private_files(args.config, out=args.results) + (("metadata", metadata),)
+    refusal = audit.refusal(level, args.unsafe, private)
     grade = None
     if not refusal:
         result = grade_safely(submission, limits, course.scheme)
