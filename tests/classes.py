@@ -14,7 +14,7 @@ import pytest
 
 from conftest import CLASS_LIMITS, ROOT, STUDENTS, for_lab, missing
 from labkit.instructor import config
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import grade_folder
 from labkit.instructor.outputs.grades_csv import LMS_COLUMNS
 from labkit.spec import Lab, active
 

@@ -25,12 +25,13 @@ from labkit.i18n import text
 from labkit.run.probe import level as sandbox_level
 from labkit.run.reaper import process_stat
 from labkit.run.sandbox import Level
-from labkit.instructor import audit, config, grade
+from labkit.instructor import audit, class_run, config, grade, workers
 from labkit.instructor.outputs import atomic, figures, grades_json, report_page, terminal
 from labkit.instructor.outputs.spool import Spool, SpoolChanged
 from labkit.instructor.results import StudentResult
 from results_fixtures import made_check, made_result
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import grade_folder
+from labkit.instructor.one_submission import Grade
 
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (solutions/grading.ini)
 
@@ -219,9 +220,9 @@ def test_workers_that_end_as_they_start_fail_the_run_in_one_line(tmp_path, monke
     folder = honest_class(tmp_path / "class", ("alice",))
 
     def failing(*args, **kwargs):
-        raise grade.workers.WorkersFailing("grading workers end as they start (exit code 1)")
+        raise workers.WorkersFailing("grading workers end as they start (exit code 1)")
 
-    monkeypatch.setattr(grade, "grade_class", failing)
+    monkeypatch.setattr(class_run, "grade_class", failing)
     assert grade.main([str(folder), "--out", str(tmp_path / "out")]) == 1
     said = capsys.readouterr().err.strip().splitlines()
     assert said[-1] == text("grade.setup_failed", why="grading workers end as they start (exit code 1)",
@@ -573,7 +574,7 @@ WORDS = {  # what each language says about that class, in the terminal and in re
 
 def class_records() -> list:
     """Results of that class as the grader counts them: `gradable` is the grader's own rule (Grade.gradable)."""
-    return [made_result(student, status=status, gradable=grade.Grade(student, "", status).gradable,
+    return [made_result(student, status=status, gradable=Grade(student, "", status).gradable,
                         score=40 if status == "ok" else 0, max_score=MAX_SCORE)
             for student, status in STATUSES.items()]
 

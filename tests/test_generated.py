@@ -23,7 +23,7 @@ from labkit.run.engine import StudentRun
 from labkit.spec import DrawnCheck, Example
 from labkit.instructor import config, fixed_inputs
 from labkit.instructor.config import course_settings
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import grade_folder
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=60.0)
 SCHEME = config.load()

@@ -29,7 +29,8 @@ from labkit.instructor import config
 from labkit.instructor.outputs import gradescope
 from labkit.instructor.audit import private_files
 from labkit.instructor.config import course_settings
-from labkit.instructor.grade import grade_folder, grade_submission
+from labkit.instructor.class_run import grade_folder
+from labkit.instructor.one_submission import grade_submission
 from labkit.instructor.lms.submissions import Submission
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)

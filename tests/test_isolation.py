@@ -42,7 +42,7 @@ from labkit.run.reaper import process_stat
 from labkit.spec import active
 from labkit.instructor import audit, config
 from labkit.instructor.outputs import figures, grades_json, report_page
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import grade_folder
 from results_fixtures import made_result
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP", "LAB_NO_NAMESPACES")

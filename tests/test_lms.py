@@ -26,7 +26,7 @@ from lms_fixtures import (CANVAS_ROWS, MOODLE_45, MOODLE_NAMES, RIGHT, WRONG as 
 from labkit.instructor import config
 from labkit.instructor.outputs import feedback, roster
 from labkit.instructor.config import course_settings
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import grade_folder
 from labkit.instructor.lms.submissions import discover
 from labkit.spec import load
 
@@ -487,7 +487,7 @@ def test_archives_from_windows_and_macos_are_read_as_their_makers_meant(tmp_path
     assert ("note.chose_backup", {"chosen": "li.zip/作业九/student.py", "others": "li.zip/作业九/备份/student.py"}) \
         in by_id["li"].notes
     assert by_id["empty"].found == ("notes.md",)  # .DS_Store is not the student's work
-    from labkit.instructor.grade import grade_submission
+    from labkit.instructor.one_submission import grade_submission
     said = feedback.feedback_text(grade_submission(by_id["li"], CLASS_LIMITS, config.load()))
     assert "测试的是 li.zip/作业九/student.py；li.zip/作业九/备份/student.py 在备份文件夹里" in said
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import CLASS_LIMITS, ROOT, clean_env
 from lms_fixtures import RIGHT, WRONG, canvas_gradebook, put
 from labkit.instructor import config
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import grade_folder
 from labkit.instructor.lms.layouts import canvas_slug, recognise
 from labkit.instructor.lms.submissions import discover, gradescope_metadata
 

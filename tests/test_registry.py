@@ -16,7 +16,8 @@ from classes import wrong_solution
 from conftest import CLASS_LIMITS, LAB, ROOT, SOLUTION
 from labkit.i18n import text
 from labkit.instructor import config
-from labkit.instructor.grade import Grade, grade_folder
+from labkit.instructor.class_run import grade_folder
+from labkit.instructor.one_submission import Grade
 from labkit.instructor.outputs import registry, regrade
 from labkit.instructor.results import BARE_KEYS, KEYS, StudentResult
 

@@ -16,7 +16,7 @@ from classes import wrong_solution, graded_classes  # noqa: F401  (a fixture)
 from conftest import CLASS_LIMITS, LAB, SOLUTION, STUDENTS, unavailable
 from labkit.i18n import current_language, text
 from labkit.instructor.outputs import figures
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import grade_folder
 from labkit.instructor.results import StudentResult
 from results_fixtures import made_check, made_result
 
