@@ -30,7 +30,7 @@ from labkit.instructor.outputs import atomic, figures, grades_json, report_page,
 from labkit.instructor.outputs.spool import Spool, SpoolChanged
 from labkit.instructor.results import StudentResult
 from results_fixtures import made_check, made_result
-from labkit.instructor.class_run import grade_folder
+from labkit.instructor.class_run import ClassOptions, grade_folder
 from labkit.instructor.one_submission import Grade
 
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (solutions/grading.ini)
@@ -129,7 +129,7 @@ def test_entries_that_would_collide_keep_distinct_ids_and_no_cell_is_a_formula(t
                 bundle.write(source, "student.py")
         else:
             shutil.copy(source, folder / name)
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(jobs=2))
     ids = [record["student"] for record in run.records]
     assert len(ids) == len(set(i.casefold() for i in ids)) == 8
     assert {"X.py", "X.py.py", "X.zip", "X.zip.py"} <= set(ids)
@@ -172,7 +172,7 @@ def test_a_failure_while_rendering_one_submission_becomes_its_status_and_the_cla
         return real(result, limits)
 
     monkeypatch.setattr(StudentResult, "from_grade", failing)
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(jobs=2))
     records = {record["student"]: record for record in run.records}
     assert records["victim"]["status"] == "grader_error" and records["victim"]["score"] == 0
     assert records["alice"]["score"] == records["zoe"]["score"] == MAX_SCORE
@@ -419,8 +419,8 @@ def test_a_submission_whose_worker_dies_on_both_tries_is_a_grader_error_and_the_
 
     def grading():
         try:
-            outcome["run"] = grade_folder(folder, tmp_path / "out", limits, jobs=2,
-                                          progress=lambda done, total: graded.append(done))
+            options = ClassOptions(jobs=2, progress=lambda done, total: graded.append(done))
+            outcome["run"] = grade_folder(folder, tmp_path / "out", limits, options)
         except BaseException as exc:  # noqa: BLE001  (the test reports it)
             outcome["error"] = exc
 
@@ -476,7 +476,7 @@ def test_each_record_and_feedback_goes_to_disk_as_it_is_made(tmp_path):
         staging = out / f"{atomic.STAGING}{os.getpid()}"
         seen.append((done, (staging / ".records").stat().st_size, sorted(p.name for p in staging.iterdir())))
 
-    grade_folder(folder, out, CLASS_LIMITS, progress=progress)
+    grade_folder(folder, out, CLASS_LIMITS, ClassOptions(progress=progress))
     assert [done for done, _, _ in seen] == [1, 2, 3] and all(names == [".records"] for _, _, names in seen)
     sizes = [size for _, size, _ in seen]
     assert 0 < sizes[0] < sizes[1] < sizes[2] and sizes[2] > 3 * len((out / "feedback" / "alice.txt").read_bytes())

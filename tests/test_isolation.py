@@ -42,7 +42,7 @@ from labkit.run.reaper import process_stat
 from labkit.spec import active
 from labkit.instructor import audit, config
 from labkit.instructor.outputs import figures, grades_json, report_page
-from labkit.instructor.class_run import grade_folder
+from labkit.instructor.class_run import ClassOptions, grade_folder
 from results_fixtures import made_result
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP", "LAB_NO_NAMESPACES")
@@ -552,7 +552,7 @@ def test_a_submission_that_stops_or_kills_its_worker_costs_only_itself(worker_le
     armed("signals_its_worker", folder, GRADER=grader, SIGNAL="STOP", SECONDS=90.0).rename(folder / "stopper.py")
     armed("signals_its_worker", folder, GRADER=grader, SIGNAL="KILL").rename(folder / "killer.py")
     started = time.monotonic()
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2, level=level)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(jobs=2, level=level))
     assert time.monotonic() - started < 60.0  # the stopper keeps its worker stopped for 90 s
     records = {r["student"]: r for r in json.loads((tmp_path / "out" / "grades.json").read_text("utf-8"))["students"]}
     full = config.load().max_score

@@ -14,10 +14,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import Callable, cast
 
 from labkit.i18n import text
-from labkit.run import engine
+from labkit.run import engine, sandbox
 from labkit.run.engine import Limits
 from labkit.instructor import audit, workers
 from labkit.instructor.outputs import atomic, regrade, registry, roster
@@ -89,6 +89,20 @@ def stop_resource_tracker() -> None:
 
 # --- a class folder into OUT ---------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class ClassOptions:
+    """How `grade_folder` grades a class, besides its folder, OUT and the limits: make grade's JOBS=, the course's
+    settings, the sandbox level, the roster (ROSTER=), MERGE=1 and who hears of the progress."""
+
+    jobs: int = 1  # submissions graded at once
+    course: Course | None = None  # None: course_settings()
+    level: sandbox.Level | None = None  # None: the probe's (audit.sandbox_level)
+    roster_path: Path | None = None  # a gradebook to read, when `gradebook` is not given
+    gradebook: roster.Roster | None = None  # one already read (main reads it first: a bad file is one line)
+    merge: bool = False  # replace only these students' records in OUT (MERGE=1)
+    progress: Callable[[int, int], None] | None = None  # told (done, total) as each submission is graded
+
+
 @dataclass
 class ClassRun:
     """What one `make grade` produced: the class's figures, submissions missing from the roster, merge lines,
@@ -111,29 +125,29 @@ class ClassRun:
         return json.loads((self.out / "grades.json").read_text(encoding="utf-8"))["students"]
 
 
-def grade_folder(folder: Path, out: Path, limits: Limits, *, jobs: int = 1, course: Course | None = None,
-                 level=None, roster_path: Path | None = None, gradebook=None, merge: bool = False,
-                 progress=None) -> ClassRun:
+def grade_folder(folder: Path, out: Path, limits: Limits, options: ClassOptions | None = None) -> ClassRun:
     """Grade every student in `folder` and write OUT, all or none.  Raises RosterError or RegradeRefused
     before grading anything, KeyboardInterrupt (nothing written) or OSError (OUT as it was).  Each student's
     record and feedback go to a file in OUT's staging folder as they are made (outputs/spool.py), so memory does
     not grow with the class; the outputs are written from it once grading is over."""
-    course = course or course_settings()
-    level = level or audit.sandbox_level()
+    options = options or ClassOptions()
+    course = options.course or course_settings()
+    level = options.level or audit.sandbox_level()
     submissions = discover(folder, skip=(out,))
-    if gradebook is None and roster_path:
-        gradebook = roster.load(roster_path)
+    gradebook = options.gradebook
+    if gradebook is None and options.roster_path:
+        gradebook = roster.load(options.roster_path)
     if gradebook is not None:  # a TITLE with no column: RosterError before grading, unless no submission is in it
         roster.assignment(gradebook, course.title, course.new_column, required=roster.in_roster(gradebook, submissions))
         submissions = roster.prepare(gradebook, submissions)
     submissions = noted_late(submissions, course.scheme.late_penalty)
-    previous = regrade.previous(out, [s.student for s in submissions], merge)
+    previous = regrade.previous(out, [s.student for s in submissions], options.merge)
     with atomic.Staging(out) as staging:
         spool = Spool(staging.scratch("records"))
         try:
             # grade_class lets go of each submission (None) once it is graded: nothing here reads them again
-            grade_class(cast("list[Submission | None]", submissions), jobs, limits, course.scheme, progress,
-                        course.attempt,
+            grade_class(cast("list[Submission | None]", submissions), options.jobs, limits, course.scheme,
+                        options.progress, course.attempt,
                         lambda index, result: spool.put(index, result.record.to_json(), result.feedback), level)
             spooled = registry.Spooled(spool)
             records, kept, changes = spooled, (), []

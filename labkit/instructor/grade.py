@@ -23,6 +23,7 @@ from labkit.instructor.config import ATTEMPTS
 from labkit.instructor.lms.downloads import Refused as DownloadRefused, describe as describe_download
 from labkit.instructor.lms.downloads import refusal as download_refusal
 from labkit.instructor.outputs.figures import late_line, nobody_graded
+from labkit.instructor.class_run import ClassOptions
 
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
     ("OUT", "grades", "--out"), ("JOBS", "n", "--jobs"), ("ROSTER", "gradebook.csv", "--roster"),
@@ -122,9 +123,10 @@ def main(argv=None) -> int:
     started = time.monotonic()
     progress = class_run.progress_printer()
     terminated = class_run.terminate_like_ctrl_c()
+    options = ClassOptions(jobs=args.jobs, course=course, level=level, gradebook=gradebook, merge=args.merge,
+                           progress=progress)
     try:
-        run = class_run.grade_folder(args.submissions, args.out, limits, jobs=args.jobs, course=course, level=level,
-                                     gradebook=gradebook, merge=args.merge, progress=progress)
+        run = class_run.grade_folder(args.submissions, args.out, limits, options)
     except (roster.RosterError, regrade.RegradeRefused, DownloadRefused) as refused:
         print(str(refused), file=sys.stderr)
         return 2
