@@ -132,7 +132,6 @@ def load(path: Path | None = None, lab: Lab | None = None) -> Scheme:
     return _scheme(parser, str(files[-1] if files else own), lab)
 
 
-
 @dataclass(frozen=True)
 class Course:
     """What the course decides: the assignment's title, Gradescope visibility, which attempt counts, and the
@@ -148,13 +147,15 @@ class Course:
 def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
                     scheme: Scheme | None = None, new_column: bool = False) -> Course:
     """The course's settings: options given, else the environment (LAB_ATTEMPT, LAB_VISIBILITY), else the
-    grading scheme (solutions/grading.ini, or `scheme`).  The language is LAB_LANG's (main sets it from the scheme)."""
+    grading scheme (solutions/grading.ini, or `scheme`).  The language is LAB_LANG's (grade.main sets it from
+    the scheme)."""
     scheme = scheme or load()
     chosen = attempt or environ.get("LAB_ATTEMPT", "").strip().lower() or "latest"
     visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
     return Course(title=title or scheme.title,
                   visibility=visibility if visibility in VISIBILITIES else scheme.visibility,
                   attempt=chosen if chosen in ATTEMPTS else "latest", scheme=scheme, new_column=new_column)
+
 
 def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:
     known = {(key.section, key.name): key for key in keys(lab)}
