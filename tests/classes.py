@@ -14,7 +14,7 @@ import pytest
 
 from conftest import CLASS_LIMITS, ROOT, STUDENTS, for_lab, missing
 from labkit.instructor import config
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import ClassOptions, grade_folder
 from labkit.instructor.outputs.grades_csv import LMS_COLUMNS
 from labkit.spec import Lab, active
 
@@ -94,7 +94,7 @@ def small_class(lab: Lab, folder: Path) -> Path:
 def grade_small_class(lab: Lab, folder: Path, jobs: int = 2) -> GradedClass:
     """Grade the small class of `lab` (the active lab) into folder/out, as `make grade` would."""
     out = folder / "out"
-    grade_folder(small_class(lab, folder), out, LIMITS, jobs=jobs)
+    grade_folder(small_class(lab, folder), out, LIMITS, ClassOptions(jobs=jobs))
     with open(out / "grades.csv", encoding="utf-8", newline="") as stream:
         table = list(csv.reader(stream))
     rows = {row[0]: dict(zip(table[0], row)) for row in table[1:]}

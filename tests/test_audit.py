@@ -35,7 +35,6 @@ from conftest import QUICK, ROOT, SOLUTION, armed, clean_env, make, unavailable
 from labkit import checks
 from labkit.i18n import text
 from labkit.instructor import audit, config
-from labkit.instructor.grade import private_files, refuse_unsafe
 from labkit.run import sandbox
 from labkit.run.engine import StudentRun
 from labkit.spec import active
@@ -104,7 +103,7 @@ def test_a_level_is_spelt_the_way_unsafe_names_it():
 
 
 def test_below_full_strength_only_a_choice_that_names_the_level_grades():
-    assert BWRAP.full and audit.accepts("", BWRAP) and refuse_unsafe(BWRAP, "", ()) is None
+    assert BWRAP.full and audit.accepts("", BWRAP) and audit.refusal(BWRAP, "", ()) is None
     assert not LANDLOCK_4.full and not UID.full and not NONE.full
     for level, choice in ((LANDLOCK_4, "landlock-4-no-pid-namespace"), (UID, "uid"), (NONE, "none")):
         assert not audit.accepts("", level) and not audit.accepts("0", level)
@@ -124,7 +123,7 @@ def test_the_refusal_says_in_one_line_what_is_missing_how_to_get_it_and_how_to_c
     for switch in SWITCHES:
         monkeypatch.delenv(switch, raising=False)
     monkeypatch.setattr(audit.shutil, "which", lambda name: None)  # no bubblewrap installed
-    line = refuse_unsafe(UID, "", ())
+    line = audit.refusal(UID, "", ())
     opening = text("sandbox.refuse_level", level="uid", open="", missing="", choice="", given="").split(":")[0]
     assert "\n" not in line and line.startswith(opening + ":")
     for attack in ("read", "shared"):  # what `uid` leaves open, and nothing else
@@ -132,16 +131,16 @@ def test_the_refusal_says_in_one_line_what_is_missing_how_to_get_it_and_how_to_c
     assert text("sandbox.attack.signal") not in line and text("sandbox.attack.network") not in line
     assert "apt-get install bubblewrap" in line and "Landlock ABI 6 (Linux 6.12" in line
     assert line.endswith("UNSAFE=uid")
-    named_another = refuse_unsafe(LANDLOCK_4, "uid", ())
+    named_another = audit.refusal(LANDLOCK_4, "uid", ())
     assert "UNSAFE=landlock-4-no-pid-namespace" in named_another and text("sandbox.other_choice", given="uid") in named_another
     monkeypatch.setattr(audit.shutil, "which", lambda name: "/usr/bin/bwrap")  # installed, but refused here
-    line = refuse_unsafe(LANDLOCK_4, "", ())
+    line = audit.refusal(LANDLOCK_4, "", ())
     assert text("sandbox.need.bwrap_refused") in line and text("sandbox.need.pid_namespace") in line
     assert text("sandbox.attack.leftover") in line and text("sandbox.attack.disk") in line and "LAB_" not in line
     assert text("sandbox.attack.signal") not in line and "Landlock ABI 6" not in line  # its filter keeps them in
     monkeypatch.setenv("LAB_SANDBOX", "landlock")  # a test switch caps the level: it is named, not the machine
     monkeypatch.setenv("LAB_LANDLOCK_ABI", "4")
-    line = refuse_unsafe(LANDLOCK_4, "", ())
+    line = audit.refusal(LANDLOCK_4, "", ())
     assert text("sandbox.need.capped", settings="LAB_SANDBOX=landlock LAB_LANDLOCK_ABI=4") in line
     assert "bubblewrap" not in line and "Landlock ABI 6" not in line
 
@@ -220,7 +219,7 @@ def test_each_private_path_is_found_where_a_child_of_a_uid_of_its_own_could_read
     findings = audit.audit(UID, private)  # no Landlock: every file others may read
     hit = next(f for f in findings if Path(paths[what]).is_relative_to(f.path))
     assert hit.fix == text("audit.fix.chmod", path=hit.path)
-    line = refuse_unsafe(UID, "uid", private)
+    line = audit.refusal(UID, "uid", private)
     assert "\n" not in line and hit.path in line and text("audit.fix.chmod", path=hit.path) in line
     subprocess.run(["chmod", "go-rwx", hit.path], check=True)  # the fix the line gives
     assert all(not Path(paths[what]).is_relative_to(f.path) for f in audit.audit(UID, private))
@@ -252,7 +251,7 @@ def test_under_a_folder_the_sandbox_shows_each_path_is_found_at_the_full_levels_
 
 
 def test_the_audit_names_the_whole_lab_its_repository_and_the_graders_bytecode():
-    private = dict((str(path), what) for what, path in private_files(None, Path("class"), Path("out"), Path("r.csv")))
+    private = dict((str(path), what) for what, path in audit.private_files(None, Path("class"), Path("out"), Path("r.csv")))
     lab = active()
     assert private[str(ROOT)] == "lab" and private[str(lab.root)] == "lab"
     assert private[str(lab.solution_path)] == "lab" and private[str(config.course_file())] == "course"

@@ -25,12 +25,13 @@ from labkit.i18n import text
 from labkit.run.probe import level as sandbox_level
 from labkit.run.reaper import process_stat
 from labkit.run.sandbox import Level
-from labkit.instructor import audit, config, grade
+from labkit.instructor import audit, class_run, config, grade, workers
 from labkit.instructor.outputs import atomic, figures, grades_json, report_page, terminal
 from labkit.instructor.outputs.spool import Spool, SpoolChanged
 from labkit.instructor.results import StudentResult
 from results_fixtures import made_check, made_result
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import ClassOptions, grade_folder
+from labkit.instructor.one_submission import Grade
 
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (solutions/grading.ini)
 
@@ -128,7 +129,7 @@ def test_entries_that_would_collide_keep_distinct_ids_and_no_cell_is_a_formula(t
                 bundle.write(source, "student.py")
         else:
             shutil.copy(source, folder / name)
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(jobs=2))
     ids = [record["student"] for record in run.records]
     assert len(ids) == len(set(i.casefold() for i in ids)) == 8
     assert {"X.py", "X.py.py", "X.zip", "X.zip.py"} <= set(ids)
@@ -171,7 +172,7 @@ def test_a_failure_while_rendering_one_submission_becomes_its_status_and_the_cla
         return real(result, limits)
 
     monkeypatch.setattr(StudentResult, "from_grade", failing)
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(jobs=2))
     records = {record["student"]: record for record in run.records}
     assert records["victim"]["status"] == "grader_error" and records["victim"]["score"] == 0
     assert records["alice"]["score"] == records["zoe"]["score"] == MAX_SCORE
@@ -189,7 +190,7 @@ def test_a_class_run_that_graded_nobody_fails_in_one_line_and_names_who_it_faile
     """Issue 24 item 5: every submission grader_error (a broken setup) exits 1 and says why in one line, where it
     exited 0 as if the class were graded; a few grader errors are named in the summary, and the run still exits
     0 when someone was graded."""
-    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("bwrap", full=True))
+    monkeypatch.setattr(audit, "sandbox_level", lambda: Level("bwrap", full=True))
     folder = honest_class(tmp_path / "class", ("alice", "bob", "victim"))
     real = StudentResult.from_grade
 
@@ -215,13 +216,13 @@ def test_a_class_run_that_graded_nobody_fails_in_one_line_and_names_who_it_faile
 
 def test_workers_that_end_as_they_start_fail_the_run_in_one_line(tmp_path, monkeypatch, capsys):
     """The grader's own setup failing (no worker can take any work) is one line and exit 1, not a traceback."""
-    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("bwrap", full=True))
+    monkeypatch.setattr(audit, "sandbox_level", lambda: Level("bwrap", full=True))
     folder = honest_class(tmp_path / "class", ("alice",))
 
     def failing(*args, **kwargs):
-        raise grade.workers.WorkersFailing("grading workers end as they start (exit code 1)")
+        raise workers.WorkersFailing("grading workers end as they start (exit code 1)")
 
-    monkeypatch.setattr(grade, "grade_class", failing)
+    monkeypatch.setattr(class_run, "grade_class", failing)
     assert grade.main([str(folder), "--out", str(tmp_path / "out")]) == 1
     said = capsys.readouterr().err.strip().splitlines()
     assert said[-1] == text("grade.setup_failed", why="grading workers end as they start (exit code 1)",
@@ -418,8 +419,8 @@ def test_a_submission_whose_worker_dies_on_both_tries_is_a_grader_error_and_the_
 
     def grading():
         try:
-            outcome["run"] = grade_folder(folder, tmp_path / "out", limits, jobs=2,
-                                          progress=lambda done, total: graded.append(done))
+            options = ClassOptions(jobs=2, progress=lambda done, total: graded.append(done))
+            outcome["run"] = grade_folder(folder, tmp_path / "out", limits, options)
         except BaseException as exc:  # noqa: BLE001  (the test reports it)
             outcome["error"] = exc
 
@@ -475,7 +476,7 @@ def test_each_record_and_feedback_goes_to_disk_as_it_is_made(tmp_path):
         staging = out / f"{atomic.STAGING}{os.getpid()}"
         seen.append((done, (staging / ".records").stat().st_size, sorted(p.name for p in staging.iterdir())))
 
-    grade_folder(folder, out, CLASS_LIMITS, progress=progress)
+    grade_folder(folder, out, CLASS_LIMITS, ClassOptions(progress=progress))
     assert [done for done, _, _ in seen] == [1, 2, 3] and all(names == [".records"] for _, _, names in seen)
     sizes = [size for _, size, _ in seen]
     assert 0 < sizes[0] < sizes[1] < sizes[2] and sizes[2] > 3 * len((out / "feedback" / "alice.txt").read_bytes())
@@ -518,7 +519,7 @@ def test_the_sandbox_level_is_shown_in_grades_json_the_report_and_the_terminal(t
     folder = honest_class(tmp_path / "class", ("alice",))
     result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}")
     document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
-    level = grade.sandbox_level()
+    level = audit.sandbox_level()
     shown = document["sandbox"]
     assert (shown["level"], shown["walls"], shown["blocks"], shown["full"]) == \
         (level.name, list(level.walls), list(level.blocks), level.full)
@@ -532,7 +533,7 @@ def test_below_full_strength_refuses_unless_unsafe_names_the_level_then_warns(tm
     monkeypatch.delenv("LAB_UNSAFE", raising=False)
     folder = honest_class(tmp_path / "class", ("alice",))
     weak = Level("landlock-4 (no pid namespace)", walls=("landlock-4",), blocks=("read", "sockets"), full=False)
-    monkeypatch.setattr(grade, "sandbox_level", lambda: weak)
+    monkeypatch.setattr(audit, "sandbox_level", lambda: weak)
     assert grade.main([str(folder), "--out", str(tmp_path / "refused")]) == 2
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and said[0].startswith("拒绝评分") and said[0].endswith("UNSAFE=landlock-4-no-pid-namespace")
@@ -546,8 +547,8 @@ def test_below_full_strength_refuses_unless_unsafe_names_the_level_then_warns(tm
     assert "沙箱不完整，是老师用 UNSAFE= 选的: landlock-4" in captured.out
     assert "class=\"banner weak\"" in (tmp_path / "weak" / "report.html").read_text(encoding="utf-8")
 
-    monkeypatch.setattr(grade, "sandbox_level", lambda: Level("none"))
-    monkeypatch.setattr(grade.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(audit, "sandbox_level", lambda: Level("none"))
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
     assert grade.main([str(folder), "--out", str(tmp_path / "refused"), "--unsafe", "landlock-4"]) == 2
     assert "UNSAFE=none" in capsys.readouterr().err and not (tmp_path / "refused").exists()
     assert grade.main([str(folder), "--out", str(tmp_path / "unsafe"), "--unsafe"]) == 0  # UNSAFE=1: any level
@@ -573,7 +574,7 @@ WORDS = {  # what each language says about that class, in the terminal and in re
 
 def class_records() -> list:
     """Results of that class as the grader counts them: `gradable` is the grader's own rule (Grade.gradable)."""
-    return [made_result(student, status=status, gradable=grade.Grade(student, "", status).gradable,
+    return [made_result(student, status=status, gradable=Grade(student, "", status).gradable,
                         score=40 if status == "ok" else 0, max_score=MAX_SCORE)
             for student, status in STATUSES.items()]
 
@@ -587,7 +588,7 @@ def test_the_status_line_and_the_score_line_count_the_same_submissions(language,
     lines = terminal.terminal_summary(records, 1.0, 4, "out", Level("bwrap", full=True)).splitlines()
     assert lines[1] == words["status"]
     assert lines[2].startswith(words["scores"])
-    page = report_page.page(records, grade.course_settings(), Level("bwrap", full=True))
+    page = report_page.page(records, config.course_settings(), Level("bwrap", full=True))
     assert words["overview"] in page and words["rates"] in page and words["tag"] in page
     for wrong in words["never"]:
         assert wrong not in "\n".join(lines) and wrong not in page, wrong
@@ -630,7 +631,7 @@ def test_grades_json_written_record_by_record_is_the_same_text_as_the_whole_docu
     records = [replace(record, cases={"t1": made_check(hint="h", message="a\nb \u4e2d\U0001f600")})
                for record in class_records()[:count]]
     stream = io.StringIO()
-    grades_json.write_grades_json(stream, records, CLASS_LIMITS, grade.course_settings(), Level("bwrap", full=True))
+    grades_json.write_grades_json(stream, records, CLASS_LIMITS, config.course_settings(), Level("bwrap", full=True))
     written = stream.getvalue()
     assert written == json.dumps(json.loads(written), ensure_ascii=False, indent=2) + "\n"
     assert json.loads(written)["students"] == [record.to_json() for record in records]
@@ -645,7 +646,7 @@ def test_a_large_class_gets_one_usable_page_with_every_student_in_grades_csv():
         records.append(made_result(f"s{index:04d}", status=status, score=0 if status != "ok" else 100 - index % 7 * 10,
                                    max_score=MAX_SCORE, notes=("note",), why="why",
                                    cases={"t1": made_check(hint="h", hint_text="slip")}))
-    page = report_page.page(records, grade.course_settings(), Level("bwrap", full=True))
+    page = report_page.page(records, config.course_settings(), Level("bwrap", full=True))
     table = page.split("id=students>")[1].split("</table>")[0]
     rows = re.findall(r'<tr><td data-v="(s\d+)">', table)
     ranked = sorted(records, key=lambda r: (r.gradable, r.score, r.student))[:report_page.MAX_ROWS]

@@ -22,7 +22,8 @@ from labkit.drawn import SHRINK_CALLS, Inputs, explore, fill, follow, measure, s
 from labkit.run.engine import StudentRun
 from labkit.spec import DrawnCheck, Example
 from labkit.instructor import config, fixed_inputs
-from labkit.instructor.grade import course_settings, grade_folder
+from labkit.instructor.class_run import ClassOptions, grade_folder
+from labkit.instructor.config import course_settings
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=60.0)
 SCHEME = config.load()
@@ -371,7 +372,7 @@ def graded_class(tmp_path_factory):
     shutil.copy(STUB, folder / "stub.py")
     outputs, course = [], course_settings(scheme=SCHEME)
     for run in ("first", "second"):
-        records = grade_folder(folder, root / run, LIMITS, jobs=2, course=course).records
+        records = grade_folder(folder, root / run, LIMITS, ClassOptions(jobs=2, course=course)).records
         outputs.append({p.relative_to(root / run): p.read_bytes() for p in sorted((root / run).rglob("*"))
                         if p.is_file()})
     return {record["student"]: record for record in records}, outputs

@@ -27,7 +27,10 @@ from labkit.i18n import text
 from labkit.run import probe, sandbox
 from labkit.instructor import config
 from labkit.instructor.outputs import gradescope
-from labkit.instructor.grade import course_settings, grade_folder, grade_submission, private_files
+from labkit.instructor.audit import private_files
+from labkit.instructor.class_run import ClassOptions, grade_folder
+from labkit.instructor.config import course_settings
+from labkit.instructor.one_submission import grade_submission
 from labkit.instructor.lms.submissions import Submission
 
 LIMITS = replace(QUICK, load_seconds=3.0, submission_seconds=30.0)
@@ -112,7 +115,7 @@ def graded(tmp_path_factory):
         folder.mkdir()
         (folder / "grades.csv").write_text("student,score\nalice,100\n")  # what an earlier run left
     folder = build_class(root / "submissions", out, canary)
-    run = grade_folder(folder, out, LIMITS, jobs=2)
+    run = grade_folder(folder, out, LIMITS, ClassOptions(jobs=2))
     leftovers = [pid for pid in _pids() if MARKER.encode() in _cmdline(pid)]
     return root, {record["student"]: Graded(record) for record in run.records}, leftovers
 

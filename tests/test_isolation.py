@@ -40,9 +40,9 @@ from labkit.run import probe as probe_module, sandbox
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
 from labkit.spec import active
-from labkit.instructor import config
+from labkit.instructor import audit, config
 from labkit.instructor.outputs import figures, grades_json, report_page
-from labkit.instructor.grade import grade_folder, refuse_unsafe
+from labkit.instructor.class_run import ClassOptions, grade_folder
 from results_fixtures import made_result
 
 SWITCHES = ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP", "LAB_NO_NAMESPACES")
@@ -553,7 +553,7 @@ def test_a_submission_that_stops_or_kills_its_worker_costs_only_itself(worker_le
     armed("signals_its_worker", folder, GRADER=grader, SIGNAL="STOP", SECONDS=90.0).rename(folder / "stopper.py")
     armed("signals_its_worker", folder, GRADER=grader, SIGNAL="KILL").rename(folder / "killer.py")
     started = time.monotonic()
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2, level=level)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(jobs=2, level=level))
     assert time.monotonic() - started < 60.0  # the stopper keeps its worker stopped for 90 s
     records = {r["student"]: r for r in json.loads((tmp_path / "out" / "grades.json").read_text("utf-8"))["students"]}
     full = config.load().max_score
@@ -650,21 +650,21 @@ def test_grading_is_refused_where_children_reach_the_graders_sockets_or_the_answ
     key the child could read is refused with its path (labkit/instructor/audit.py)."""
     own_user = sandbox.Level("landlock-6+ (no seccomp)", ("landlock-7", "reaper"),
                              sandbox.blocked_by(("landlock-7", "reaper"), 7))
-    assert "D-Bus" in refuse_unsafe(own_user, "") and "UNSAFE=landlock-6+-no-seccomp" in refuse_unsafe(own_user, "")
-    assert refuse_unsafe(own_user, "landlock-6+-no-seccomp") is None and refuse_unsafe(own_user, True) is None
+    assert "D-Bus" in audit.refusal(own_user, "") and "UNSAFE=landlock-6+-no-seccomp" in audit.refusal(own_user, "")
+    assert audit.refusal(own_user, "landlock-6+-no-seccomp") is None and audit.refusal(own_user, True) is None
     at_uid = sandbox.Level("uid", ("uid", "seccomp", "reaper"),
                            sandbox.blocked_by(("uid", "seccomp", "reaper"), 0))
     key = open_folder / "student.py"
     key.write_text("# the answer key\n")
     key.chmod(0o644)
     private = [("lab", key)]
-    assert str(key) not in refuse_unsafe(at_uid, "", private) and "UNSAFE=uid" in refuse_unsafe(at_uid, "", private)
-    assert str(key) in refuse_unsafe(at_uid, "uid", private) and str(key) in refuse_unsafe(at_uid, True, private)
+    assert str(key) not in audit.refusal(at_uid, "", private) and "UNSAFE=uid" in audit.refusal(at_uid, "", private)
+    assert str(key) in audit.refusal(at_uid, "uid", private) and str(key) in audit.refusal(at_uid, True, private)
     key.chmod(0o600)
-    assert refuse_unsafe(at_uid, "uid", private) is None
+    assert audit.refusal(at_uid, "uid", private) is None
     key.chmod(0o644)
     walled = sandbox.Level("bwrap", ("bwrap", "seccomp"), sandbox.blocked_by(("bwrap", "seccomp"), 0), False)
-    assert refuse_unsafe(walled, "bwrap", private) is None  # a wall stops reading: the modes do not matter
+    assert audit.refusal(walled, "bwrap", private) is None  # a wall stops reading: the modes do not matter
 
 
 def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkeypatch, open_folder, tmp_path):

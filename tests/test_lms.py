@@ -25,7 +25,8 @@ from lms_fixtures import (CANVAS_ROWS, MOODLE_45, MOODLE_NAMES, RIGHT, WRONG as 
                           put, spout_csv, worksheet_row, zip_bytes)
 from labkit.instructor import config
 from labkit.instructor.outputs import feedback, roster
-from labkit.instructor.grade import course_settings, grade_folder
+from labkit.instructor.class_run import ClassOptions, grade_folder
+from labkit.instructor.config import course_settings
 from labkit.instructor.lms.submissions import discover
 from labkit.spec import load
 
@@ -72,7 +73,7 @@ def canvas_export(folder: Path) -> Path:
 @pytest.fixture(scope="module")
 def canvas(tmp_path_factory):
     root = tmp_path_factory.mktemp("canvas")
-    run = grade_folder(canvas_export(root / "submissions"), root / "out", CLASS_LIMITS, jobs=2)
+    run = grade_folder(canvas_export(root / "submissions"), root / "out", CLASS_LIMITS, ClassOptions(jobs=2))
     return root, {record["student"]: record for record in run.records}
 
 
@@ -114,7 +115,8 @@ def test_the_best_attempt_counts_when_asked(tmp_path):
     (folder / "Lab 09_zw123_attempt_2024-03-01-10-00-00_student.py").write_bytes(SOLUTION.read_bytes())
     (folder / "Lab 09_zw123_attempt_2024-03-02-10-00-00_student.py").write_bytes((WRONG / "no_trim.py").read_bytes())
     latest = grade_folder(folder, tmp_path / "latest", CLASS_LIMITS).records[0]
-    best = grade_folder(folder, tmp_path / "best", CLASS_LIMITS, course=course_settings(attempt="best")).records[0]
+    best = grade_folder(folder, tmp_path / "best", CLASS_LIMITS,
+                        ClassOptions(course=course_settings(attempt="best"))).records[0]
     assert (latest["attempt"], best["attempt"]) == (2, 1) and latest["score"] < best["score"] == MAX_SCORE
     assert latest["attempts"] == best["attempts"] == 2
 
@@ -131,7 +133,8 @@ def test_a_moodle_export_ignores_online_text_and_keys_by_participant_id(tmp_path
     li.mkdir()
     zip_of(li / "lab.zip", {"lab/framework/student.py": (WRONG / "no_cut_end.py").read_bytes()})
     (folder / "Wang Fang_1234569_assignsubmission_file_student.py").write_bytes(SOLUTION.read_bytes())  # flat
-    records = {r["student"]: r for r in grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2).records}
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(jobs=2))
+    records = {r["student"]: r for r in run.records}
     assert sorted(records) == ["1234567", "1234568", "1234569"]
     assert records["1234567"]["name"] == "Zhang Wei" and records["1234567"]["score"] == MAX_SCORE
     assert records["1234568"]["score"] < MAX_SCORE and records["1234568"]["status"] == "ok"
@@ -148,7 +151,8 @@ def test_a_blackboard_export_names_students_from_its_receipts(tmp_path):
     for stem in (first, second):
         (folder / f"{stem}.txt").write_text("Name: Zhang Wei (zw123)\nAssignment: Lab 09\n", encoding="utf-8")
     (folder / "Lab 09_ls_9_attempt_2024-03-01-11-00-00_student.py").write_bytes(SOLUTION.read_bytes())
-    records = {r["student"]: r for r in grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2).records}
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(jobs=2))
+    records = {r["student"]: r for r in run.records}
     assert sorted(records) == ["ls_9", "zw123"]
     assert records["zw123"]["name"] == "Zhang Wei" and records["zw123"]["attempt"] == 2
     assert records["zw123"]["score"] == MAX_SCORE
@@ -316,13 +320,13 @@ def test_a_moodle_worksheet_gets_its_grade_column_filled(tmp_path, header):
             ",Grade,", ",成绩,").replace("Participant ", "参与者")
     roster = tmp_path / "worksheet.csv"
     roster.write_text(worksheet, encoding="utf-8")
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, roster_path=roster)
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(roster_path=roster))
     assert run.unmatched == []
     names = {row["student"]: row["name"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv",
                                                                         encoding="utf-8"))}
     assert names == {"1234567": "Zhang Wei", "1234569": "'=HYPERLINK(1)"}  # the worksheet's, not "Someone"
     if header == "en":  # the roster's names change nothing from one run to the next
-        grade_folder(folder, tmp_path / "again", CLASS_LIMITS, roster_path=roster)
+        grade_folder(folder, tmp_path / "again", CLASS_LIMITS, ClassOptions(roster_path=roster))
         assert all((tmp_path / "out" / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
                    for name in ("grades.csv", "grades.json", "report.html", "moodle.csv"))
     rows = list(csv.reader(open(tmp_path / "out" / "moodle.csv", encoding="utf-8")))
@@ -486,7 +490,7 @@ def test_archives_from_windows_and_macos_are_read_as_their_makers_meant(tmp_path
     assert ("note.chose_backup", {"chosen": "li.zip/作业九/student.py", "others": "li.zip/作业九/备份/student.py"}) \
         in by_id["li"].notes
     assert by_id["empty"].found == ("notes.md",)  # .DS_Store is not the student's work
-    from labkit.instructor.grade import grade_submission
+    from labkit.instructor.one_submission import grade_submission
     said = feedback.feedback_text(grade_submission(by_id["li"], CLASS_LIMITS, config.load()))
     assert "测试的是 li.zip/作业九/student.py；li.zip/作业九/备份/student.py 在备份文件夹里" in said
 
@@ -498,7 +502,8 @@ def moodle(tmp_path_factory):
     root = tmp_path_factory.mktemp("moodle45")
     folder = moodle_45_class(root / "download")
     (root / "Grades-CS101-Lab09-42.csv").write_bytes(moodle_45_worksheet())
-    run = grade_folder(folder, root / "out", CLASS_LIMITS, jobs=2, roster_path=root / "Grades-CS101-Lab09-42.csv")
+    run = grade_folder(folder, root / "out", CLASS_LIMITS,
+                       ClassOptions(jobs=2, roster_path=root / "Grades-CS101-Lab09-42.csv"))
     return root, run, {record["student"]: record for record in run.records}
 
 
@@ -755,7 +760,7 @@ def test_a_gradebook_of_another_lms_is_refused_before_grading(tmp_path):
     folder = put(tmp_path / "download", {"zhangwei_10001_50001_student.py": RIGHT})
     (tmp_path / "worksheet.csv").write_bytes(moodle_45_worksheet())
     with pytest.raises(roster.RosterError, match="Moodle 的成绩册|moodle 的成绩册"):
-        grade_folder(folder, tmp_path / "out", CLASS_LIMITS, roster_path=tmp_path / "worksheet.csv")
+        grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(roster_path=tmp_path / "worksheet.csv"))
     assert not (tmp_path / "out").exists()
 
 
@@ -783,7 +788,7 @@ def test_a_plain_folder_is_matched_by_name_only_when_one_row_has_it_and_says_so(
     folder = put(tmp_path / "class", {"Zhang Wei/student.py": RIGHT, "Li Wei/student.py": RIGHT,
                                       "2023002/student.py": RIGHT})
     (tmp_path / "gradebook.csv").write_bytes(canvas_gradebook(CANVAS_ROWS))
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, roster_path=tmp_path / "gradebook.csv")
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(roster_path=tmp_path / "gradebook.csv"))
     assert sorted(run.unmatched) == ["Li Wei"]
     cells = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(
         (tmp_path / "out" / "canvas.csv").read_text("utf-8").splitlines()[:1] +
@@ -804,7 +809,7 @@ def test_five_files_in_one_upload_are_one_attempt_graded_as_readme_says(tmp_path
     folder = put(tmp_path / "class", {"alice.zip": zip_bytes(copies)})
     for attempt in ("latest", "best"):
         record = grade_folder(folder, tmp_path / attempt, CLASS_LIMITS,
-                              course=course_settings(attempt=attempt)).records[0]
+                              ClassOptions(course=course_settings(attempt=attempt))).records[0]
         assert (record["attempt"], record["attempts"]) == (1, 1) and record["score"] < MAX_SCORE
         assert record["files"] == ["alice.zip/lab/student (4).py"]
         feedback = (tmp_path / attempt / "feedback" / "alice.txt").read_text("utf-8")
@@ -897,7 +902,7 @@ def test_make_grade_takes_the_canvas_zip_and_says_which_layout_it_recognised(tmp
     neither a folder nor a zip is refused in one line (it used to end a usage dump)."""
     unzipped = canvas_export(tmp_path / "unzipped")
     download = zipped(unzipped, tmp_path / "cs101-lab09_submissions.zip")
-    grade_folder(unzipped, tmp_path / "from_folder", CLASS_LIMITS, jobs=2)
+    grade_folder(unzipped, tmp_path / "from_folder", CLASS_LIMITS, ClassOptions(jobs=2))
     result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(download), "--out", str(tmp_path / "out"),
                              "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
                             env=clean_env(LAB_TIMEOUT="1"), timeout=300)

@@ -14,7 +14,7 @@ import pytest
 from conftest import CLASS_LIMITS, ROOT, clean_env
 from lms_fixtures import RIGHT, WRONG, canvas_gradebook, put
 from labkit.instructor import config
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import ClassOptions, grade_folder
 from labkit.instructor.lms.layouts import canvas_slug, recognise
 from labkit.instructor.lms.submissions import discover, gradescope_metadata
 
@@ -55,7 +55,8 @@ def test_those_two_students_get_their_rows_in_the_gradebook(tmp_path):
     rows = [(name, user, f"u{user}", "A", "", "", "") for user, name in MARKED.items()]
     rows.append(("Zhang, Wei", "10001", "zw", "A", "", "", ""))
     (tmp_path / "gradebook.csv").write_bytes(canvas_gradebook(rows))
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, jobs=2, roster_path=tmp_path / "gradebook.csv")
+    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS,
+                       ClassOptions(jobs=2, roster_path=tmp_path / "gradebook.csv"))
     assert run.unmatched == []
     lines = (tmp_path / "out" / "canvas.csv").read_text("utf-8").splitlines()
     cells = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(lines[:1] + lines[2:])}

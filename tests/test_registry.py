@@ -16,7 +16,8 @@ from classes import wrong_solution
 from conftest import CLASS_LIMITS, LAB, ROOT, SOLUTION
 from labkit.i18n import text
 from labkit.instructor import config
-from labkit.instructor.grade import Grade, grade_folder
+from labkit.instructor.class_run import ClassOptions, grade_folder
+from labkit.instructor.one_submission import Grade
 from labkit.instructor.outputs import registry, regrade
 from labkit.instructor.results import BARE_KEYS, KEYS, StudentResult
 
@@ -69,7 +70,7 @@ def test_a_registered_output_is_written_and_a_student_it_cannot_write_becomes_on
     marks = Marks(cannot="victim")
     monkeypatch.setattr(registry, "OUTPUTS", (*registry.OUTPUTS, marks.output()))
     out = tmp_path / "out"
-    grade_folder(a_class(tmp_path / "class", ("alice", "victim", "zoe"), lab), out, LIMITS, jobs=2)
+    grade_folder(a_class(tmp_path / "class", ("alice", "victim", "zoe"), lab), out, LIMITS, ClassOptions(jobs=2))
     full = config.load().max_score  # the lab's
     assert {path.name: path.read_text() for path in (out / "marks").iterdir()} == {
         "alice.txt": f"{full}\n", "victim.txt": "0\n", "zoe.txt": f"{full}\n"}
@@ -97,7 +98,7 @@ def test_merge_keeps_the_per_student_files_of_a_registered_output(lab, tmp_path,
     fixed = tmp_path / "regrade"
     fixed.mkdir()
     shutil.copy(wrong_solution(lab)[0], fixed / "bob.py")
-    run = grade_folder(fixed, out, LIMITS, merge=True)
+    run = grade_folder(fixed, out, LIMITS, ClassOptions(merge=True))
     assert run.merged and run.graded == 1
     assert (out / "marks" / "alice.txt").read_text() == "as the earlier run left it\n"  # kept, not rendered again
     assert (out / "marks" / "bob.txt").read_text() == f"{rows(out)['bob']['score']}\n" != f"{config.load().max_score}\n"
@@ -118,11 +119,11 @@ def test_a_regrade_onto_an_out_written_before_results_were_typed_keeps_it_as_it_
     shutil.copy(SOLUTION, fixed / "bob.py")
     if [case["column"] for case in document["cases"]] != [check.column for check in LAB.graded]:
         with pytest.raises(regrade.RegradeRefused, match=re.escape(text("regrade.other_cases", out=out))):
-            grade_folder(fixed, out, LIMITS, merge=True)
+            grade_folder(fixed, out, LIMITS, ClassOptions(merge=True))
         return
     with pytest.raises(regrade.RegradeRefused):  # without MERGE=1 alice's result would be lost
         grade_folder(fixed, out, LIMITS)
-    run = grade_folder(fixed, out, LIMITS, merge=True)
+    run = grade_folder(fixed, out, LIMITS, ClassOptions(merge=True))
     assert run.changes[1:] == [f"bob: {before[1]['score']} → {MAX_SCORE}"]
     written = (out / "grades.json").read_text(encoding="utf-8")
     alice = json.dumps(before[0], ensure_ascii=False, indent=2).replace("\n", "\n    ")

@@ -16,7 +16,7 @@ from classes import wrong_solution, graded_classes  # noqa: F401  (a fixture)
 from conftest import CLASS_LIMITS, LAB, SOLUTION, STUDENTS, unavailable
 from labkit.i18n import current_language, text
 from labkit.instructor.outputs import figures
-from labkit.instructor.grade import grade_folder
+from labkit.instructor.class_run import ClassOptions, grade_folder
 from labkit.instructor.results import StudentResult
 from results_fixtures import made_check, made_result
 
@@ -41,7 +41,7 @@ def pages(tmp_path_factory):
         saved = os.environ.get("LAB_LANG")
         os.environ["LAB_LANG"] = language
         try:
-            grade_folder(folder, root / language, CLASS_LIMITS, jobs=2)
+            grade_folder(folder, root / language, CLASS_LIMITS, ClassOptions(jobs=2))
         finally:
             os.environ.pop("LAB_LANG") if saved is None else os.environ.__setitem__("LAB_LANG", saved)
         page = root / language / "report.html"
@@ -211,7 +211,7 @@ def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
         unavailable("chromium", "no Chromium: the report's browser tests need it (Debian package chromium)")
     from labkit.run.sandbox import Level
     from labkit.instructor.outputs import report_page
-    from labkit.instructor.grade import course_settings
+    from labkit.instructor.config import course_settings
     records = [made_result(f"s{index:04d}", score=index * 37 % 101, max_score=100,
                            cases={case.column: made_check(index % 3 > 0, hint="h", hint_text="slip") for case in LAB.graded})
                for index in range(3000)]

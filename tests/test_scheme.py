@@ -12,7 +12,8 @@ import pytest
 from conftest import LAB, ROOT, SOLUTION, STUDENTS, clean_env, make
 from labkit.instructor import config
 from labkit.instructor.outputs import gradescope
-from labkit.instructor.grade import course_settings, grade_submission
+from labkit.instructor.config import course_settings
+from labkit.instructor.one_submission import grade_submission
 from labkit.instructor.lms.submissions import Submission
 from test_generated import LIMITS
 

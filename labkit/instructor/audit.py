@@ -17,7 +17,7 @@ from pathlib import Path
 
 from labkit.i18n import text
 from labkit.instructor import config
-from labkit.run import sandbox
+from labkit.run import probe, sandbox
 from labkit.spec import active
 
 # What Landlock lets a child read besides its interpreter's own folders (labkit/run/child.py's `confine`;
@@ -286,9 +286,31 @@ def bytecode_folder() -> str | None:
     return sys.pycache_prefix
 
 
+def sandbox_level() -> sandbox.Level:
+    """The confinement children get on this machine, as the parent measures it (one probe child)."""
+    return probe.level()
+
+
+def private_files(scheme_path: Path | None, submissions: Path | None = None, out: Path | None = None,
+                  roster_path: Path | None = None) -> tuple:
+    """What no student's child may read, as (what, path) pairs: the whole lab (the checkout and the lab's root,
+    the repository a worktree's .git points at: the answer key, its history, the tests, what was built from
+    them), the answer key and the course files themselves (wherever links lead), the grader's bytecode, the
+    class's submissions, the outputs and the roster."""
+    lab = active()
+    checkouts = dict.fromkeys(Path(folder).resolve() for folder in (Path(__file__).parents[2], lab.root))
+    found: list[tuple[str, Path | str | None]] = [("lab", folder) for folder in checkouts]
+    found += [("lab", folder) for checkout in checkouts for folder in git_folders(checkout)]
+    found += [("lab", lab.solution_path), ("course", config.course_file())]
+    found += [("course", scheme_path), ("bytecode", bytecode_folder()), ("submissions", submissions),
+              ("out", out), ("roster", roster_path)]
+    return tuple((what, path) for what, path in found if path is not None)
+
+
 def refusal(level, unsafe="", private=()) -> str | None:
-    """Why grading must not start: a level below full strength that UNSAFE= does not name, or a private file
-    the child could read at this level (with the path and the fix).  None: grade."""
+    """Why grading must not start: a level below full strength that UNSAFE= does not name (`unsafe`: the levels
+    it names, "1" for any, True as "1"), or a file of `private` ((what, path) pairs, trees or files: see
+    `private_files`) that a child could read at this level (with the path and the fix).  None: grade."""
     if not accepts(unsafe, level):
         return level_refusal(level, unsafe)
     findings = audit(level, private)

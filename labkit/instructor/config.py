@@ -1,5 +1,5 @@
 """The course file (grading.ini beside the lab's reference solution, solutions/grading.ini): the secret, title,
-language and visibility of one offering, and optional overrides of the lab's scheme.
+language and visibility of one offering, and optional overrides of the lab's scheme; `Course`, what a run uses.
 
 Every key is described once, in KEYS.  Why: docs/design.md#labkitinstructorconfigpy
 """
@@ -7,6 +7,7 @@ Every key is described once, in KEYS.  Why: docs/design.md#labkitinstructorconfi
 from __future__ import annotations
 
 import configparser
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -129,6 +130,31 @@ def load(path: Path | None = None, lab: Lab | None = None) -> Scheme:
         except (OSError, configparser.Error, UnicodeDecodeError) as exc:
             raise ConfigError(f"{source}: {exc}") from None
     return _scheme(parser, str(files[-1] if files else own), lab)
+
+
+@dataclass(frozen=True)
+class Course:
+    """What the course decides: the assignment's title, Gradescope visibility, which attempt counts, and the
+    grading scheme.  One place reads them (`course_settings`), fed by solutions/grading.ini."""
+
+    title: str
+    visibility: str
+    attempt: str
+    scheme: Scheme
+    new_column: bool = False  # a TITLE no column of the gradebook has becomes a new column (NEW_COLUMN=1)
+
+
+def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
+                    scheme: Scheme | None = None, new_column: bool = False) -> Course:
+    """The course's settings: options given, else the environment (LAB_ATTEMPT, LAB_VISIBILITY), else the
+    grading scheme (solutions/grading.ini, or `scheme`).  The language is LAB_LANG's (grade.main sets it from
+    the scheme)."""
+    scheme = scheme or load()
+    chosen = attempt or environ.get("LAB_ATTEMPT", "").strip().lower() or "latest"
+    visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
+    return Course(title=title or scheme.title,
+                  visibility=visibility if visibility in VISIBILITIES else scheme.visibility,
+                  attempt=chosen if chosen in ATTEMPTS else "latest", scheme=scheme, new_column=new_column)
 
 
 def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:
