@@ -36,7 +36,7 @@ from labkit import checks
 from labkit.i18n import text
 from labkit.instructor import audit, config
 from labkit.instructor.grade import private_files, refuse_unsafe
-from labkit.run import sandbox
+from labkit.run import sandbox, spawn
 from labkit.run.engine import StudentRun
 from labkit.spec import active
 
@@ -164,9 +164,9 @@ def test_landlock_reads_what_the_audit_says_it_reads():
 def test_what_bubblewrap_shows_is_read_off_its_own_command():
     shown = audit.shown(BWRAP)
     try:  # what a child of a uid of its own runs (without one: this interpreter's own installation)
-        folders = sandbox.interpreter_for(True)[1]
+        folders = spawn.interpreter_for(True)[1]
     except PermissionError:
-        folders = sandbox.python_folders()
+        folders = spawn.python_folders()
     assert len(shown) == 2  # bubblewrap's binds, and Landlock's rules inside it
     assert os.path.realpath("/usr") in shown[0] and all(os.path.realpath(folder) in shown[0] for folder in folders)
     assert audit.shown(UID) is None  # a uid of its own alone: every file of the machine
@@ -413,7 +413,7 @@ def stolen_here(monkeypatch, klass: Path) -> dict:
 def interpreter_for_all():
     """An interpreter any uid may run (the lab copy's venv is made by it: a plain user grades with it too)."""
     try:
-        return sandbox.interpreter_for(True)[0]
+        return spawn.interpreter_for(True)[0]
     except PermissionError:
         pytest.skip("no interpreter of this version that an ordinary user can run")
 
@@ -516,7 +516,7 @@ def test_a_grader_that_is_not_root_gives_no_attacker_more_than_an_empty_file(cei
     as that user: bubblewrap's namespace, or Landlock in one of its own)."""
     lab = lab_copy(open_folder, interpreter_for_all)
     klass = class_of(open_folder, open_folder.name)
-    uid = sandbox._take_uid()  # an ordinary user no other test or grader uses now
+    uid = spawn._take_uid()  # an ordinary user no other test or grader uses now
     try:
         work = open_folder / "work"
         work.mkdir()
@@ -530,7 +530,7 @@ def test_a_grader_that_is_not_root_gives_no_attacker_more_than_an_empty_file(cei
         level = json.loads((out / "grades.json").read_text("utf-8"))["sandbox"]
         assert level["full"] and "uid" not in level["walls"], level
     finally:
-        sandbox._give_back_uid(uid)
+        spawn._give_back_uid(uid)
 
 
 USR = "/usr/local/src"  # an empty folder of the system's, covered by a tmpfs in a mount namespace of the test's own
