@@ -36,7 +36,7 @@ from labkit import checks
 from labkit.i18n import text
 from labkit.instructor import audit, config
 from labkit.instructor.grade import private_files, refuse_unsafe
-from labkit.run import sandbox, spawn
+from labkit.run import sandbox, spawn, uids
 from labkit.run.engine import StudentRun
 from labkit.spec import active
 
@@ -516,7 +516,7 @@ def test_a_grader_that_is_not_root_gives_no_attacker_more_than_an_empty_file(cei
     as that user: bubblewrap's namespace, or Landlock in one of its own)."""
     lab = lab_copy(open_folder, interpreter_for_all)
     klass = class_of(open_folder, open_folder.name)
-    uid = spawn._take_uid()  # an ordinary user no other test or grader uses now
+    uid = uids.take()  # an ordinary user no other test or grader uses now
     try:
         work = open_folder / "work"
         work.mkdir()
@@ -530,7 +530,7 @@ def test_a_grader_that_is_not_root_gives_no_attacker_more_than_an_empty_file(cei
         level = json.loads((out / "grades.json").read_text("utf-8"))["sandbox"]
         assert level["full"] and "uid" not in level["walls"], level
     finally:
-        spawn._give_back_uid(uid)
+        uids.give_back(uid)
 
 
 USR = "/usr/local/src"  # an empty folder of the system's, covered by a tmpfs in a mount namespace of the test's own

@@ -29,7 +29,7 @@ from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, armed, for_l
 from framework import tags
 from labkit import checks, render
 from labkit.i18n import text
-from labkit.run import channel, engine, replies, sandbox, spawn
+from labkit.run import channel, engine, replies, sandbox, spawn, uids
 from labkit.run.engine import StudentRun
 
 HOSTILE = STUDENTS / "hostile"
@@ -169,14 +169,14 @@ ROOT_ONLY = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, 
 def test_no_two_graders_on_one_machine_give_a_child_the_same_uid_whatever_their_tmpdir(tmp_path):
     """The uid of a child is what `kill -1` at its end reaches: shared between two graders, one would kill
     the other's child (finding 11: with different TMPDIRs both took the same uid)."""
-    mine = spawn._take_uid()
+    mine = uids.take()
     try:
         other = subprocess.run(
-            [sys.executable, "-c", "from labkit.run import spawn; print(spawn._take_uid())"],
+            [sys.executable, "-c", "from labkit.run import uids; print(uids.take())"],
             cwd=ROOT, capture_output=True, text=True, check=True, env=dict(os.environ, TMPDIR=str(tmp_path)))
         assert int(other.stdout.strip()) != mine
     finally:
-        spawn._give_back_uid(mine)
+        uids.give_back(mine)
 
 
 @ROOT_ONLY
@@ -187,9 +187,9 @@ def test_a_uid_that_an_account_has_is_never_given_to_a_child(monkeypatch):
     if taken is None:
         pytest.skip("no account here but root")
     monkeypatch.setenv("LAB_SANDBOX_UID", str(taken))
-    uid = spawn._take_uid()
-    spawn._give_back_uid(uid)
-    assert uid != taken and not spawn._someone_has(uid)
+    uid = uids.take()
+    uids.give_back(uid)
+    assert uid != taken and not uids._someone_has(uid)
 
 
 @ROOT_ONLY
@@ -199,7 +199,7 @@ def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(
     if not candidates:
         pytest.skip("no sticky world-writable folder here")
     shared = Path(tempfile.mkdtemp(prefix="lab09-test-", dir=os.path.realpath(candidates[0])))
-    uid = spawn._take_uid()
+    uid = uids.take()
     try:
         shared.chmod(0o1777)
         canary = tmp_path / "canary"
@@ -218,7 +218,7 @@ def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(
         assert spawn.remove_files_of(uid) >= 3  # (and whatever an earlier child of that uid left)
         assert sorted(p.name for p in shared.iterdir()) == ["theirs"] and canary.read_text() == "untouched\n"
     finally:
-        spawn._give_back_uid(uid)
+        uids.give_back(uid)
         shutil.rmtree(shared, ignore_errors=True)
 
 

@@ -5,7 +5,6 @@ left (processes, files of its uid, its cgroup).  Why: docs/design.md#labkitrunsp
 
 from __future__ import annotations
 
-import errno
 import itertools
 import json
 import os
@@ -21,84 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from labkit.run import reaper, removal
+from labkit.run import reaper, removal, uids
 from labkit.run.sandbox import (IS_LINUX, IS_WINDOWS, PREFIX, PROCESSES, Plan, counts_processes_per_user_namespace,
                                 is_root)
 
 INSIDE = "/sandbox"  # the child's folder as bubblewrap shows it (a fixed path: outputs do not vary)
-UID_BASE = 61000  # unprivileged uids for children of a root grader: one per concurrent child
 NOBODY = 65534
 # Folders anyone may write (sticky, like /tmp): what a child of a uid of its own could leave files in.
 SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/lock", "/var/lock", "/Users/Shared")
 _lock = threading.Lock()
-
-
-# --- unprivileged uids for the children of a root grader ---------------------------------------------
-
-_uid_locks: dict = {}  # uid -> the open lock file that reserves it for this process
-UID_FOLDERS = ("/run", "/var/run")  # root's own, whatever TMPDIR says; the first that exists holds the locks
-
-
-def _uid_folder() -> str:
-    """A folder only root can change, holding one lock file per uid in use by any grader on this machine.
-    It never depends on TMPDIR (two graders with different ones must still see each other's locks)."""
-    top = next((folder for folder in UID_FOLDERS if os.path.isdir(folder)), "/tmp")
-    folder = os.path.join(top, f"{PREFIX}-uids")
-    try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
-    info = os.lstat(folder)
-    if info.st_uid != 0 or not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o022:
-        raise PermissionError(f"{folder} is not a private folder of root's")
-    return folder
-
-
-def _someone_has(uid: int) -> bool:
-    """Whether `uid` (or the group of that number, which the child gets too) belongs to an account here:
-    such a uid is never given to a child (its `kill -1` and the removal of its files would reach them)."""
-    try:
-        import grp
-        import pwd
-    except ImportError:
-        return False
-    for lookup in (pwd.getpwuid, grp.getgrgid):
-        try:
-            lookup(uid)
-            return True
-        except KeyError:
-            continue
-    return False
-
-
-def _take_uid() -> int:
-    """An unprivileged uid that no other child on this machine uses now and no account has: `kill -1` run as
-    that uid at the end reaches this child's processes and nothing else.  A lock file (released when this
-    process ends, however it ends) reserves the uid across all graders of the machine."""
-    import fcntl
-    base = int(os.environ.get("LAB_SANDBOX_UID", UID_BASE))
-    folder = _uid_folder()
-    with _lock:
-        for uid in range(base, base + 4096):
-            if uid in _uid_locks or _someone_has(uid):
-                continue
-            handle = os.open(os.path.join(folder, str(uid)), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                             0o600)
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(handle)
-                continue
-            _uid_locks[uid] = handle
-            return uid
-    raise BlockingIOError(errno.EAGAIN, "no free sandbox uid")
-
-
-def _give_back_uid(uid: int) -> None:
-    with _lock:
-        handle = _uid_locks.pop(uid, None)
-    if handle is not None:
-        os.close(handle)
 
 
 # --- starting a child ----------------------------------------------------------------------------
@@ -163,7 +93,7 @@ class Started:
         if self.cgroup is not None:
             _remove_cgroup(self.cgroup)
         if self.uid is not None:
-            _give_back_uid(self.uid)
+            uids.give_back(self.uid)
 
 
 def remove_files_of(uid: int, keep: str = "") -> int:
@@ -479,7 +409,7 @@ def _still_running(pid: int) -> bool:
 def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
     """Start the child interpreter for `plan` with three pipes (requests, replies, output)."""
     python, folders = interpreter_for(plan.drop_uid)
-    uid = _take_uid() if plan.drop_uid else None
+    uid = uids.take() if plan.drop_uid else None
     inside = INSIDE if plan.bwrap else workdir
     root = is_root()
     settings = dict(settings, landlock_cap=(settings.get("landlock_cap") if plan.landlock else 0),
@@ -528,7 +458,7 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
         if cgroup is not None:
             _remove_cgroup(cgroup)
         if uid is not None:
-            _give_back_uid(uid)
+            uids.give_back(uid)
         raise
     facts = reaper.process_stat(proc.pid) if IS_LINUX else None
     started = Started(proc, plan, workdir, uid, facts[2] if facts else None, cgroup=cgroup)
