@@ -29,7 +29,7 @@ from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, armed, for_l
 from framework import tags
 from labkit import checks, render
 from labkit.i18n import text
-from labkit.run import channel, engine, replies, sandbox, spawn, uids
+from labkit.run import cgroups, channel, engine, replies, sandbox, spawn, uids
 from labkit.run.engine import StudentRun
 
 HOSTILE = STUDENTS / "hostile"
@@ -363,7 +363,7 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
     interpreter with) is counted by a pids cgroup instead, removed when it ends; where the machine refuses
     the cgroup, the child starts without it and its level says so."""
     monkeypatch.setenv("LAB_SANDBOX", "landlock")
-    base = spawn._pids_base()
+    base = cgroups._pids_base()
     if not base:
         pytest.skip("no pids cgroup this grader may make here")
     mine = lambda: [name for name in os.listdir(base) if name.startswith(f"{sandbox.PREFIX}-{os.getpid()}-")]  # noqa: E731
@@ -372,11 +372,11 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
         assert checks.verdict(student, LAB.selected("test")[0]).passed
         assert "processes ≤ 64 (cgroup)" in student.level.walls and len(mine()) == len(before) + 1
     assert mine() == before
-    monkeypatch.setattr(spawn, "_INTO_CGROUP", f'echo "{spawn.CGROUP_REFUSED}" >&2; exit 125')
-    monkeypatch.setattr(spawn, "_cgroup_base", base)
+    monkeypatch.setattr(cgroups, "INTO_CGROUP", f'echo "{cgroups.CGROUP_REFUSED}" >&2; exit 125')
+    monkeypatch.setattr(cgroups, "_cgroup_base", base)
     with StudentRun(SOLUTION, limits=QUICK) as student:
         assert checks.verdict(student, LAB.selected("test")[0]).passed and "processes" not in student.level.blocks
-    assert spawn._cgroup_base is None and mine() == before
+    assert cgroups._cgroup_base is None and mine() == before
 
 
 # The child's shape (design-17 §4.2).  What runs only before any student code may be plain functions;
