@@ -29,7 +29,7 @@ from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, armed, for_l
 from framework import tags
 from labkit import checks, render
 from labkit.i18n import text
-from labkit.run import cgroups, channel, engine, replies, sandbox, spawn, uids
+from labkit.run import cgroups, channel, engine, replies, sandbox, spawn, sweep, uids, workdirs
 from labkit.run.engine import StudentRun
 
 HOSTILE = STUDENTS / "hostile"
@@ -137,7 +137,7 @@ def test_folders_left_by_a_dead_grader_are_removed(monkeypatch, tmp_path):
     for folder in (stale, alive):
         (folder / "inner").mkdir(parents=True)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(spawn, "_stale_cleared", False)
+    monkeypatch.setattr(workdirs, "_stale_cleared", False)
     monkeypatch.setattr(sandbox, "_broken", set())  # bwrap under a uid cannot reach a private TMPDIR: not later tests'
     judged(SOLUTION)
     assert not stale.exists() and alive.exists()
@@ -195,7 +195,7 @@ def test_a_uid_that_an_account_has_is_never_given_to_a_child(monkeypatch):
 @ROOT_ONLY
 def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(tmp_path):
     """Only entries the uid owns, in sticky folders anyone may write, are removed; links are not followed."""
-    candidates = [f for f in spawn.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & 0o1002 == 0o1002]
+    candidates = [f for f in sweep.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & 0o1002 == 0o1002]
     if not candidates:
         pytest.skip("no sticky world-writable folder here")
     shared = Path(tempfile.mkdtemp(prefix="lab09-test-", dir=os.path.realpath(candidates[0])))
@@ -215,7 +215,7 @@ def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(
                      shared / "link"):
             os.lchown(path, uid, uid)
         (shared / "tree").chmod(0)  # whatever modes it set
-        assert spawn.remove_files_of(uid) >= 3  # (and whatever an earlier child of that uid left)
+        assert sweep.remove_files_of(uid) >= 3  # (and whatever an earlier child of that uid left)
         assert sorted(p.name for p in shared.iterdir()) == ["theirs"] and canary.read_text() == "untouched\n"
     finally:
         uids.give_back(uid)

@@ -36,7 +36,7 @@ from conftest import (ALL, CLASS_LIMITS, DEFAULT, LAB, LABS, QUICK, ROOT, SOLUTI
                       in_order, make, role, unavailable, use_lab, wait_for)
 from labkit import checks, render
 from labkit.i18n import text
-from labkit.run import probe as probe_module, sandbox, spawn, uids
+from labkit.run import probe as probe_module, sandbox, spawn, sweep, uids
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
 from labkit.spec import active
@@ -147,7 +147,7 @@ def open_folder():
 @pytest.fixture
 def shared_folder():
     """A sticky world-writable folder of this test's (1777) inside one of the folders anyone may write."""
-    folder = _made_in([f for f in spawn.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & stat.S_ISVTX],
+    folder = _made_in([f for f in sweep.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & stat.S_ISVTX],
                       0o1777)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)

@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Any
 
-from labkit.run import folder, pipes, reaper, replies, sandbox, spawn
+from labkit.run import folder, pipes, reaper, replies, sandbox, spawn, workdirs
 from labkit.untrusted import safe_text
 
 # Replies are ASCII JSON lines: no decoding detours per line.  (JSONDecoder.__init__ sets scan_once, which typeshed
@@ -65,12 +65,12 @@ class Child:
         self.limits = limits
         self.closed = False
         self._close_lock = threading.Lock()
-        self.workdir = spawn.make_workdir()
+        self.workdir = workdirs.make()
         try:
             place_modules(self.workdir, modules or {})
             self.started = spawn.start(plan, source, settings, self.workdir)
         except BaseException:
-            spawn.remove_workdir(self.workdir)
+            workdirs.remove(self.workdir)
             raise
         with _live_lock:
             _live.add(self)
@@ -236,7 +236,7 @@ class Child:
             _live.discard(self)
         self.started.end()
         self.folder.close()
-        spawn.remove_workdir(self.workdir)
+        workdirs.remove(self.workdir)
 
     def release(self) -> None:
         """Close the pipes, after `close`; only the thread that reads them calls this (a descriptor closed

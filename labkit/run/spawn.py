@@ -9,23 +9,18 @@ import json
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
-import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from labkit.run import cgroups, reaper, removal, uids
+from labkit.run import cgroups, reaper, sweep, uids
 from labkit.run.sandbox import (IS_LINUX, IS_WINDOWS, PREFIX, PROCESSES, Plan, counts_processes_per_user_namespace,
                                 is_root)
 
 INSIDE = "/sandbox"  # the child's folder as bubblewrap shows it (a fixed path: outputs do not vary)
 NOBODY = 65534
-# Folders anyone may write (sticky, like /tmp): what a child of a uid of its own could leave files in.
-SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/lock", "/var/lock", "/Users/Shared")
 
 
 # --- starting a child ----------------------------------------------------------------------------
@@ -86,67 +81,11 @@ class Started:
                 reaper.kill_everything_of(self.uid)
             reaper.reap_orphans(self.started_at)
             if self.uid is not None and self.writes_shared:
-                remove_files_of(self.uid, keep=self.workdir)
+                sweep.remove_files_of(self.uid, keep=self.workdir)
         if self.cgroup is not None:
             cgroups.remove(self.cgroup)
         if self.uid is not None:
             uids.give_back(self.uid)
-
-
-def remove_files_of(uid: int, keep: str = "") -> int:
-    """Remove what `uid` (a uid of a child's own, its processes already ended) left in the folders anyone may
-    write: whatever it owns at the top of each, and in the sticky world-writable folders of root's inside them
-    (/tmp/.X11-unix …); a folder it owns goes whole.  Only root's sticky folders are searched: there no other
-    user can rename an entry, or a folder on the way to it, while it is removed.  `keep` (the child's own
-    folder, which its parent removes) stays.  Returns how many entries went."""
-    removed, seen, budget = 0, set(), [20_000]  # entries looked at, at most: /tmp may be large
-    for top in SHARED_FOLDERS + (tempfile.gettempdir(),):
-        real = os.path.realpath(top)
-        if real not in seen:
-            seen.add(real)
-            removed += _sweep(real, uid, os.path.realpath(keep) if keep else "", budget, depth=3)
-    return removed
-
-
-def _sweep(folder: str, uid: int, keep: str, budget: list, depth: int) -> int:
-    try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return 0
-    try:
-        info = os.fstat(fd)
-        if info.st_uid != 0 or info.st_mode & (stat.S_ISVTX | stat.S_IWOTH) != stat.S_ISVTX | stat.S_IWOTH:
-            return 0
-        names = []
-        with os.scandir(fd) as entries:
-            for entry in entries:
-                budget[0] -= 1
-                if budget[0] < 0:
-                    break
-                names.append(entry.name)
-        removed = 0
-        for name in names:
-            path = os.path.join(folder, name)
-            try:
-                found = os.stat(name, dir_fd=fd, follow_symlinks=False)
-            except OSError:
-                continue
-            if path == keep:
-                continue
-            if found.st_uid == uid and stat.S_ISDIR(found.st_mode):
-                remove_workdir(path)  # every folder on its path is root's and sticky: nobody else can swap one
-                removed += 1
-            elif found.st_uid == uid:
-                try:
-                    os.unlink(name, dir_fd=fd)
-                    removed += 1
-                except OSError:
-                    continue
-            elif stat.S_ISDIR(found.st_mode) and depth > 0:
-                removed += _sweep(path, uid, keep, budget, depth - 1)
-        return removed
-    finally:
-        os.close(fd)
 
 
 def interpreter() -> str:
@@ -201,87 +140,6 @@ def child_env(home: str) -> dict:
     else:
         env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
     return env
-
-
-def make_workdir() -> str:
-    """An empty folder for one child, named after this process so that a later run can clear it away."""
-    _clear_stale_workdirs()
-    return tempfile.mkdtemp(prefix=f"{PREFIX}-{os.getpid()}-")
-
-
-STALE_SECONDS = 10.0  # spent at most on other graders' leftovers; the next run goes on where this one stopped
-_stale_cleared = False
-
-
-def _clear_stale_workdirs() -> None:
-    """Remove the folders of children whose grader died without cleaning up (once per process; a grader's
-    workers leave it to the grader, which did it before starting them).  Nothing here stops a run: what
-    cannot be removed is named in one line on stderr, and the next run tries again.  (`make test` gets here
-    in pytest_configure, where pytest captures nothing.)"""
-    global _stale_cleared
-    if _stale_cleared:
-        return
-    _stale_cleared = True
-    if "multiprocessing" in sys.modules and sys.modules["multiprocessing"].parent_process() is not None:
-        return
-    stuck, deadline = [], time.monotonic() + STALE_SECONDS
-    try:
-        for folder in _stale_workdirs():
-            problem = removal.remove_tree(folder, deadline)
-            if problem:
-                stuck.append(f"{folder} ({problem})")
-    except Exception as exc:  # noqa: BLE001  (cleaning up after another grader never stops this one)
-        stuck.append(f"{tempfile.gettempdir()} ({type(exc).__name__})")
-    if stuck:
-        from labkit.i18n import text
-        from labkit.spec import active
-        print(text("bounds.stale_folder", lab=active().id, count=len(stuck), folder=stuck[0]), file=sys.stderr,
-              flush=True)
-
-
-def _stale_workdirs() -> list[str]:
-    """Children's folders whose grader is no longer running: ours (as root: anyone's, since a root grader's
-    children own their folders), never a link."""
-    stale = []
-    with os.scandir(tempfile.gettempdir()) as entries:
-        for entry in entries:
-            parts = entry.name.split("-")
-            if len(parts) < 3 or parts[0] != PREFIX or not parts[1].isdigit() or int(parts[1]) == os.getpid():
-                continue
-            try:
-                if not entry.is_dir(follow_symlinks=False) or (
-                        hasattr(os, "getuid") and os.getuid() != 0 and entry.stat(follow_symlinks=False).st_uid
-                        != os.getuid()):
-                    continue
-            except OSError:
-                continue  # it vanished
-            if not _still_running(int(parts[1])):
-                stale.append(entry.path)
-    return stale
-
-
-def _still_running(pid: int) -> bool:
-    """Whether process `pid` exists (when in doubt: yes).  Not os.kill(pid, 0) on Windows, where 0 is Ctrl-C."""
-    if sys.platform == "win32":  # IS_WINDOWS, spelled so that mypy checks this on Windows only
-        try:
-            import ctypes
-            kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
-            handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
-            if not handle:
-                return ctypes.get_last_error() != 87  # ERROR_INVALID_PARAMETER: there is no such process
-            code = ctypes.c_ulong()
-            alive = not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)) or code.value == 259  # STILL_ACTIVE
-            kernel32.CloseHandle(handle)
-            return alive
-        except (OSError, AttributeError, ValueError, OverflowError):
-            return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (OSError, OverflowError):
-        pass  # it runs as another user, or no process can have that number
-    return True
 
 
 def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
@@ -404,9 +262,3 @@ def _end_portable(started: Started) -> None:
             winjob.terminate(started.job)
         except (ImportError, OSError):
             pass
-
-
-def remove_workdir(folder: str) -> str | None:
-    """Remove a child's folder, whatever the child made in it (labkit/run/removal.py): None once it is
-    gone, else why it stays (the stale-folder cleanup of a later run tries again).  Never raises."""
-    return removal.remove_tree(folder)
