@@ -36,7 +36,7 @@ from labkit import checks
 from labkit.i18n import text
 from labkit.instructor import audit, config
 from labkit.instructor.grade import private_files, refuse_unsafe
-from labkit.run import sandbox, spawn, uids
+from labkit.run import interpreters, sandbox, uids
 from labkit.run.engine import StudentRun
 from labkit.spec import active
 
@@ -164,9 +164,9 @@ def test_landlock_reads_what_the_audit_says_it_reads():
 def test_what_bubblewrap_shows_is_read_off_its_own_command():
     shown = audit.shown(BWRAP)
     try:  # what a child of a uid of its own runs (without one: this interpreter's own installation)
-        folders = spawn.interpreter_for(True)[1]
+        folders = interpreters.interpreter_for(True)[1]
     except PermissionError:
-        folders = spawn.python_folders()
+        folders = interpreters.python_folders()
     assert len(shown) == 2  # bubblewrap's binds, and Landlock's rules inside it
     assert os.path.realpath("/usr") in shown[0] and all(os.path.realpath(folder) in shown[0] for folder in folders)
     assert audit.shown(UID) is None  # a uid of its own alone: every file of the machine
@@ -413,7 +413,7 @@ def stolen_here(monkeypatch, klass: Path) -> dict:
 def interpreter_for_all():
     """An interpreter any uid may run (the lab copy's venv is made by it: a plain user grades with it too)."""
     try:
-        return spawn.interpreter_for(True)[0]
+        return interpreters.interpreter_for(True)[0]
     except PermissionError:
         pytest.skip("no interpreter of this version that an ordinary user can run")
 

@@ -20,7 +20,7 @@ import pytest
 
 from conftest import LAB, QUICK, ROOT, SOLUTION, clean_env, make
 from labkit.i18n import text
-from labkit.run import pipes, removal, replies, sandbox, spawn, workdirs
+from labkit.run import bwrap, pipes, removal, replies, sandbox, workdirs
 from labkit.untrusted import safe_text
 from labkit.instructor.outputs import caps
 
@@ -203,14 +203,14 @@ def test_an_unprivileged_owner_removes_what_its_child_locked(place):
     base = place / "nobody's"
     base.mkdir()
     os.chmod(place, 0o755)
-    os.chown(base, spawn.NOBODY, spawn.NOBODY)
+    os.chown(base, bwrap.NOBODY, bwrap.NOBODY)
     pid = os.fork()
     if pid == 0:  # the child acts as the owner of everything below `base`, never as root
         code = 1
         try:
             os.setgroups([])
-            os.setresgid(spawn.NOBODY, spawn.NOBODY, spawn.NOBODY)
-            os.setresuid(spawn.NOBODY, spawn.NOBODY, spawn.NOBODY)
+            os.setresgid(bwrap.NOBODY, bwrap.NOBODY, bwrap.NOBODY)
+            os.setresuid(bwrap.NOBODY, bwrap.NOBODY, bwrap.NOBODY)
             plant_tree(base / "workdir", base / "outside", depth=1200)
             gone = removal.remove_tree(str(base / "workdir")) is None
             code = 0 if gone and not (base / "workdir").exists() and (base / "outside" / "keep.txt").exists() else 2

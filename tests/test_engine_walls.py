@@ -29,7 +29,7 @@ from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, armed, for_l
 from framework import tags
 from labkit import checks, render
 from labkit.i18n import text
-from labkit.run import cgroups, channel, engine, replies, sandbox, spawn, sweep, uids, workdirs
+from labkit.run import bwrap, cgroups, channel, engine, replies, sandbox, sweep, uids, workdirs
 from labkit.run.engine import StudentRun
 
 HOSTILE = STUDENTS / "hostile"
@@ -257,7 +257,7 @@ def test_bubblewrap_short_of_processes_is_tried_again_never_turned_off(monkeypat
     _solution_level()
     broken = set(sandbox._broken)  # what cannot work here at all (bwrap under a uid, with no interpreter it can run)
     monkeypatch.setattr(engine, "RETRY_PAUSES", (0.01, 0.01, 0.01))
-    real, calls = spawn.bwrap_command, []
+    real, calls = bwrap.command, []
 
     def short(folders):
         calls.append(True)
@@ -265,7 +265,7 @@ def test_bubblewrap_short_of_processes_is_tried_again_never_turned_off(monkeypat
             return ["/bin/sh", "-c", "echo 'bwrap: clone: Resource temporarily unavailable' >&2; exit 1", "sh"]
         return real(folders)
 
-    monkeypatch.setattr(spawn, "bwrap_command", short)
+    monkeypatch.setattr(bwrap, "command", short)
     verdict, load, level = _solution_level()
     if failures == 1:
         assert verdict.passed and load.status == "ok" and level.name == "bwrap"

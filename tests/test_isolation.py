@@ -36,7 +36,7 @@ from conftest import (ALL, CLASS_LIMITS, DEFAULT, LAB, LABS, QUICK, ROOT, SOLUTI
                       in_order, make, role, unavailable, use_lab, wait_for)
 from labkit import checks, render
 from labkit.i18n import text
-from labkit.run import probe as probe_module, sandbox, spawn, sweep, uids
+from labkit.run import interpreters, probe as probe_module, sandbox, sweep, uids
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
 from labkit.spec import active
@@ -743,7 +743,7 @@ def ordinary_users_python() -> str:
     if os.geteuid() != 0:
         pytest.skip("the suite itself runs as an ordinary user: the levels above are this case")
     try:
-        return spawn.interpreter_for(True)[0]
+        return interpreters.interpreter_for(True)[0]
     except PermissionError:
         pytest.skip("no interpreter of this version that an ordinary user can run")
 

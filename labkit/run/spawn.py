@@ -7,23 +7,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from labkit.run import cgroups, reaper, sweep, uids
-from labkit.run.sandbox import (IS_LINUX, IS_WINDOWS, PREFIX, PROCESSES, Plan, counts_processes_per_user_namespace,
-                                is_root)
+from labkit.run import bwrap, cgroups, interpreters, reaper, sweep, uids
+from labkit.run.sandbox import IS_LINUX, IS_WINDOWS, PROCESSES, Plan, counts_processes_per_user_namespace, is_root
 
-INSIDE = "/sandbox"  # the child's folder as bubblewrap shows it (a fixed path: outputs do not vary)
-NOBODY = 65534
-
-
-# --- starting a child ----------------------------------------------------------------------------
 
 @dataclass
 class Started:
@@ -88,45 +79,6 @@ class Started:
             uids.give_back(self.uid)
 
 
-def interpreter() -> str:
-    """The interpreter outside any virtual environment, so the child's paths lead nowhere near the lab."""
-    if sys.prefix != sys.base_prefix:
-        names = (f"python{sys.version_info[0]}.{sys.version_info[1]}", "python3", "python")
-        folders = [Path(sys.base_prefix) / ("" if IS_WINDOWS else "bin"),
-                   Path(getattr(sys, "_base_executable", "") or sys.executable).parent]
-        for folder in folders:
-            for name in names:
-                candidate = folder / (name + (".exe" if IS_WINDOWS else ""))
-                if candidate.is_file() and os.access(candidate, os.X_OK):
-                    return str(candidate)
-    return sys.executable
-
-
-def reachable_by_others(path: str) -> bool:
-    """Whether a user with no rights of ours can run `path`: every folder above it searchable by others."""
-    real = Path(os.path.realpath(path))
-    try:
-        return bool(os.stat(real).st_mode & 0o005 == 0o005) and all(
-            os.stat(folder).st_mode & 0o001 for folder in real.parents)
-    except OSError:
-        return False
-
-
-def interpreter_for(drop_uid: bool) -> tuple[str, list[str]]:
-    """The interpreter for a child and the folders it reads.  An unprivileged uid cannot use one installed
-    in a private place (pyenv in root's home): then a system interpreter of the same version is used, or
-    PermissionError tells the caller that this plan cannot work here."""
-    base = interpreter()
-    if not drop_uid or (reachable_by_others(base) and all(reachable_by_others(f) for f in python_folders())):
-        return base, python_folders()
-    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
-    for folder in ("/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"):
-        candidate = os.path.join(folder, version)
-        if os.path.isfile(candidate) and reachable_by_others(candidate):
-            return candidate, [os.path.dirname(os.path.dirname(os.path.realpath(candidate)))]
-    raise PermissionError(f"no {version} that an unprivileged user can run")
-
-
 def child_env(home: str) -> dict:
     """A clean environment: nothing of the user's, UTF-8 everywhere, no bytecode written."""
     env = {"HOME": home, "TMPDIR": home, "TEMP": home, "TMP": home, "LANG": "C.UTF-8",
@@ -144,9 +96,9 @@ def child_env(home: str) -> dict:
 
 def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
     """Start the child interpreter for `plan` with three pipes (requests, replies, output)."""
-    python, folders = interpreter_for(plan.drop_uid)
+    python, folders = interpreters.interpreter_for(plan.drop_uid)
     uid = uids.take() if plan.drop_uid else None
-    inside = INSIDE if plan.bwrap else workdir
+    inside = bwrap.INSIDE if plan.bwrap else workdir
     root = is_root()
     settings = dict(settings, landlock_cap=(settings.get("landlock_cap") if plan.landlock else 0),
                     confine=plan.landlock)
@@ -175,8 +127,8 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
             os.chmod(workdir, 0o700)
             options.update(user=uid, group=uid, extra_groups=[])
         if plan.bwrap:
-            command = bwrap_command(folders) + ["--bind", workdir, INSIDE, "--chdir", INSIDE] + bwrap_read_only() \
-                + ["--"] + command
+            command = bwrap.command(folders) + ["--bind", workdir, bwrap.INSIDE, "--chdir", bwrap.INSIDE] \
+                + bwrap.read_only() + ["--"] + command
             options["cwd"] = "/"
         else:
             options["cwd"] = workdir
@@ -201,38 +153,6 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
     if plan.portable:
         started.job = _contain_portable(proc, settings["limits"].get("memory_bytes"))
     return started
-
-
-def bwrap_command(python_folders: list[str]) -> list[str]:
-    """bubblewrap with every namespace new, no network, the system's and Python's files read-only."""
-    command = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-               "--hostname", PREFIX, "--cap-drop", "ALL", "--uid", str(NOBODY), "--gid", str(NOBODY)]
-    for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
-        path = Path(top)
-        if path.is_symlink():
-            command += ["--symlink", os.readlink(top), top]
-        elif path.is_dir():
-            command += ["--ro-bind", top, top]
-    for folder in python_folders:
-        if not any(folder == top or folder.startswith(top + "/") for top in ("/usr", "/bin", "/lib", "/lib64")):
-            command += ["--ro-bind", folder, folder]
-    for single in ("/etc/ld.so.cache", "/etc/localtime"):
-        command += ["--ro-bind-try", single, single]
-    return command + ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-
-
-def bwrap_read_only() -> list[str]:
-    """bubblewrap's own tmpfs (its root, /tmp, /dev and so /dev/shm) made read-only once everything is mounted on
-    them: with or without Landlock, the child's folder (a tmpfs of its own, labkit/run/child.py) is all it can
-    write."""
-    return ["--remount-ro", "/tmp", "--remount-ro", "/dev", "--remount-ro", "/"]
-
-
-def python_folders() -> list[str]:
-    """The folders the child interpreter reads: its installation (not the lab's virtual environment)."""
-    folders = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
-               os.path.dirname(os.path.dirname(os.path.realpath(interpreter())))}
-    return sorted(folder for folder in folders if folder and folder != "/")
 
 
 # --- the portable process layer (Windows; forced elsewhere by LAB_ENGINE=portable) -------------------
