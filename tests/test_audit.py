@@ -35,7 +35,7 @@ from conftest import QUICK, ROOT, SOLUTION, armed, clean_env, make, unavailable
 from labkit import checks
 from labkit.i18n import text
 from labkit.instructor import audit, config
-from labkit.run import sandbox
+from labkit.run import interpreters, sandbox, uids
 from labkit.run.engine import StudentRun
 from labkit.spec import active
 
@@ -163,9 +163,9 @@ def test_landlock_reads_what_the_audit_says_it_reads():
 def test_what_bubblewrap_shows_is_read_off_its_own_command():
     shown = audit.shown(BWRAP)
     try:  # what a child of a uid of its own runs (without one: this interpreter's own installation)
-        folders = sandbox.interpreter_for(True)[1]
+        folders = interpreters.interpreter_for(True)[1]
     except PermissionError:
-        folders = sandbox.python_folders()
+        folders = interpreters.python_folders()
     assert len(shown) == 2  # bubblewrap's binds, and Landlock's rules inside it
     assert os.path.realpath("/usr") in shown[0] and all(os.path.realpath(folder) in shown[0] for folder in folders)
     assert audit.shown(UID) is None  # a uid of its own alone: every file of the machine
@@ -412,7 +412,7 @@ def stolen_here(monkeypatch, klass: Path) -> dict:
 def interpreter_for_all():
     """An interpreter any uid may run (the lab copy's venv is made by it: a plain user grades with it too)."""
     try:
-        return sandbox.interpreter_for(True)[0]
+        return interpreters.interpreter_for(True)[0]
     except PermissionError:
         pytest.skip("no interpreter of this version that an ordinary user can run")
 
@@ -515,7 +515,7 @@ def test_a_grader_that_is_not_root_gives_no_attacker_more_than_an_empty_file(cei
     as that user: bubblewrap's namespace, or Landlock in one of its own)."""
     lab = lab_copy(open_folder, interpreter_for_all)
     klass = class_of(open_folder, open_folder.name)
-    uid = sandbox._take_uid()  # an ordinary user no other test or grader uses now
+    uid = uids.take()  # an ordinary user no other test or grader uses now
     try:
         work = open_folder / "work"
         work.mkdir()
@@ -529,7 +529,7 @@ def test_a_grader_that_is_not_root_gives_no_attacker_more_than_an_empty_file(cei
         level = json.loads((out / "grades.json").read_text("utf-8"))["sandbox"]
         assert level["full"] and "uid" not in level["walls"], level
     finally:
-        sandbox._give_back_uid(uid)
+        uids.give_back(uid)
 
 
 USR = "/usr/local/src"  # an empty folder of the system's, covered by a tmpfs in a mount namespace of the test's own

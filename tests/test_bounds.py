@@ -20,7 +20,7 @@ import pytest
 
 from conftest import LAB, QUICK, ROOT, SOLUTION, clean_env, make
 from labkit.i18n import text
-from labkit.run import pipes, removal, replies, sandbox
+from labkit.run import bwrap, pipes, removal, replies, sandbox, workdirs
 from labkit.untrusted import safe_text
 from labkit.instructor.outputs import caps
 
@@ -191,9 +191,9 @@ def place():
 def test_a_tree_of_any_depth_and_any_permissions_is_removed_and_links_are_not_followed(place):
     """Finding 4: 3,000 nested folders made shutil.rmtree(ignore_errors=True) raise RecursionError (3.11)."""
     plant_tree(place / "workdir", place / "outside")
-    assert sandbox.remove_workdir(str(place / "workdir")) is None
+    assert workdirs.remove(str(place / "workdir")) is None
     assert not (place / "workdir").exists() and (place / "outside" / "keep.txt").read_text() == "keep"
-    assert sandbox.remove_workdir(str(place / "workdir")) is None  # gone already: nothing to say
+    assert workdirs.remove(str(place / "workdir")) is None  # gone already: nothing to say
 
 
 @pytest.mark.skipif(not (IS_ROOT and removal.BY_DESCRIPTOR and hasattr(os, "fork")),
@@ -203,14 +203,14 @@ def test_an_unprivileged_owner_removes_what_its_child_locked(place):
     base = place / "nobody's"
     base.mkdir()
     os.chmod(place, 0o755)
-    os.chown(base, sandbox.NOBODY, sandbox.NOBODY)
+    os.chown(base, bwrap.NOBODY, bwrap.NOBODY)
     pid = os.fork()
     if pid == 0:  # the child acts as the owner of everything below `base`, never as root
         code = 1
         try:
             os.setgroups([])
-            os.setresgid(sandbox.NOBODY, sandbox.NOBODY, sandbox.NOBODY)
-            os.setresuid(sandbox.NOBODY, sandbox.NOBODY, sandbox.NOBODY)
+            os.setresgid(bwrap.NOBODY, bwrap.NOBODY, bwrap.NOBODY)
+            os.setresuid(bwrap.NOBODY, bwrap.NOBODY, bwrap.NOBODY)
             plant_tree(base / "workdir", base / "outside", depth=1200)
             gone = removal.remove_tree(str(base / "workdir")) is None
             code = 0 if gone and not (base / "workdir").exists() and (base / "outside" / "keep.txt").exists() else 2
@@ -267,21 +267,21 @@ def test_a_leftover_deep_folder_stops_neither_make_test_nor_make_grade(tmp_path,
 
 
 def test_what_cannot_be_removed_is_named_in_one_line_and_the_run_goes_on(monkeypatch, capsys):
-    monkeypatch.setattr(sandbox, "_stale_cleared", False)
-    monkeypatch.setattr(sandbox, "_stale_workdirs", lambda: ["/nowhere/labkit-1-a", "/nowhere/labkit-1-b"])
+    monkeypatch.setattr(workdirs, "_stale_cleared", False)
+    monkeypatch.setattr(workdirs, "_stale_workdirs", lambda: ["/nowhere/labkit-1-a", "/nowhere/labkit-1-b"])
     monkeypatch.setattr(removal, "remove_tree", lambda path, deadline=None: "EPERM: Operation not permitted")
-    sandbox._clear_stale_workdirs()
+    workdirs._clear_stale_workdirs()
     [line] = capsys.readouterr().err.splitlines()
     assert "2" in line and "/nowhere/labkit-1-a (EPERM: Operation not permitted)" in line
-    monkeypatch.setattr(sandbox, "_stale_cleared", False)
-    monkeypatch.setattr(sandbox, "_stale_workdirs", lambda: 1 / 0)  # whatever fails, the run goes on
-    sandbox._clear_stale_workdirs()
+    monkeypatch.setattr(workdirs, "_stale_cleared", False)
+    monkeypatch.setattr(workdirs, "_stale_workdirs", lambda: 1 / 0)  # whatever fails, the run goes on
+    workdirs._clear_stale_workdirs()
     assert len(capsys.readouterr().err.splitlines()) == 1
 
 
 def test_make_test_shows_that_line_once():
-    patched = ("import sys, pytest\nfrom labkit.run import removal, sandbox\n"
-               "sandbox._stale_workdirs = lambda: ['/nowhere/labkit-1-a']\n"
+    patched = ("import sys, pytest\nfrom labkit.run import removal, workdirs\n"
+               "workdirs._stale_workdirs = lambda: ['/nowhere/labkit-1-a']\n"
                "removal.remove_tree = lambda path, deadline=None: 'EPERM: Operation not permitted'\n"
                "sys.exit(pytest.main(['framework/verify.py', '-qq', '--tb=no', '-rN', '--no-header', "
                "'-p', 'no:cacheprovider', '--lab-report']))\n")

@@ -29,7 +29,7 @@ from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, armed, for_l
 from framework import tags
 from labkit import checks, render
 from labkit.i18n import text
-from labkit.run import channel, engine, replies, sandbox
+from labkit.run import bwrap, cgroups, channel, engine, replies, sandbox, sweep, uids, workdirs
 from labkit.run.engine import StudentRun
 
 HOSTILE = STUDENTS / "hostile"
@@ -137,7 +137,7 @@ def test_folders_left_by_a_dead_grader_are_removed(monkeypatch, tmp_path):
     for folder in (stale, alive):
         (folder / "inner").mkdir(parents=True)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(sandbox, "_stale_cleared", False)
+    monkeypatch.setattr(workdirs, "_stale_cleared", False)
     monkeypatch.setattr(sandbox, "_broken", set())  # bwrap under a uid cannot reach a private TMPDIR: not later tests'
     judged(SOLUTION)
     assert not stale.exists() and alive.exists()
@@ -169,14 +169,14 @@ ROOT_ONLY = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, 
 def test_no_two_graders_on_one_machine_give_a_child_the_same_uid_whatever_their_tmpdir(tmp_path):
     """The uid of a child is what `kill -1` at its end reaches: shared between two graders, one would kill
     the other's child (finding 11: with different TMPDIRs both took the same uid)."""
-    mine = sandbox._take_uid()
+    mine = uids.take()
     try:
         other = subprocess.run(
-            [sys.executable, "-c", "from labkit.run import sandbox; print(sandbox._take_uid())"],
+            [sys.executable, "-c", "from labkit.run import uids; print(uids.take())"],
             cwd=ROOT, capture_output=True, text=True, check=True, env=dict(os.environ, TMPDIR=str(tmp_path)))
         assert int(other.stdout.strip()) != mine
     finally:
-        sandbox._give_back_uid(mine)
+        uids.give_back(mine)
 
 
 @ROOT_ONLY
@@ -187,19 +187,19 @@ def test_a_uid_that_an_account_has_is_never_given_to_a_child(monkeypatch):
     if taken is None:
         pytest.skip("no account here but root")
     monkeypatch.setenv("LAB_SANDBOX_UID", str(taken))
-    uid = sandbox._take_uid()
-    sandbox._give_back_uid(uid)
-    assert uid != taken and not sandbox._someone_has(uid)
+    uid = uids.take()
+    uids.give_back(uid)
+    assert uid != taken and not uids._someone_has(uid)
 
 
 @ROOT_ONLY
 def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(tmp_path):
     """Only entries the uid owns, in sticky folders anyone may write, are removed; links are not followed."""
-    candidates = [f for f in sandbox.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & 0o1002 == 0o1002]
+    candidates = [f for f in sweep.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & 0o1002 == 0o1002]
     if not candidates:
         pytest.skip("no sticky world-writable folder here")
     shared = Path(tempfile.mkdtemp(prefix="lab09-test-", dir=os.path.realpath(candidates[0])))
-    uid = sandbox._take_uid()
+    uid = uids.take()
     try:
         shared.chmod(0o1777)
         canary = tmp_path / "canary"
@@ -215,10 +215,10 @@ def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(
                      shared / "link"):
             os.lchown(path, uid, uid)
         (shared / "tree").chmod(0)  # whatever modes it set
-        assert sandbox.remove_files_of(uid) >= 3  # (and whatever an earlier child of that uid left)
+        assert sweep.remove_files_of(uid) >= 3  # (and whatever an earlier child of that uid left)
         assert sorted(p.name for p in shared.iterdir()) == ["theirs"] and canary.read_text() == "untouched\n"
     finally:
-        sandbox._give_back_uid(uid)
+        uids.give_back(uid)
         shutil.rmtree(shared, ignore_errors=True)
 
 
@@ -257,7 +257,7 @@ def test_bubblewrap_short_of_processes_is_tried_again_never_turned_off(monkeypat
     _solution_level()
     broken = set(sandbox._broken)  # what cannot work here at all (bwrap under a uid, with no interpreter it can run)
     monkeypatch.setattr(engine, "RETRY_PAUSES", (0.01, 0.01, 0.01))
-    real, calls = sandbox.bwrap_command, []
+    real, calls = bwrap.command, []
 
     def short(folders):
         calls.append(True)
@@ -265,7 +265,7 @@ def test_bubblewrap_short_of_processes_is_tried_again_never_turned_off(monkeypat
             return ["/bin/sh", "-c", "echo 'bwrap: clone: Resource temporarily unavailable' >&2; exit 1", "sh"]
         return real(folders)
 
-    monkeypatch.setattr(sandbox, "bwrap_command", short)
+    monkeypatch.setattr(bwrap, "command", short)
     verdict, load, level = _solution_level()
     if failures == 1:
         assert verdict.passed and load.status == "ok" and level.name == "bwrap"
@@ -363,7 +363,7 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
     interpreter with) is counted by a pids cgroup instead, removed when it ends; where the machine refuses
     the cgroup, the child starts without it and its level says so."""
     monkeypatch.setenv("LAB_SANDBOX", "landlock")
-    base = sandbox._pids_base()
+    base = cgroups._pids_base()
     if not base:
         pytest.skip("no pids cgroup this grader may make here")
     mine = lambda: [name for name in os.listdir(base) if name.startswith(f"{sandbox.PREFIX}-{os.getpid()}-")]  # noqa: E731
@@ -372,11 +372,11 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
         assert checks.verdict(student, LAB.selected("test")[0]).passed
         assert "processes ≤ 64 (cgroup)" in student.level.walls and len(mine()) == len(before) + 1
     assert mine() == before
-    monkeypatch.setattr(sandbox, "_INTO_CGROUP", f'echo "{sandbox.CGROUP_REFUSED}" >&2; exit 125')
-    monkeypatch.setattr(sandbox, "_cgroup_base", base)
+    monkeypatch.setattr(cgroups, "INTO_CGROUP", f'echo "{cgroups.CGROUP_REFUSED}" >&2; exit 125')
+    monkeypatch.setattr(cgroups, "_cgroup_base", base)
     with StudentRun(SOLUTION, limits=QUICK) as student:
         assert checks.verdict(student, LAB.selected("test")[0]).passed and "processes" not in student.level.blocks
-    assert sandbox._cgroup_base is None and mine() == before
+    assert cgroups._cgroup_base is None and mine() == before
 
 
 # The child's shape (design-17 §4.2).  What runs only before any student code may be plain functions;

@@ -36,7 +36,7 @@ from conftest import (ALL, CLASS_LIMITS, DEFAULT, LAB, LABS, QUICK, ROOT, SOLUTI
                       in_order, make, role, unavailable, use_lab, wait_for)
 from labkit import checks, render
 from labkit.i18n import text
-from labkit.run import probe as probe_module, sandbox
+from labkit.run import interpreters, probe as probe_module, sandbox, sweep, uids
 from labkit.run.engine import StudentRun
 from labkit.run.reaper import process_stat
 from labkit.spec import active
@@ -147,7 +147,7 @@ def open_folder():
 @pytest.fixture
 def shared_folder():
     """A sticky world-writable folder of this test's (1777) inside one of the folders anyone may write."""
-    folder = _made_in([f for f in sandbox.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & stat.S_ISVTX],
+    folder = _made_in([f for f in sweep.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & stat.S_ISVTX],
                       0o1777)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
@@ -744,7 +744,7 @@ def ordinary_users_python() -> str:
     if os.geteuid() != 0:
         pytest.skip("the suite itself runs as an ordinary user: the levels above are this case")
     try:
-        return sandbox.interpreter_for(True)[0]
+        return interpreters.interpreter_for(True)[0]
     except PermissionError:
         pytest.skip("no interpreter of this version that an ordinary user can run")
 
@@ -761,14 +761,14 @@ def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(c
     hostile = armed("forks_many", lab, COUNT=400, SECONDS=20)
     for path in [lab, *lab.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
-    uid = sandbox._take_uid()  # an ordinary user no other test or grader uses now
+    uid = uids.take()  # an ordinary user no other test or grader uses now
     try:
         ran = subprocess.run([python, "-c", NOT_ROOT, str(hostile), str(lab / "honest.py")], cwd=lab,
                              user=uid, group=uid, extra_groups=[], capture_output=True, text=True, timeout=120,
                              env={"PATH": "/usr/bin:/bin", "HOME": str(lab), "LAB_SANDBOX": ceiling,
                                   "PYTHONDONTWRITEBYTECODE": "1"})
     finally:
-        sandbox._give_back_uid(uid)
+        uids.give_back(uid)
     assert ran.returncode == 0, ran.stderr
     forked, passed, status, blocks = ran.stdout.strip().split(",")
     if "processes" not in blocks.split("|"):
@@ -819,7 +819,7 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     armed("forks_many", submissions, COUNT=400, SECONDS=120)
     for path in [lab, *lab.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
-    uid = sandbox._take_uid()  # an ordinary user no other test or grader uses now
+    uid = uids.take()  # an ordinary user no other test or grader uses now
     work = open_folder / "work"
     work.mkdir()
     os.chown(work, uid, uid)
@@ -837,7 +837,7 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     finally:
         for pid in _processes_of(uid, since) if since is not None else ():  # a survivor, or all on a timeout
             os.kill(pid, signal.SIGKILL)
-        sandbox._give_back_uid(uid)
+        uids.give_back(uid)
     assert grader.returncode == 0, stderr
     records = {r["student"]: r for r in json.loads((work / "out" / "grades.json").read_text("utf-8"))["students"]}
     assert sorted(records) == sorted([f"honest{n}" for n in range(len(honest))] + ["forks_many"])

@@ -157,10 +157,10 @@ def test_the_graders_words_for_a_submission_name_the_labs_file(monkeypatch):
 def test_the_stale_folder_line_names_the_active_lab(monkeypatch, capsys):
     import dataclasses
     from labkit import spec
-    from labkit.run import removal, sandbox
+    from labkit.run import removal, workdirs
     monkeypatch.setattr(spec, "active", lambda: dataclasses.replace(LAB, id="lab10"))
-    monkeypatch.setattr(sandbox, "_stale_cleared", False)
-    monkeypatch.setattr(sandbox, "_stale_workdirs", lambda: ["/nowhere/labkit-1-a"])
+    monkeypatch.setattr(workdirs, "_stale_cleared", False)
+    monkeypatch.setattr(workdirs, "_stale_workdirs", lambda: ["/nowhere/labkit-1-a"])
     monkeypatch.setattr(removal, "remove_tree", lambda path, deadline=None: "EPERM")
-    sandbox._clear_stale_workdirs()
+    workdirs._clear_stale_workdirs()
     assert capsys.readouterr().err.startswith("lab10: ")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from labkit.i18n import text
 from labkit.instructor import config
-from labkit.run import probe, sandbox
+from labkit.run import bwrap, interpreters, probe, sandbox
 from labkit.spec import active
 
 # What Landlock lets a child read besides its interpreter's own folders (labkit/run/child.py's `confine`;
@@ -126,12 +126,12 @@ def shown(level) -> list[list[str]] | None:
     """What each wall that limits reading shows a child at `level` (bubblewrap's binds, Landlock's rules), as
     real paths; a file must be under one of each.  None: every file of the machine (a uid of its own alone)."""
     try:
-        folders = sandbox.interpreter_for("uid" in level.walls)[1]
+        folders = interpreters.interpreter_for("uid" in level.walls)[1]
     except PermissionError:
-        folders = sandbox.python_folders()
+        folders = interpreters.python_folders()
     limits = []
     if "bwrap" in level.walls:  # read off the very command that starts it
-        command = sandbox.bwrap_command(folders)
+        command = bwrap.command(folders)
         limits.append([command[i + 2] for i, word in enumerate(command)
                        if word in ("--ro-bind", "--ro-bind-try", "--bind", "--bind-try")])
     if any(wall.startswith("landlock-") for wall in level.walls):

@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Any
 
-from labkit.run import folder, pipes, reaper, replies, sandbox
+from labkit.run import folder, pipes, reaper, replies, sandbox, spawn, workdirs
 from labkit.untrusted import safe_text
 
 # Replies are ASCII JSON lines: no decoding detours per line.  (JSONDecoder.__init__ sets scan_once, which typeshed
@@ -65,12 +65,12 @@ class Child:
         self.limits = limits
         self.closed = False
         self._close_lock = threading.Lock()
-        self.workdir = sandbox.make_workdir()
+        self.workdir = workdirs.make()
         try:
             place_modules(self.workdir, modules or {})
-            self.started = sandbox.start(plan, source, settings, self.workdir)
+            self.started = spawn.start(plan, source, settings, self.workdir)
         except BaseException:
-            sandbox.remove_workdir(self.workdir)
+            workdirs.remove(self.workdir)
             raise
         with _live_lock:
             _live.add(self)
@@ -102,7 +102,7 @@ class Child:
     def _write(self, data: bytes) -> None:
         try:
             stream = self.started.proc.stdin
-            assert stream is not None  # sandbox.start gives every child a pipe for its requests
+            assert stream is not None  # spawn.start gives every child a pipe for its requests
             stream.write(data)
             stream.flush()
         except (OSError, ValueError):
@@ -236,7 +236,7 @@ class Child:
             _live.discard(self)
         self.started.end()
         self.folder.close()
-        sandbox.remove_workdir(self.workdir)
+        workdirs.remove(self.workdir)
 
     def release(self) -> None:
         """Close the pipes, after `close`; only the thread that reads them calls this (a descriptor closed
@@ -248,7 +248,7 @@ class Child:
         self.pipes.close()
         try:
             stream = self.started.proc.stdin
-            assert stream is not None  # sandbox.start gives every child a pipe for its requests
+            assert stream is not None  # spawn.start gives every child a pipe for its requests
             stream.close()
         except (OSError, ValueError):
             pass

@@ -11,7 +11,7 @@ import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from labkit.run import folder, replies, sandbox
+from labkit.run import cgroups, folder, replies, sandbox
 from labkit.run.channel import Child, Stopped, stop_all  # noqa: F401  (stop_all: Ctrl-C in the grader)
 from labkit.spec import active
 
@@ -329,8 +329,8 @@ class StudentRun:
         said = self._running.output_report()["text"]
         plan = self._running.started.plan
         retry: bool | None
-        if sandbox.CGROUP_REFUSED in said:
-            sandbox.cgroups_refused()
+        if cgroups.CGROUP_REFUSED in said:
+            cgroups.refused()
             retry = True
         elif any(words in said for words in TRANSIENT_WORDS):
             self._retries += 1
