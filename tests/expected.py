@@ -6,6 +6,7 @@ while it is stale (after a case is added, say: review that each wrong file fails
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import sys
 from pathlib import Path
@@ -46,7 +47,9 @@ def dumped(data: dict) -> str:
     return "{\n" + ",\n".join(folders) + "\n}\n"
 
 
+@functools.lru_cache(maxsize=None)
 def load() -> dict:
+    """tests/expected.json as read once a process (the tests ask it of every wrong file)."""
     return json.loads(FILE.read_text(encoding="utf-8")) if FILE.is_file() else {}
 
 

@@ -12,7 +12,6 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -151,10 +150,10 @@ def blocks(lab: Lab) -> tuple[Block, ...]:
     only)."""
     sheets: tuple[Block, ...] = ()
     for language, file in lab.sheets.items():
-        sheets += (Block(file, "<!-- scheme -->", partial(scheme_table, language=language)),
-                   Block(file, "<!-- cases -->", partial(cases_table, language=language)))
-        sheets += tuple(Block(file, f"<!-- transcript: {which} -->", partial(transcript, language=language,
-                                                                            which=which), fenced=True)
+        sheets += (Block(file, "<!-- scheme -->", functools.partial(scheme_table, language=language)),
+                   Block(file, "<!-- cases -->", functools.partial(cases_table, language=language)))
+        sheets += tuple(Block(file, f"<!-- transcript: {which} -->",
+                              functools.partial(transcript, language=language, which=which), fenced=True)
                         for which in TRANSCRIPTS)
     if lab.sheets and not (lab.root / README).is_file():
         return sheets
