@@ -6,6 +6,7 @@ Loads on an old Python 3, so that one is told which version it needs (no f-strin
 Why: docs/design.md#labkitentrypy
 """
 
+import argparse
 import os
 import sys
 
@@ -14,11 +15,12 @@ VERIFY = "framework/verify.py"  # the checkout's pytest file of the checks (it r
 PYTEST_TARGETS = {"test": [], "test-full": ["--full"], "challenge": ["--challenge"]}
 OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_python", "--venv": "venv",
            "--lab-lang": "lang", "--lab": "lab"}  # the core's, each with a value; make's spelling works too: STUDENT=x.py
-FLAGS = {"--make": "make"}  # --make: started by the Makefile (messages then say `make`)
+DEFAULTS = {"venv": ".venv"}  # the others default to ""
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
 REBUILT = []  # type: list[str]  # the venv remade by this run: its (new) Python must run the target, not this process
 INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "new-lab", "check", "expected", "bench")  # the Makefile's, instructors only
 GRADE = "grade"  # the one of them lab.py runs too (python lab.py grade SUBMISSIONS=…, in make's spelling)
+PASSED_ON = ("run", GRADE)  # the targets that hand every argument after them on untouched (to Python, to the grader)
 
 
 def main(argv=None):
@@ -123,44 +125,90 @@ def parse(argv, lab=None):
 
 
 def _parsed(argv, lab):
-    """parse's work; `lab` None: the core's targets and options only."""
+    """parse's work, on argparse; `lab` None: the core's targets and options only."""
     names, settings = target_names(lab), _lab_options(lab)
-    options = {"student": "", "python": "", "base_python": "", "venv": ".venv", "lang": "", "lab": "", "make": False,
-               "target": "", "rest": [], "settings": {}}
-    args = list(argv)
-    while args:
-        arg = args.pop(0)
-        name, equals, value = arg.partition("=")
-        if equals and name.isupper():  # make's spelling: STUDENT=x.py is --student=x.py, DEMO=1 is --demo=1
-            name = "--" + name.lower().replace("_", "-")
-        if name in OPTIONS and (equals or args):
-            options[OPTIONS[name]] = value if equals else args.pop(0)
-        elif name in settings and (equals or args or settings[name].alone):
-            given = value if equals else "1" if settings[name].alone else args.pop(0)
-            options["settings"][settings[name].name] = given
-        elif arg in FLAGS:
-            options[FLAGS[arg]] = True
-        elif arg in ("-h", "--help"):
-            options["target"] = "help"
-        elif not options["target"] and arg == GRADE and _instructor():
-            options["target"], options["rest"], args = arg, args, []  # the grader reads make's spelling itself
-        elif not options["target"] and arg in INSTRUCTOR_TARGETS:
-            raise _Refused("lab.instructor_only" if not _instructor() else "lab.make_only", dict(target=arg))
-        elif not options["target"] and arg in names:
-            options["target"] = arg
-            if arg == "run":
-                options["rest"], args = args, []
-        elif not options["target"] and options["make"] and not arg.startswith("-") and not equals:
-            raise _Refused("lab.no_target", dict(command="make", target=arg, targets=", ".join(names)))  # the
-            # Makefile has it, this lab has not
-        else:
-            raise _Refused("lab.bad_argument", dict(argument=arg, targets=", ".join(names)))
-    options["target"] = options["target"] or "help"  # like `make` alone
+    parser = _parser(settings, names)
+    for cut in [at + 1 for at, arg in enumerate(argv) if arg in PASSED_ON] + [len(argv)]:  # after run, untouched
+        known, words = parser.parse_known_args(_as_flags(argv[:cut], settings))
+        if cut == len(argv) or argv[cut - 1] in words:  # (else that "run" was an option's value: --student run)
+            break
+    given = vars(known)
+    missing = [flag for flag, dest in _value_flags(settings) if given[dest] is _MISSING]
+    if missing:  # --student as the last argument, or before another option
+        raise _Refused("lab.bad_argument", dict(argument=missing[0], targets=", ".join(names)))
+    options = {dest: given[dest] for dest in OPTIONS.values()}
+    options.update(make=given["make"], target="", rest=[], settings={
+        option.name: given["setting " + option.name] for option in settings.values()
+        if given["setting " + option.name] is not None})
+    for word in words:
+        options["target"] = _target(word, options, names)
+        if word in PASSED_ON:
+            options["rest"] = argv[cut:]
+    options["target"] = "help" if given["help"] or not options["target"] else options["target"]  # as `make` alone
     if options["make"]:  # `make chat SEED=3`: make hands lab.py the variables of its command line in the environment
         for option in _target_options(lab, options["target"]):
             if option.name not in options["settings"] and os.environ.get(option.name):
                 options["settings"][option.name] = os.environ[option.name]
     return options
+
+
+_MISSING = object()  # what an option given without its value parses to
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, refusing in the course's words (labkit.i18n) instead of printing its usage and exiting."""
+
+    targets = ""  # the lab's targets, for the one line
+
+    def error(self, message):  # "argument --make: ignored explicit argument '1'" (the one refusal left to argparse)
+        flag = message.partition(": ")[0].replace("argument ", "", 1)
+        raise _Refused("lab.bad_argument", dict(argument=flag, targets=self.targets))
+
+
+def _parser(settings, names):
+    """The core's options, --make, -h and the lab's settings (`settings`: lab.py's spelling -> the Option)."""
+    parser = _Parser(prog="lab.py", add_help=False, allow_abbrev=False)
+    parser.targets = ", ".join(names)
+    for flag, dest in _value_flags(settings):
+        default = DEFAULTS.get(dest, "") if dest in OPTIONS.values() else None  # None: a setting not given
+        parser.add_argument(flag, dest=dest, nargs="?", const=_MISSING, default=default)
+    parser.add_argument("--make", action="store_true")  # started by the Makefile (messages then say `make`)
+    parser.add_argument("-h", "--help", action="store_true")
+    return parser
+
+
+def _value_flags(settings):
+    """(flag, where argparse keeps its value) for the core's options and the lab's settings."""
+    return list(OPTIONS.items()) + [(flag, "setting " + option.name) for flag, option in settings.items()]
+
+
+def _as_flags(args, settings):
+    """make's spelling as the flag it stands for (STUDENT=x.py: --student=x.py, DEMO=1: --demo=1), and a switch
+    of the lab given alone (--demo) as --demo=1; anything else as it was."""
+    flags = []
+    for arg in args:
+        name, equals, value = arg.partition("=")
+        flag = "--" + name.lower().replace("_", "-")
+        if equals and name.isupper() and (flag in OPTIONS or flag in settings or flag == "--make"):
+            arg = flag + "=" + value
+        elif arg in settings and settings[arg].alone:
+            arg += "=1"
+        flags.append(arg)
+    return flags
+
+
+def _target(word, options, names):
+    """The target `word` names, when no other was named before it; else the one line that refuses it."""
+    if not options["target"] and word == GRADE and _instructor():
+        return word  # the grader reads make's spelling itself
+    if not options["target"] and word in INSTRUCTOR_TARGETS:
+        raise _Refused("lab.instructor_only" if not _instructor() else "lab.make_only", dict(target=word))
+    if not options["target"] and word in names:
+        return word
+    if not options["target"] and options["make"] and not word.startswith("-") and "=" not in word:
+        raise _Refused("lab.no_target", dict(command="make", target=word, targets=", ".join(names)))  # the
+        # Makefile has it, this lab has not
+    raise _Refused("lab.bad_argument", dict(argument=word, targets=", ".join(names)))
 
 
 def _target_options(lab, name):

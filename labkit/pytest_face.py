@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from labkit import checks, render
+from labkit import assess, render
 from labkit.i18n import text
 from labkit.run.engine import StudentRun
 from labkit.spec import active
@@ -99,7 +99,7 @@ def check_case(request):
 
     def run(case):
         session = request.config.stash[_SESSION]
-        verdict = checks.verdict(session.student, case)
+        verdict = assess.verdict(session.student, case)
         session.verdicts[case.id] = verdict
         lines = session.text.case_lines(case, verdict)
         request.node.stash[_LINES] = lines

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from framework import ROOT, STUB  # noqa: F401  (STUB: the tests take it from here)
-from labkit import checks, course
+from labkit import assess, course
 from labkit.run.engine import Limits, Runtime, StudentRun
 from labkit.spec import DrawnCheck, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
@@ -127,7 +127,7 @@ def judged(path: Path, cases=None, limits: Limits = QUICK) -> dict:
     lab = active()
     cases = [case for case in lab.selected("test") if case.function in played(lab, ALL)] if cases is None else cases
     with StudentRun(path, display=path.name, limits=limits) as student:
-        return {case.id: checks.verdict(student, case) for case in cases}
+        return {case.id: assess.verdict(student, case) for case in cases}
 
 
 TOY = ("toy", "toylab.spec", ROOT / "tests")  # the suite's own toy lab (tests/toylab/): its name, spec, where it is found

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from conftest import QUICK, ROOT, SOLUTION, armed, clean_env, make, unavailable
-from labkit import checks
+from labkit import assess
 from labkit.i18n import text
 from labkit.instructor import audit, config
 from labkit.run import interpreters, sandbox, uids
@@ -298,12 +298,12 @@ def test_lab_py_keeps_the_venvs_bytecode_the_owners_alone(open_folder):
 
 
 def test_the_graders_load_of_the_answer_key_writes_no_bytecode(tmp_path):
-    """The reference is compiled from its source in the grader's process (checks.lab_reference), so no import of
+    """The reference is compiled from its source in the grader's process (assess.lab_reference), so no import of
     solutions/ leaves a compiled answer key in the bytecode cache for a weaker level to find."""
     cache = tmp_path / "pycache"
     env = clean_env(PYTHONPYCACHEPREFIX=str(cache))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    ran = subprocess.run([sys.executable, "-c", "from labkit import checks; checks.lab_reference().format_prompt([])"],
+    ran = subprocess.run([sys.executable, "-c", "from labkit import assess; assess.lab_reference().format_prompt([])"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
     assert any(cache.rglob("*.pyc"))  # bytecode was written: the labkit import itself
@@ -316,7 +316,7 @@ def lab_copy(folder: Path, python: str) -> Path:
     """A lab as an instructor's checkout holds it, in `folder`: the code, solutions/, a correct file of tests/,
     a git repository of all of it (packed, as `git gc` leaves it), a venv made by `python` (no packages: grading
     needs none) and, in the venv's bytecode folder, a compiled answer key, as any import of it under lab.py's
-    PYTHONPYCACHEPREFIX leaves it there (the grader's own load, labkit.checks.lab_reference, compiles the source
+    PYTHONPYCACHEPREFIX leaves it there (the grader's own load, labkit.assess.lab_reference, compiles the source
     and writes none; an older release's grade did).  Modes as a umask of 022 gives them."""
     lab = folder / "lab"
     for part in ("framework", "lab09", "labkit", "solutions"):
@@ -404,7 +404,7 @@ def stolen_here(monkeypatch, klass: Path) -> dict:
     got = {}
     for name in ATTACKERS:
         with StudentRun(klass / f"{name}.py", display="student.py", limits=QUICK) as student:
-            got[name] = all(checks.verdict(student, case).passed for case in active().selected("test"))
+            got[name] = all(assess.verdict(student, case).passed for case in active().selected("test"))
     return got
 
 
@@ -545,13 +545,13 @@ exec "$@"
 """
 ENGINE_ALONE = """
 import json, sys
-from labkit import checks
+from labkit import assess
 from labkit.run.engine import Limits, StudentRun
 from labkit.spec import active
 stolen = {}
 for path in sys.argv[1:]:
     with StudentRun(path, display="student.py", limits=Limits(case_seconds=2.0, load_seconds=10.0)) as student:
-        stolen[path] = all(checks.verdict(student, case).passed for case in active().selected("test"))
+        stolen[path] = all(assess.verdict(student, case).passed for case in active().selected("test"))
 print(json.dumps(stolen))
 """
 

@@ -162,7 +162,7 @@ def test_a_labs_reference_imports_its_given_module_beside_the_courses_shared_fac
     given module in its own framework/ (Lab10's framework.api), which its reference imports when the grader loads
     it (generated checks, make tables)."""
     from conftest import use_lab
-    from labkit.checks import lab_reference
+    from labkit.assess import lab_reference
     for _lab in use_lab(SECOND, monkeypatch):
         lab_reference.cache_clear()
         try:

@@ -27,7 +27,7 @@ import pytest
 from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, armed, for_lab, judged, played, process_table,
                       role, wait_for)
 from framework import tags
-from labkit import checks, render
+from labkit import assess, render
 from labkit.i18n import text
 from labkit.run import bwrap, cgroups, channel, engine, replies, sandbox, sweep, uids, workdirs
 from labkit.run.engine import StudentRun
@@ -115,7 +115,7 @@ def test_a_machine_out_of_processes_is_the_submissions_status_not_a_crash(monkey
 
     monkeypatch.setattr(subprocess, "Popen", refuse)
     with StudentRun(SOLUTION, limits=QUICK) as student:
-        verdict = checks.verdict(student, LAB.selected("test")[0])
+        verdict = assess.verdict(student, LAB.selected("test")[0])
         assert student.load.status == "system_error" and errno.errorcode[error] in student.load.detail["error"]
     assert verdict.problem == "load_failed" and verdict.hint == "hint.system_error"
 
@@ -126,7 +126,7 @@ def test_a_full_disk_is_the_submissions_status_not_a_crash(monkeypatch, lab):
 
     monkeypatch.setattr(tempfile, "mkdtemp", full)
     with StudentRun(lab.solution_path, limits=QUICK) as student:
-        assert checks.verdict(student, lab.selected("test")[0]).hint == "hint.system_error"
+        assert assess.verdict(student, lab.selected("test")[0]).hint == "hint.system_error"
         assert "ENOSPC" in student.load.detail["error"]
 
 
@@ -148,7 +148,7 @@ def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
     monkeypatch.setattr(channel, "_stopping", threading.Event())
     hung = [StudentRun(HOSTILE / "loop_in_call.py", limits=replace(QUICK, case_seconds=60.0)) for _ in range(2)]
     results, looping = [], LAB.check(role(LAB, SECOND)[-1])  # a case whose input has a tag: loop_in_call loops
-    threads = [threading.Thread(target=lambda run=run: results.append(checks.verdict(run, looping))) for run in hung]
+    threads = [threading.Thread(target=lambda run=run: results.append(assess.verdict(run, looping))) for run in hung]
     for thread in threads:
         thread.start()
     wait_for(lambda: all(run.load is not None for run in hung), what="both children loaded")  # now in the call
@@ -224,7 +224,7 @@ def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(
 
 def _solution_level() -> tuple:
     with StudentRun(SOLUTION, limits=QUICK) as student:
-        verdict = checks.verdict(student, LAB.selected("test")[0])
+        verdict = assess.verdict(student, LAB.selected("test")[0])
         return verdict, student.load, student.level
 
 
@@ -369,13 +369,13 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
     mine = lambda: [name for name in os.listdir(base) if name.startswith(f"{sandbox.PREFIX}-{os.getpid()}-")]  # noqa: E731
     before = mine()
     with StudentRun(SOLUTION, limits=QUICK) as student:
-        assert checks.verdict(student, LAB.selected("test")[0]).passed
+        assert assess.verdict(student, LAB.selected("test")[0]).passed
         assert "processes ≤ 64 (cgroup)" in student.level.walls and len(mine()) == len(before) + 1
     assert mine() == before
     monkeypatch.setattr(cgroups, "INTO_CGROUP", f'echo "{cgroups.CGROUP_REFUSED}" >&2; exit 125')
     monkeypatch.setattr(cgroups, "_cgroup_base", base)
     with StudentRun(SOLUTION, limits=QUICK) as student:
-        assert checks.verdict(student, LAB.selected("test")[0]).passed and "processes" not in student.level.blocks
+        assert assess.verdict(student, LAB.selected("test")[0]).passed and "processes" not in student.level.blocks
     assert cgroups._cgroup_base is None and mine() == before
 
 

@@ -147,7 +147,17 @@ def test_the_targets_come_from_the_spec_the_core_ones_first():
     assert entry.command(entry.parse(["test-full"]), "py")[-1] == "--full"
 
 
-@pytest.mark.parametrize("argv", [["tset"], ["test", "--student"], ["test", "chat"], ["test", "--nope"]])
+def test_a_value_may_be_a_targets_name_and_help_wins_wherever_it_stands():
+    """argparse reads the options; a file named `run` is still a file, and only the `run` that is the target passes
+    what follows it on."""
+    named_run = entry.parse(["--student", "run", "test", "SEED=2"])
+    assert (named_run["student"], named_run["target"], named_run["rest"]) == ("run", "test", [])
+    assert entry.parse(["--student", "run", "run", "-h"])["rest"] == ["-h"]
+    assert entry.parse(["test", "-h"])["target"] == entry.parse(["--help", "chat"])["target"] == "help"
+
+
+@pytest.mark.parametrize("argv", [["tset"], ["test", "--student"], ["test", "chat"], ["test", "--nope"],
+                                  ["--make=1", "test"], ["test", "--student", "--make"], ["FOO=1", "test"]])
 def test_a_wrong_argument_gets_one_line_and_exit_code_2(argv):
     result = python("lab.py", *argv)
     assert result.returncode == 2 and result.stdout == ""

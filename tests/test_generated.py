@@ -16,8 +16,8 @@ import pytest
 
 from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, use_lab
 from lab09 import draws as lab_draws
-from labkit import checks, render
-from labkit.checks import InputSource, inputs_of, lab_reference
+from labkit import assess, render
+from labkit.assess import InputSource, inputs_of, lab_reference
 from labkit.drawn import SHRINK_CALLS, Inputs, explore, fill, follow, measure, seed_of, specimens
 from labkit.run.engine import StudentRun
 from labkit.spec import DrawnCheck, Example
@@ -172,7 +172,7 @@ def test_what_the_handout_keeps_follows_every_chain_of_cuts_shrinking_can_make()
     rng, reference, steps = random.Random(7), lab_reference(), 0
     for check in PROPERTY_CASES:
         inputs = inputs_of(check)
-        for kept, kept_stencil in checks.fixed_inputs(check) * 2:
+        for kept, kept_stencil in assess.fixed_inputs(check) * 2:
             specimen, stencil = kept, kept_stencil
             while stencil is not None:
                 options = [(candidate, cut) for candidate, cut in inputs.cuts_of(specimen) if inputs.valid(candidate)]
@@ -306,17 +306,17 @@ def test_a_check_drawn_for_another_lab_shrinks_its_failure_with_the_same_machine
 def test_a_crash_or_a_missing_function_ends_the_check_at_once(name, problem):
     for case in PROPERTY_CASES[2:]:  # p3, p4: extract_response
         with CountingRun(STUDENTS / "hostile" / f"{name}.py", limits=QUICK) as student:
-            verdict = checks.verdict(student, case)
+            verdict = assess.verdict(student, case)
             assert student.calls == 1 and verdict.problem == problem
 
 
 @pytest.mark.parametrize("path", HELD_OUT, ids=lambda p: p.stem)
 def test_a_held_out_mistake_fails_a_drawn_check_with_a_small_counterexample(path):
     with StudentRun(path, limits=QUICK) as student:
-        six = [checks.verdict(student, case) for case in LAB.selected("test")]
-        drawn = [checks.verdict(student, case) for case in PROPERTY_CASES]
+        six = [assess.verdict(student, case) for case in LAB.selected("test")]
+        drawn = [assess.verdict(student, case) for case in PROPERTY_CASES]
         graded = InputSource(student=path.stem, secret=SECRET, count=SCHEME.generated_count)
-        drawn += [checks.verdict(student, case, graded) for case in GENERATED_CASES]
+        drawn += [assess.verdict(student, case, graded) for case in GENERATED_CASES]
     assert all(verdict.passed for verdict in six)  # `make test` says all passed: only the drawn checks tell
     failed = [verdict for verdict in drawn if not verdict.passed]
     assert {verdict.case.suite for verdict in failed} == {"properties", "generated"}
@@ -329,7 +329,7 @@ def test_a_held_out_mistake_fails_a_drawn_check_with_a_small_counterexample(path
 @pytest.mark.parametrize("path", sorted((STUDENTS / "wrong_full").glob("*.py")), ids=lambda p: p.stem)
 def test_each_extended_mistake_fails_a_property_check_in_make_test_full_too(path):
     with StudentRun(path, limits=QUICK) as student:
-        assert any(not checks.verdict(student, case).passed for case in PROPERTY_CASES)
+        assert any(not assess.verdict(student, case).passed for case in PROPERTY_CASES)
 
 
 # --- the class: what cheating, honest and identical files score ----------------------------------------
@@ -399,7 +399,7 @@ def test_a_lookup_table_of_everything_the_handout_holds_scores_at_most_half(grad
     table = tmp_path / "student.py"
     table.write_text(replay_source('""', drawn=True), encoding="utf-8")
     with StudentRun(table, limits=QUICK) as student:  # it does pass everything make test-full runs…
-        assert all(checks.verdict(student, case).passed for case in TABLE + PROPERTY_CASES)
+        assert all(assess.verdict(student, case).passed for case in TABLE + PROPERTY_CASES)
     replay = records["replays_the_handout"]
     assert all(replay["cases"][case.column]["passed"] for case in TABLE)
     assert not any(replay["cases"][case.column]["passed"] for case in PROPERTY_CASES)
@@ -414,8 +414,8 @@ def test_graded_property_checks_draw_for_each_student_and_make_test_full_its_own
     assert all(a != b and a != h and b != h for a, b, h in zip(alice, bob, handout))
     assert all(len(a) >= inputs_of(prop).count * 3 // 4 for a, prop in zip(alice, PROPERTY_CASES))  # as many, others
     with StudentRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK) as student:
-        full = checks.verdict(student, P1)
-        graded = checks.verdict(student, P1, InputSource(student="alice", secret=SECRET))
+        full = assess.verdict(student, P1)
+        graded = assess.verdict(student, P1, InputSource(student="alice", secret=SECRET))
     assert not full.passed and not graded.passed and full.case.examples != graded.case.examples
     assert full.case.section == "properties" and graded.case.section == "graded_properties"
 

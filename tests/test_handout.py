@@ -13,7 +13,7 @@ import pytest
 
 from conftest import LAB, ROOT, SOLUTION, STUB, clean_env
 from test_course_output import transcript
-from labkit.checks import lab_reference
+from labkit.assess import lab_reference
 from labkit.instructor import config, dist
 
 SCHEME = config.load()
@@ -337,7 +337,7 @@ def answer_sets() -> list:
     drawn for a student, the generated checks on inputs drawn for a student (their values the reference's), the
     optional checks.  A drawn raw output keeps the pieces it was drawn in; demanded exceptions are left out (an
     answer that raises another one still answers)."""
-    from labkit.checks import InputSource, inputs_of
+    from labkit.assess import InputSource, inputs_of
     from labkit.spec import DrawnCheck
     from test_generated import fixed_examples
     graded = InputSource(student="a probe", secret=SCHEME.secret, count=SCHEME.generated_count)

@@ -34,7 +34,7 @@ import pytest
 
 from conftest import (ALL, CLASS_LIMITS, DEFAULT, LAB, LABS, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab,
                       in_order, make, role, unavailable, use_lab, wait_for)
-from labkit import checks, render
+from labkit import assess, render
 from labkit.i18n import text
 from labkit.run import interpreters, probe as probe_module, sandbox, sweep, uids
 from labkit.run.engine import StudentRun
@@ -162,7 +162,7 @@ def run_six(path):
     lab = active()
     cases = [case for case in lab.selected("test") if case.id in role(lab, ALL)]
     with StudentRun(for_lab(path, lab, path.parent, in_order(lab)), display=lab.student_file_name, limits=QUICK) as student:
-        verdicts = [checks.verdict(student, case) for case in cases]
+        verdicts = [assess.verdict(student, case) for case in cases]
         assert [verdict.case.id for verdict in verdicts] == [case.id for case in cases]
         return verdicts, student.level
 
@@ -494,7 +494,7 @@ def test_filling_its_own_folder_stops_at_its_bound_and_says_so(attacked, open_fo
     limits = replace(QUICK, case_seconds=20.0, load_seconds=20.0)
     hostile = armed("fills_its_folder", open_folder, **fill)
     with StudentRun(for_lab(hostile, lab, open_folder, in_order(lab)), display=lab.student_file_name, limits=limits) as student:
-        verdict = checks.verdict(student, lab.selected("test")[0])
+        verdict = assess.verdict(student, lab.selected("test")[0])
         assert student.level == level
         status = student.load.status
     if fill.get("WHEN") == "import":
@@ -716,7 +716,7 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
 NOT_ROOT = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NPROC, (150, 150))  # the grader's user may have 150 processes in all
-from labkit import checks
+from labkit import assess
 from labkit.run.engine import Limits, StudentRun
 from labkit.spec import active
 limits = Limits(case_seconds=5.0, load_seconds=20.0)
@@ -724,7 +724,7 @@ with StudentRun(sys.argv[1], display="student.py", limits=limits) as hostile:
     record, problem, _ = hostile.call("format_prompt", [[]])
     forked = record.returned["value"] if record else problem
     with StudentRun(sys.argv[2], display="student.py", limits=limits) as honest:  # while the sleepers live
-        passed = sum(checks.verdict(honest, case).passed for case in active().selected("test"))
+        passed = sum(assess.verdict(honest, case).passed for case in active().selected("test"))
         print(forked, passed, honest.load.status, "|".join(hostile.level.blocks), sep=",")
 """
 

@@ -16,8 +16,8 @@ import pytest
 
 from conftest import LAB, QUICK, SOLUTION, STUB, STUDENTS, TABLE, failing, judged
 from framework.tags import ASSISTANT_TAG
-from labkit import checks, render
-from labkit.checks import InputSource
+from labkit import assess, render
+from labkit.assess import InputSource
 from labkit.run.engine import StudentRun
 from test_task_md import TASK, common_mistakes
 import expected
@@ -283,8 +283,8 @@ def every_check_of(folder: str, name: str) -> list:
     scheme = config.load()
     graded = InputSource(student=name, secret=scheme.secret, count=scheme.generated_count)
     with StudentRun(STUDENTS / folder / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
-        verdicts = [checks.verdict(student, case) for case in TABLE + LAB.in_group("properties")]
-        return verdicts + [checks.verdict(student, case, graded) for case in LAB.in_group("generated")]
+        verdicts = [assess.verdict(student, case) for case in TABLE + LAB.in_group("properties")]
+        return verdicts + [assess.verdict(student, case, graded) for case in LAB.in_group("generated")]
 
 
 def own_rules(rules: list, function: str) -> set:
@@ -323,7 +323,7 @@ def test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails(name):
     reply left with <|end|> once got F1's hint about <|end|> in a prompt, which the class report then
     ranked as the class's top mistake)."""
     with StudentRun(STUDENTS / "wrong" / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
-        verdicts = {case.id: checks.verdict(student, case) for case in expected.EXTRACTS}
+        verdicts = {case.id: assess.verdict(student, case) for case in expected.EXTRACTS}
     assert failing(verdicts) == expected.failing_of("boundary", name), f"run {expected.COMMAND} if the spec changed"
     assert {verdict.hint for verdict in verdicts.values() if not verdict.passed} == {MISTAKES[name][1]}
 
@@ -411,14 +411,14 @@ def test_a_generation_line_after_a_user_message_is_named_by_f3_whatever_follows(
 
 def judged_reference(function: str, *args):
     """What the reference solution returns for `args`."""
-    from labkit.checks import lab_reference
+    from labkit.assess import lab_reference
     return getattr(lab_reference(), function)(*args)
 
 
 def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
     """End to end: the file that takes the first <|assistant|> gets E2's hint about the first tag on p3."""
     with StudentRun(STUDENTS / "wrong" / "first_not_last.py", display="first_not_last.py", limits=QUICK) as student:
-        p3 = checks.verdict(student, LAB.check("p3"))
+        p3 = assess.verdict(student, LAB.check("p3"))
     assert not p3.passed and p3.hint == "hint.first_not_last"
     [output] = p3.case.examples[0].args
     assert not any(piece.strip().startswith((">", "|>")) for piece in output.split(ASSISTANT_TAG)[1:])

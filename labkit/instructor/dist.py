@@ -277,7 +277,7 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
 def _passes(source: bytes) -> int:
     """How many of the six cases the handout's student file passes (a committed solution passes some)."""
     from labkit.run.engine import StudentRun
-    from labkit.checks import verdict
+    from labkit.assess import verdict
     with StudentRun(display=LAB.student_file_name, source=source) as student:
         return sum(verdict(student, case).passed for case in active().selected("test"))
 

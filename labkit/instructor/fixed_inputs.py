@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from labkit.checks import FIXED, inputs_of, lab_reference
+from labkit.assess import FIXED, inputs_of, lab_reference
 from labkit.drawn import Inputs, fill, follow, item_at, specimens
 from labkit.spec import DrawnCheck, Lab, active
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from labkit import checks, render
-from labkit.checks import InputSource
+from labkit import assess, render
+from labkit.assess import InputSource
 from labkit.i18n import text
 from labkit.judge import Verdict
 from labkit.run import sandbox
@@ -116,7 +116,7 @@ def _run(candidate, limits: Limits, scheme: Scheme, draws: InputSource) \
     with StudentRun(display=active().student_file_name, source=candidate.source, limits=limits, modules=candidate.modules) as student:
         for case in scheme.checks:  # after engine.stop_all() a case raises engine.Stopped
             if case.suite != "generated" or scheme.weights["generated"]:
-                verdicts.append(checks.verdict(student, case, draws))
+                verdicts.append(assess.verdict(student, case, draws))
         load = student.load
     assert load is not None  # the first check loaded the file
     return verdicts, load, student.level

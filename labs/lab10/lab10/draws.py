@@ -7,7 +7,7 @@ what the protocol demands of any such request, so the expected value comes from 
 from parsing the text: p1, a valid request gives back its messages (role and content only) and its max_tokens
 and stream, the defaults where they are missing or null (P1–P5); p2, a request with one fault (a specimen
 (request, fault)) raises ValueError naming the field at fault (P1–P4).  `make test-full` draws with one fixed
-seed, the grade draws each student's from the course secret and their id (labkit/checks.py).  The generated
+seed, the grade draws each student's from the course secret and their id (labkit/assess.py).  The generated
 checks draw requests with these functions too (lab10/generated.py, which only the grade has).
 """
 

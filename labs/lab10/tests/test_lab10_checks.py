@@ -11,8 +11,8 @@ import pytest
 
 from lab10_support import SOLUTION, STUB, STUDENTS, breaks
 
-from labkit import checks
-from labkit.checks import InputSource
+from labkit import assess
+from labkit.assess import InputSource
 from labkit.i18n import text
 from labkit.run.engine import Limits, StudentRun
 
@@ -21,9 +21,9 @@ WRONG = sorted((STUDENTS / "wrong").glob("*.py")) + [STUDENTS / "wrong.py"]
 CORRECT = [SOLUTION, *sorted((STUDENTS / "correct").glob("*.py"))]
 
 
-def verdicts(path, lab, stage: str = "full", draws: InputSource = checks.FIXED) -> dict:
+def verdicts(path, lab, stage: str = "full", draws: InputSource = assess.FIXED) -> dict:
     with StudentRun(path, display=path.name, limits=LIMITS) as student:
-        return {check.id: checks.verdict(student, check, draws) for check in lab.selected(stage)}
+        return {check.id: assess.verdict(student, check, draws) for check in lab.selected(stage)}
 
 
 @pytest.mark.parametrize("path", CORRECT, ids=lambda path: path.stem)
@@ -75,7 +75,7 @@ def test_the_generated_checks_answer_from_the_reference_per_student(lab10):
     one, two = (InputSource(student=student, secret="s", count=120) for student in ("alice", "bob"))
     graded = [check for check in lab10.graded if check.group.id == "generated"]
     with StudentRun(SOLUTION, display="student.py", limits=LIMITS) as student:
-        assert all(checks.verdict(student, check, one).passed for check in graded)
+        assert all(assess.verdict(student, check, one).passed for check in graded)
     for check in graded:
         first = [repr(s) for s in specimens(INPUTS[check.id], one.seed(check), one.number(check))]
         second = [repr(s) for s in specimens(INPUTS[check.id], two.seed(check), two.number(check))]
@@ -83,7 +83,7 @@ def test_the_generated_checks_answer_from_the_reference_per_student(lab10):
     for name, check in (("role_case_insensitive", "g1"), ("strips_reply", "g2"), ("role_in_every_chunk", "g3"),
                         ("error_type_by_400", "g4")):
         with StudentRun(STUDENTS / "wrong" / f"{name}.py", display="student.py", limits=LIMITS) as student:
-            assert not checks.verdict(student, lab10.check(check), one).passed, name
+            assert not assess.verdict(student, lab10.check(check), one).passed, name
 
 
 def test_the_handout_draws_know_no_answer(lab10):

@@ -1,7 +1,7 @@
 """The one verdict entry point for every kind of check, and where a run's drawn checks get their inputs.
 
 A table case is judged on its examples, a drawn check on the inputs `InputSource` gives it.
-Why: docs/design.md#labkitcheckspy
+Why: docs/design.md#labkitassesspy
 """
 
 from __future__ import annotations
