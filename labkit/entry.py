@@ -189,7 +189,7 @@ def _as_flags(args, settings):
     for arg in args:
         name, equals, value = arg.partition("=")
         flag = "--" + name.lower().replace("_", "-")
-        if equals and name.isupper() and (flag in OPTIONS or flag in settings or flag == "--make"):
+        if equals and name.isupper() and (flag in OPTIONS or flag in settings):
             arg = flag + "=" + value
         elif arg in settings and settings[arg].alone:
             arg += "=1"
@@ -199,13 +199,15 @@ def _as_flags(args, settings):
 
 def _target(word, options, names):
     """The target `word` names, when no other was named before it; else the one line that refuses it."""
-    if not options["target"] and word == GRADE and _instructor():
+    if options["target"]:
+        raise _Refused("lab.bad_argument", dict(argument=word, targets=", ".join(names)))
+    if word == GRADE and _instructor():
         return word  # the grader reads make's spelling itself
-    if not options["target"] and word in INSTRUCTOR_TARGETS:
+    if word in INSTRUCTOR_TARGETS:
         raise _Refused("lab.instructor_only" if not _instructor() else "lab.make_only", dict(target=word))
-    if not options["target"] and word in names:
+    if word in names:
         return word
-    if not options["target"] and options["make"] and not word.startswith("-") and "=" not in word:
+    if options["make"] and not word.startswith("-") and "=" not in word:
         raise _Refused("lab.no_target", dict(command="make", target=word, targets=", ".join(names)))  # the
         # Makefile has it, this lab has not
     raise _Refused("lab.bad_argument", dict(argument=word, targets=", ".join(names)))
