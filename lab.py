@@ -1,9 +1,9 @@
 # -*- coding: utf-8 -*-
 """Lab09 · 多轮对话 on any system, with or without make (Windows: py lab.py test).
 
-    python lab.py test                     六个测试 / the six cases          (= make test)
-    python lab.py test STUDENT=other.py    测试另一个文件 / another file      (also --student other.py)
-    python lab.py help                     所有目标 / every target: test-full, challenge, chat, watch, clean
+python lab.py test                     六个测试 / the six cases          (= make test)
+python lab.py test STUDENT=other.py    测试另一个文件 / another file      (also --student other.py)
+python lab.py help                     所有目标 / every target: test-full, challenge, chat, watch, clean
 """
 
 import os
@@ -35,4 +35,5 @@ if sys.prefix != sys.base_prefix and os.path.abspath(sys.prefix).startswith(os.p
 
 if __name__ == "__main__":
     from labkit.entry import main
+
     sys.exit(main())

@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-LAB_SPEC = "lab09.spec"  # the lab this checkout runs (labkit.spec.active() imports it; LAB_SPEC= in the environment wins)
+# the lab this checkout runs (labkit.spec.active() imports it; LAB_SPEC= in the environment wins)
+LAB_SPEC = "lab09.spec"
 ROOT = Path(__file__).resolve().parent.parent  # the lab's top folder
 STUB = ROOT / "framework" / "student.py"
 

@@ -10,8 +10,9 @@ import os
 import sys
 
 _FOLDER = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("framework", os.path.join(_FOLDER, "__init__.py"),
-                                               submodule_search_locations=[_FOLDER])
+_spec = importlib.util.spec_from_file_location(
+    "framework", os.path.join(_FOLDER, "__init__.py"), submodule_search_locations=[_FOLDER]
+)
 _package = importlib.util.module_from_spec(_spec)
 sys.modules["framework"] = _package  # the import that found this file returns what sys.modules holds
 _spec.loader.exec_module(_package)

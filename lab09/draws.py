@@ -19,13 +19,68 @@ ROLES = ("system", "user", "assistant")
 TAGS = tuple(ALL_TAGS.values())
 CUTS = (USER_TAG, SYSTEM_TAG, END_TAG)  # what can end a reply (an <|assistant|> would start a new one, E2)
 
-WORDS = ("hi", "ok", "a", "Hello, world.", "token", "2+2=4", "你好", "天气", "中文也一样吗？", "“引号”", "😀",
-         "👍🏽", "👨‍👩‍👧", "🇨🇳", "é", "Zürich", "ｆｕｌｌ", "…", "#", "{}", "\\n", "ok.")
+WORDS = (
+    "hi",
+    "ok",
+    "a",
+    "Hello, world.",
+    "token",
+    "2+2=4",
+    "你好",
+    "天气",
+    "中文也一样吗？",
+    "“引号”",
+    "😀",
+    "👍🏽",
+    "👨‍👩‍👧",
+    "🇨🇳",
+    "é",
+    "Zürich",
+    "ｆｕｌｌ",
+    "…",
+    "#",
+    "{}",
+    "\\n",
+    "ok.",
+)
 SPACES = (" ", "  ", "\t", "\n", "\r\n", "\r", "\u3000", "\u00a0", "\u2003", "\x0b", "\x0c", "\u2028", "\n\n")
-LOOKALIKES = ("<|user", "<|USER|>", "user|>", "<|assistant", "<|Assistant|>", "assistant|>", "<|end", "<|END|>",
-              "<|tag|>", "<|", "|>", "< |user|>", "<user>", "<|system |>", "<||>", "<|end|", "|end|>", "</s>")
-UNKNOWN_ROLES = ("tool", "User", "USER", "Assistant", "system ", " user", "function", "retrieval", "model",
-                 "human", "bot", "机器人", "assistant_", "users", "developer")
+LOOKALIKES = (
+    "<|user",
+    "<|USER|>",
+    "user|>",
+    "<|assistant",
+    "<|Assistant|>",
+    "assistant|>",
+    "<|end",
+    "<|END|>",
+    "<|tag|>",
+    "<|",
+    "|>",
+    "< |user|>",
+    "<user>",
+    "<|system |>",
+    "<||>",
+    "<|end|",
+    "|end|>",
+    "</s>",
+)
+UNKNOWN_ROLES = (
+    "tool",
+    "User",
+    "USER",
+    "Assistant",
+    "system ",
+    " user",
+    "function",
+    "retrieval",
+    "model",
+    "human",
+    "bot",
+    "机器人",
+    "assistant_",
+    "users",
+    "developer",
+)
 ATOMIC = frozenset(ROLES + TAGS + UNKNOWN_ROLES)  # strings that shrink only by being dropped whole
 
 
@@ -45,7 +100,7 @@ def untagged(text: str) -> str:
 
 _PIECES = WORDS + SPACES + LOOKALIKES  # drawn 60 : 25 : 15 by kind
 _WEIGHTS = [60 / len(WORDS)] * len(WORDS) + [25 / len(SPACES)] * len(SPACES) + [15 / len(LOOKALIKES)] * len(LOOKALIKES)
-_CUMULATIVE = [sum(_WEIGHTS[:index + 1]) for index in range(len(_WEIGHTS))]
+_CUMULATIVE = [sum(_WEIGHTS[: index + 1]) for index in range(len(_WEIGHTS))]
 
 
 def draw_text(rng: random.Random, size: int) -> str:
@@ -98,6 +153,7 @@ def draw_plain(rng: random.Random, size: int) -> list:
 
 # --- what a specimen means ---------------------------------------------------------------------------
 
+
 def messages(history) -> list:
     """A history of (role, content) pairs as the list of message dicts the functions take."""
     return [{"role": role, "content": content} for role, content in history]
@@ -118,8 +174,12 @@ def unknown_role(history) -> str:
 
 def reply_valid(specimen) -> bool:
     history, newline, reply, tail = specimen
-    return (known_tag_free(history) and newline in ("", "\n") and not has_tag(reply)
-            and (tail == [] or (len(tail) == 2 and tail[0] in CUTS and ASSISTANT_TAG not in tail[1])))
+    return (
+        known_tag_free(history)
+        and newline in ("", "\n")
+        and not has_tag(reply)
+        and (tail == [] or (len(tail) == 2 and tail[0] in CUTS and ASSISTANT_TAG not in tail[1]))
+    )
 
 
 def plain_valid(pieces) -> bool:
@@ -132,6 +192,7 @@ EDGES = (_TAG_ENDS, _TAG_STARTS)  # a string is never shrunk into the characters
 
 
 # --- what the protocol demands (the known mistakes of each input: lab09/slip_outputs.py) ---------------
+
 
 def reference_prompt(history, reference) -> str:
     """The prompt the reference writes for a history (a check's `consult`: asked only where the grade draws)."""

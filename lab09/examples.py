@@ -44,8 +44,9 @@ SYSTEM = msg("system", "你是一个简洁的助手。")
 
 def turns(first: int, last: int) -> list:
     """Turns `first` … `last` of a plain history: 问题 n / 回答 n."""
-    return [message for n in range(first, last + 1) for message in (msg("user", f"问题 {n}"),
-                                                                     msg("assistant", f"回答 {n}"))]
+    return [
+        message for n in range(first, last + 1) for message in (msg("user", f"问题 {n}"), msg("assistant", f"回答 {n}"))
+    ]
 
 
 # The rewriter's instruction and line labels are part of the protocol (framework/student.py has the same).

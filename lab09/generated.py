@@ -9,8 +9,21 @@ from __future__ import annotations
 import random
 
 from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
-from lab09.draws import (CUTS, LOOKALIKES, draw_history, draw_spaces, draw_text, draw_unknown_role, inputs,
-                         known_tag_free, messages, one_unknown, prompt_demand, reference_prompt, unknown_role)
+from lab09.draws import (
+    CUTS,
+    LOOKALIKES,
+    draw_history,
+    draw_spaces,
+    draw_text,
+    draw_unknown_role,
+    inputs,
+    known_tag_free,
+    messages,
+    one_unknown,
+    prompt_demand,
+    reference_prompt,
+    unknown_role,
+)
 from lab09.slip_outputs import ASCII_SPACE, BOUNDARIES, ROLE_TAG, TAG_LIKE, format_mistakes
 from labkit.spec import Example
 
@@ -38,6 +51,7 @@ _CONTINUATION_TAGS = CUTS * 2 + (ASSISTANT_TAG,)  # a new <|assistant|> now and 
 
 # --- the answers: the reference solution's ----------------------------------------------------------
 
+
 def _prompt_or_refusal(history, reference):
     """The reference's prompt for a history with an unknown role, or None where it raises ValueError."""
     try:
@@ -60,22 +74,30 @@ def _extract_demand(pieces, reply: str) -> Example:
     return Example(("".join(pieces),), reply)
 
 
-
 # --- the known slips of extract_response: outputs a slip would give for a drawn raw output -------------
 
-def _slip(output: str, last=True, cuts=BOUNDARIES, earliest=True, trim=str.strip, empty_without_tag=False,
-          fallback=False, any_tag=False) -> str:
+
+def _slip(
+    output: str,
+    last=True,
+    cuts=BOUNDARIES,
+    earliest=True,
+    trim=str.strip,
+    empty_without_tag=False,
+    fallback=False,
+    any_tag=False,
+) -> str:
     """extract_response as a known mistake would write it (each keyword is one slip)."""
     start = (output.rfind if last else output.find)(ASSISTANT_TAG)
     if start < 0:
         return "" if empty_without_tag else trim(output)
-    reply = output[start:][len(ASSISTANT_TAG):]
+    reply = output[start:][len(ASSISTANT_TAG) :]
     if any_tag:
         reply = TAG_LIKE.split(reply)[0]
     elif earliest:
-        reply = reply[:min([reply.find(tag) for tag in cuts if tag in reply], default=len(reply))]
+        reply = reply[: min([reply.find(tag) for tag in cuts if tag in reply], default=len(reply))]
     else:
-        reply = reply[:next((reply.find(tag) for tag in cuts if tag in reply), len(reply))]
+        reply = reply[: next((reply.find(tag) for tag in cuts if tag in reply), len(reply))]
     return trim(reply) or (trim(output) if fallback else "")
 
 

@@ -74,8 +74,12 @@ def mistake_hint(case: Case, example: Example, actual, others=()) -> str | None:
     fitting = [hint for hint in found if all(_fits(hint, other, value) for other, value in others)] or found
     if len(fitting) == 1 or not others:
         return fitting[0]
-    shared = Counter(hint for other, value in others if value != other.expected and len(value) <= DIAGNOSED_CHARS
-                     for hint in set(explanations(other, value)))
+    shared = Counter(
+        hint
+        for other, value in others
+        if value != other.expected and len(value) <= DIAGNOSED_CHARS
+        for hint in set(explanations(other, value))
+    )
     return max(fitting, key=lambda hint: shared[hint])  # the first of the most shared
 
 
@@ -112,8 +116,9 @@ def _history_slip(expected: list, actual: list):
     roles = [m.get("role") if isinstance(m, dict) else None for m in actual]
     if any(role not in ("system", "user", "assistant") for role in roles):
         return "hint.trim_other_roles"
-    if roles.count("system") != [m["role"] for m in expected].count("system") or \
-            roles[:roles.count("system")] != ["system"] * roles.count("system"):
+    if roles.count("system") != [m["role"] for m in expected].count("system") or roles[: roles.count("system")] != [
+        "system"
+    ] * roles.count("system"):
         return "hint.trim_keep_system"
     rest = [role for role in roles if role != "system"]
     if rest and rest[0] == "assistant":
@@ -125,20 +130,26 @@ def _rewrite_slip(expected, actual):
     """What is wrong with a rewrite request, judged by the lines TASK.md's rules R2–R4 give it."""
     if not isinstance(expected, list) or not isinstance(actual, list):
         return None
-    if [m.get("role") if isinstance(m, dict) else None for m in actual] != ["system", "user"] or \
-            actual[0].get("content") != expected[0]["content"] or not isinstance(actual[1].get("content"), str):
+    if (
+        [m.get("role") if isinstance(m, dict) else None for m in actual] != ["system", "user"]
+        or actual[0].get("content") != expected[0]["content"]
+        or not isinstance(actual[1].get("content"), str)
+    ):
         return "hint.r1"
     text = actual[1]["content"]
     wanted, got = expected[1]["content"].split("\n"), text.split("\n")
-    if (text.endswith("\n") and text.rstrip("\n").split("\n") == wanted) or \
-            ("\n\n" in text and [line for line in got if line] == wanted):
+    if (text.endswith("\n") and text.rstrip("\n").split("\n") == wanted) or (
+        "\n\n" in text and [line for line in got if line] == wanted
+    ):
         return "hint.rewrite_newlines"  # a newline after every line, or blank lines between them
     labels = {"用户:": "用户：", "助手:": "助手：", "问题:": "问题："}
-    if any(line[:3] in labels for line in got) and \
-            [labels.get(line[:3], line[:3]) + line[3:] for line in got] == wanted:
+    if (
+        any(line[:3] in labels for line in got)
+        and [labels.get(line[:3], line[:3]) + line[3:] for line in got] == wanted
+    ):
         return "hint.rewrite_ascii_colon"
-    older = got[:len(got) - len(wanted)]
-    if older and got[len(older):] == wanted and all(line[:3] in ("用户：", "助手：") for line in older):
+    older = got[: len(got) - len(wanted)]
+    if older and got[len(older) :] == wanted and all(line[:3] in ("用户：", "助手：") for line in older):
         return "hint.r4"  # the right lines, after older turns
     if len(got) > len(wanted):
         return "hint.r3"
@@ -163,20 +174,24 @@ def _end_tags(expected: str, actual: str):
     """<|end|> after every message, on the content line (Phi-3's template) or on a line of its own."""
     if END_TAG in expected or END_TAG not in actual:
         return None
-    return "hint.end_tag_in_prompt" if expected in (actual.replace(END_TAG + "\n", ""), actual.replace(END_TAG, "")) \
+    return (
+        "hint.end_tag_in_prompt"
+        if expected in (actual.replace(END_TAG + "\n", ""), actual.replace(END_TAG, ""))
         else None
+    )
 
 
 def _crlf(expected: str, actual: str):
-    return "hint.crlf" if "\r\n" in actual and "\r\n" not in expected and \
-        actual.replace("\r\n", "\n") == expected else None
+    return (
+        "hint.crlf"
+        if "\r\n" in actual and "\r\n" not in expected and actual.replace("\r\n", "\n") == expected
+        else None
+    )
 
 
 def _blank_lines(expected: str, actual: str):
     """Blank lines between messages (a blank line after the generation line is F3's: _prompt_difference)."""
-    return "hint.blank_line" if "\n\n" in actual.rstrip("\n") and re.sub(r"\n{2,}", "\n", actual) == expected \
-        else None
-
+    return "hint.blank_line" if "\n\n" in actual.rstrip("\n") and re.sub(r"\n{2,}", "\n", actual) == expected else None
 
 
 def _prompt_difference(expected: str, actual: str, messages: list) -> list:
@@ -201,7 +216,7 @@ def _prompt_difference(expected: str, actual: str, messages: list) -> list:
     if part == "tag_end":
         return [_at_tag_end(rest, content)]
     if part == "content":
-        return [_at_content(rest, expected[at:at + 2])]
+        return [_at_content(rest, expected[at : at + 2])]
     return [_at_content_end(rest, messages, index)]
 
 
@@ -230,7 +245,7 @@ def _at_tag(here: str, messages: list, index: int) -> str:
         return "hint.stops_early"
     if here.startswith("\n"):
         return "hint.blank_line"
-    if index == 0 and here.startswith(GENERATION_LINE) and _starts_message(here[len(GENERATION_LINE):], messages, 0):
+    if index == 0 and here.startswith(GENERATION_LINE) and _starts_message(here[len(GENERATION_LINE) :], messages, 0):
         return "hint.generation_at_start"
     if content.strip() and here.startswith(content):
         return "hint.content_before_tag"
@@ -242,12 +257,13 @@ def _at_tag(here: str, messages: list, index: int) -> str:
             return "hint.system_as_user" if (tag, written) == (SYSTEM_TAG, USER_TAG) else "hint.role_mapping"
         if written == END_TAG:
             return "hint.end_tag_in_prompt"
-        later = next((later for later in range(index + 1, len(messages) + 1) if _starts_message(here, messages, later)),
-                     None)
+        later = next(
+            (later for later in range(index + 1, len(messages) + 1) if _starts_message(here, messages, later)), None
+        )
         if later is not None:  # a later message (or the generation line) stands here: this one is missing or moved
             if later < len(messages) and messages[later]["role"] == "system":
                 return "hint.system_moved"
-            if f"{tag}\n{content}\n" in here[len(f"{written}\n"):]:
+            if f"{tag}\n{content}\n" in here[len(f"{written}\n") :]:
                 return "hint.message_order"
             return "hint.system_dropped" if role == "system" else "hint.message_dropped"
         return "hint.role_mapping"
@@ -320,6 +336,7 @@ def _at_generation(offset: int, rest: str) -> str:
 
 # --- the reply: where in the raw output it was taken from ---------------------------------------------
 
+
 @dataclass(frozen=True)
 class _ProtocolReply:
     """Where the protocol put the expected reply in the raw output `given`: given[start:end], after the last
@@ -384,13 +401,17 @@ def _placed(place: int, stop: int, protocol: _ProtocolReply) -> list:
             following = given[stop:end]
             if _TAG_LIKE.match(following.lstrip()):
                 return ["hint.x10"]  # cut at text that only looks like a tag
-            return ["hint.cut_at_newline" if "\n" in following[:len(following) - len(following.lstrip())] or
-                    following.startswith("\n") else "hint.x10"]
+            return [
+                "hint.cut_at_newline"
+                if "\n" in following[: len(following) - len(following.lstrip())] or following.startswith("\n")
+                else "hint.x10"
+            ]
         return []
     if place < start:
         earlier = given.rfind(ASSISTANT_TAG, 0, place)
-        found = ["hint.first_not_last"] if earlier != -1 and not given[earlier + len(ASSISTANT_TAG):place].strip() \
-            else []
+        found = (
+            ["hint.first_not_last"] if earlier != -1 and not given[earlier + len(ASSISTANT_TAG) : place].strip() else []
+        )
         if protocol.last <= place:
             found.append("hint.tag_text_left")  # the slice began at the tag, or a character or so after it
         return found or ["hint.case5"]
@@ -437,9 +458,9 @@ def _tagless_slips(expected: str, actual: str, given: str) -> list:
         return _trim_slips(actual, given, None)
     place = given.find(shown) if shown else -1
     if place != -1 and len(shown) < len(expected):
-        if place > 0 and given[len(ASSISTANT_TAG) - 1:].strip().startswith(shown):
+        if place > 0 and given[len(ASSISTANT_TAG) - 1 :].strip().startswith(shown):
             return ["hint.no_tag_minus_one"]  # rfind gave -1, and -1 + len(ASSISTANT_TAG) is no start
-        if given[place + len(shown):].lstrip().startswith(BOUNDARIES) or given[:place].rstrip().endswith(BOUNDARIES):
+        if given[place + len(shown) :].lstrip().startswith(BOUNDARIES) or given[:place].rstrip().endswith(BOUNDARIES):
             return ["hint.no_tag_no_cut"]  # the other tags end nothing when there is no <|assistant|>
     if shown.split() == expected.split():
         return ["hint.whitespace_only_reply"]
@@ -448,6 +469,7 @@ def _tagless_slips(expected: str, actual: str, given: str) -> list:
 
 # --- exceptions and a missing value --------------------------------------------------------------
 
+
 def _none_hint(function: str, given, expected) -> str:
     """None came back: the branch that has no `return` is named by the shape of the input that took it."""
     if function == "extract_response" and isinstance(given, str):
@@ -455,7 +477,7 @@ def _none_hint(function: str, given, expected) -> str:
             return "hint.none_no_tag"  # E1's branch
         if expected == "":
             return "hint.none_empty_reply"
-        after = given[given.rfind(ASSISTANT_TAG) + len(ASSISTANT_TAG):]
+        after = given[given.rfind(ASSISTANT_TAG) + len(ASSISTANT_TAG) :]
         if not any(tag in after for tag in BOUNDARIES):
             return "hint.none_no_boundary"  # E3: no boundary, the reply runs to the end
     if function == "format_prompt" and given == []:
@@ -469,9 +491,9 @@ def _reply_exception_hint(kind: str, message: str, given: str) -> str:
         if kind == "ValueError" and "substring not found" in message:
             return "hint.substring_not_found"  # str.index / rindex instead of find / rfind
         return "hint.split_index" if kind == "IndexError" else "hint.raised_no_tag"
-    after = given[given.rfind(ASSISTANT_TAG) + len(ASSISTANT_TAG):]
+    after = given[given.rfind(ASSISTANT_TAG) + len(ASSISTANT_TAG) :]
     cut = min([after.find(tag) for tag in BOUNDARIES if tag in after], default=-1)
-    if not after[:cut if cut >= 0 else len(after)].strip():
+    if not after[: cut if cut >= 0 else len(after)].strip():
         return "hint.raised_empty_reply"  # nothing, or only whitespace, before the end or a boundary
     return "hint.raised_no_boundary" if cut < 0 else "hint.raised_reply"
 

@@ -65,7 +65,7 @@ def prompt_pairs(prompt: str):
     """(tag, content) pairs of a prompt in the protocol's layout, or None if it is not one."""
     if not prompt.endswith(GENERATION_LINE):
         return None
-    lines = prompt[:-len(GENERATION_LINE)].split("\n")[:-1]
+    lines = prompt[: -len(GENERATION_LINE)].split("\n")[:-1]
     pairs = list(zip(lines[0::2], lines[1::2]))
     if len(lines) % 2 or any(tag not in ROLE_TAGS for tag, _ in pairs):
         return None
@@ -94,20 +94,29 @@ def prompt_parts(messages: list, expected: str):
 
 # --- the drawn checks' known mistakes ---------------------------------------------------------------
 
+
 def format_mistakes(history, example: Example) -> dict:
     """Outputs of the slips a drawn history can show, written by reshaping its expected prompt (as a rewrite
     does): contents stripped, system messages moved first, no prompt at all."""
     expected = example.expected
-    parts = prompt_parts([{"role": role, "content": content} for role, content in history], expected) \
-        if isinstance(expected, str) else None
+    parts = (
+        prompt_parts([{"role": role, "content": content} for role, content in history], expected)
+        if isinstance(expected, str)
+        else None
+    )
     if parts is None:
         return {}
-    stripped = "".join(expected[start:end].strip() if part == "content" else expected[start:end]
-                       for part, start, end, _ in parts)
-    written = ["".join(expected[start:end] for _, start, end, at in parts if at == index) for index in range(len(history))]
+    stripped = "".join(
+        expected[start:end].strip() if part == "content" else expected[start:end] for part, start, end, _ in parts
+    )
+    written = [
+        "".join(expected[start:end] for _, start, end, at in parts if at == index) for index in range(len(history))
+    ]
     first = sorted(range(len(history)), key=lambda index: history[index][0] != "system")
-    known = {stripped: "hint.content_verbatim",
-             "".join(written[index] for index in first) + expected[parts[-1][1]:]: "hint.system_moved"}
+    known = {
+        stripped: "hint.content_verbatim",
+        "".join(written[index] for index in first) + expected[parts[-1][1] :]: "hint.system_moved",
+    }
     if not history:
         known[""] = "hint.x1"
     known.pop(expected, None)

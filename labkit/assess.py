@@ -31,6 +31,7 @@ class InputSource:
 
     def seed(self, check: DrawnCheck) -> int:
         from labkit.drawn import seed_of
+
         if self.student is None:
             return seed_of(active().id, check.suite, check.id)
         return seed_of(self.secret, self.student, check.id)
@@ -48,6 +49,7 @@ class InputSource:
         """The inputs `check` is tried on, in order: the fixed ones as the lab keeps them, a student's drawn as
         they are tried (a check that fails early draws little)."""
         from labkit.drawn import specimens
+
         if self.student is None:
             self.number(check)  # a check drawn per student only has no fixed inputs
             return tuple(specimen for specimen, _ in fixed_inputs(check))
@@ -65,6 +67,7 @@ class InputSource:
         the draws' largest size): equal across reruns, different between students; it does not reveal the
         secret."""
         from labkit.drawn import MAX_SIZE
+
         drawn = {check.id: (self.seed(check), self.number(check)) for check in checks if isinstance(check, DrawnCheck)}
         named = json.dumps([drawn, MAX_SIZE], sort_keys=True)
         return hashlib.sha256(named.encode("utf-8")).hexdigest()[:16]
@@ -73,20 +76,22 @@ class InputSource:
 FIXED = InputSource()
 
 
-def verdict(student: StudentRun, check: Case, draws: InputSource = FIXED, detectors: Detectors | None = None) -> Verdict:
+def verdict(
+    student: StudentRun, check: Case, draws: InputSource = FIXED, detectors: Detectors | None = None
+) -> Verdict:
     """The verdict of any check on one student file: a table case judged on its examples, a drawn check
     explored on the inputs `draws` gives it, each with the hints of `detectors` (by default the active lab's)."""
     detectors = detectors or lab_detectors()
     if not isinstance(check, DrawnCheck):
         return judge(check, student.run_case(check), student.load, (), detectors)
     from labkit.drawn import explore
+
     inputs, shown, reference = inputs_of(check), check, draws.reference
     if draws.student is not None and not inputs.share and check.graded_section:
         shown = replace(check, section=check.graded_section)  # a header that says whose inputs they are
     if draws.student is not None and reference is None and inputs.consult is not None:
         reference = lab_reference()
-    return explore(student, shown, inputs, draws.inputs(check), reference, detectors,
-                   stencils=draws.stencils(check))
+    return explore(student, shown, inputs, draws.inputs(check), reference, detectors, stencils=draws.stencils(check))
 
 
 def lab_detectors() -> Detectors:

@@ -29,6 +29,7 @@ def fixed():
 
 def _framework():
     import importlib
+
     try:
         return importlib.import_module("framework")
     except ImportError:
@@ -95,8 +96,11 @@ def join_face(root):
     framework = _framework()
     folder = os.path.join(str(root), "framework")
     paths = getattr(framework, "__path__", None)
-    if paths is not None and os.path.isdir(folder) and not any(os.path.samefile(folder, path) for path in paths
-                                                               if os.path.isdir(path)):
+    if (
+        paths is not None
+        and os.path.isdir(folder)
+        and not any(os.path.samefile(folder, path) for path in paths if os.path.isdir(path))
+    ):
         paths.append(folder)
 
 

@@ -72,8 +72,16 @@ def specimens(inputs: Inputs, seed: int, count: int):
             yield specimen
 
 
-def explore(student: StudentRun, case, inputs: Inputs, drawn, reference=None, detectors: Detectors = NO_DETECTORS,
-            shrink_calls: int = SHRINK_CALLS, stencils: dict | None = None) -> Verdict:
+def explore(
+    student: StudentRun,
+    case,
+    inputs: Inputs,
+    drawn,
+    reference=None,
+    detectors: Detectors = NO_DETECTORS,
+    shrink_calls: int = SHRINK_CALLS,
+    stencils: dict | None = None,
+) -> Verdict:
     """The verdict of the drawn check `case` on the specimens `drawn` (from `specimens`): a pass, or the
     smallest failure found, with the hints of the lab's `detectors`.  A check that consults the reference asks
     `reference` (the solution module), or reads `stencils` (repr(specimen) -> the stencil of what it said, kept
@@ -91,16 +99,22 @@ def explore(student: StudentRun, case, inputs: Inputs, drawn, reference=None, de
         results, first = _answers(student, check, chunk, examples, alone=tried == 0)
         for specimen, example, (record, problem, detail) in zip(chunk, examples, results):
             tried += 1
-            attempt = first if tried == 1 and first is not None else \
-                _judged(check, specimen, example, record, problem, detail, student)
+            attempt = (
+                first
+                if tried == 1 and first is not None
+                else _judged(check, specimen, example, record, problem, detail, student)
+            )
             if not attempt.verdict.passed:
                 found = attempt
                 break
         if found is not None:  # the batch's other answers tell apart slips that explain the failure equally well
-            context = [(_with_mistakes(check, specimen, example), record.returned["value"])
-                       for specimen, example, (record, _, _) in zip(chunk, examples, results)
-                       if specimen is not found.specimen and record is not None
-                       and (record.returned or {}).get("kind") == "str"]
+            context = [
+                (_with_mistakes(check, specimen, example), record.returned["value"])
+                for specimen, example, (record, _, _) in zip(chunk, examples, results)
+                if specimen is not found.specimen
+                and record is not None
+                and (record.returned or {}).get("kind") == "str"
+            ]
     if found is None:
         return Verdict(case, True, seconds=time.monotonic() - started)
     found, shrunk = _shrink(student, check, found, shrink_calls)
@@ -134,8 +148,9 @@ class _Check:
             return self.inputs.consult(specimen, self.reference)
         stencil = self.stencils.get(repr(specimen))
         if stencil is None:
-            raise LookupError(f"{self.case.id}: nothing is kept of what the reference says of this input, and no "
-                              "reference was given")
+            raise LookupError(
+                f"{self.case.id}: nothing is kept of what the reference says of this input, and no reference was given"
+            )
         return fill(stencil, specimen)
 
     def derive(self, parent, candidate, cut) -> None:
@@ -144,7 +159,9 @@ class _Check:
             self.stencils.setdefault(repr(candidate), follow(self.stencils[repr(parent)], cut))
 
 
-def _answers(student: StudentRun, check: _Check, chunk: list, examples: list, alone: bool) -> tuple[list, Attempt | None]:
+def _answers(
+    student: StudentRun, check: _Check, chunk: list, examples: list, alone: bool
+) -> tuple[list, Attempt | None]:
     """The child's answers for a chunk of inputs, and the first input's attempt when it was asked `alone`.
     The first chunk's first input, the smallest drawn, goes alone: when it fails otherwise than with a wrong
     value (it raised, returned None or another type, hung), the check fails there whatever the rest would
@@ -173,12 +190,21 @@ def _attempt(student: StudentRun, check: _Check, specimen) -> Attempt:
 
 def _judged(check: _Check, specimen, example, record, problem, detail, student: StudentRun) -> Attempt:
     """The verdict on one drawn input; a failure is judged again with the known mistakes of its input."""
-    run = CaseRun(calls=[record] if record is not None else [], problem=problem, detail=detail,
-                  seconds=record.seconds if record is not None else 0.0)
+    run = CaseRun(
+        calls=[record] if record is not None else [],
+        problem=problem,
+        detail=detail,
+        seconds=record.seconds if record is not None else 0.0,
+    )
     verdict = judge(replace(check.case, examples=(example,)), run, student.load, (), check.detectors)
     if not verdict.passed:
-        verdict = judge(replace(check.case, examples=(_with_mistakes(check, specimen, example),)), run, student.load,
-                        (), check.detectors)
+        verdict = judge(
+            replace(check.case, examples=(_with_mistakes(check, specimen, example),)),
+            run,
+            student.load,
+            (),
+            check.detectors,
+        )
     return Attempt(specimen, verdict, run)
 
 
@@ -224,8 +250,7 @@ def smallest(inputs: Inputs, specimen, derive=None):
     unknown role; strings cut to nothing), found without a call.  `derive(parent, candidate, cut)` is told of
     each step (a check keeps its stencils that way)."""
     while True:
-        step = next(((candidate, cut) for candidate, cut in inputs.cuts_of(specimen) if inputs.valid(candidate)),
-                    None)
+        step = next(((candidate, cut) for candidate, cut in inputs.cuts_of(specimen) if inputs.valid(candidate)), None)
         if step is None:
             return specimen
         if derive is not None:
@@ -243,6 +268,7 @@ def _same_failure(candidate: Verdict, found: Verdict, check: _Check) -> bool:
 
 
 # --- size and shrinking ------------------------------------------------------------------------------
+
 
 def measure(value) -> tuple:
     """(items, characters): fewer messages or pieces first, then shorter strings."""
@@ -285,19 +311,18 @@ def cuts_of(value, atomic=frozenset(), edges=((), ()), path: tuple = ()):
             old = value.startswith(heads), value.endswith(tails)
             for start, stop in cut_spans(len(value)):
                 cut = value[:start] + value[stop:]
-                if cut == "" or all(new <= was for new, was in zip((cut.startswith(heads), cut.endswith(tails)),
-                                                                    old)):
+                if cut == "" or all(new <= was for new, was in zip((cut.startswith(heads), cut.endswith(tails)), old)):
                     yield cut, ("chars", path, start, stop)
     elif isinstance(value, list):
         for start, stop in cut_spans(len(value)):
             yield value[:start] + value[stop:], ("items", path, start, stop)
         for index, item in enumerate(value):
             for candidate, cut in cuts_of(item, atomic, edges, path + (index,)):
-                yield value[:index] + [candidate] + value[index + 1:], cut
+                yield value[:index] + [candidate] + value[index + 1 :], cut
     elif isinstance(value, tuple):
         for index, item in enumerate(value):
             for candidate, cut in cuts_of(item, atomic, edges, path + (index,)):
-                yield value[:index] + (candidate,) + value[index + 1:], cut
+                yield value[:index] + (candidate,) + value[index + 1 :], cut
 
 
 # --- what the reference said, kept as data -------------------------------------------------------------
@@ -306,6 +331,7 @@ def cuts_of(value, atomic=frozenset(), edges=((), ()), path: tuple = ()):
 # (path, None) is a hole, filled with the specimen's string at `path`.  Shrinking only cuts: a cut string fills its
 # hole as it now is, and an item taken away takes its parts with it (`follow`), so a smaller input's string is made
 # of the one kept, never written anew.
+
 
 def fill(stencil, specimen) -> str:
     """The string `stencil` keeps, for `specimen` (the input it was kept for, or one `follow`ed from it)."""
@@ -324,7 +350,7 @@ def follow(stencil, cut) -> tuple:
             if start <= index < stop:
                 continue
             if index >= stop:
-                path = path[:depth] + (index - (stop - start),) + path[depth + 1:]
+                path = path[:depth] + (index - (stop - start),) + path[depth + 1 :]
         kept.append((path, text))
     return tuple(kept)
 

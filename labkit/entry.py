@@ -13,12 +13,20 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checkout: Makefile, lab.py, .venv
 VERIFY = "framework/verify.py"  # the checkout's pytest file of the checks (it reads whichever spec is active)
 PYTEST_TARGETS = {"test": [], "test-full": ["--full"], "challenge": ["--challenge"]}
-OPTIONS = {"--student": "student", "--python": "python", "--base-python": "base_python", "--venv": "venv",
-           "--lab-lang": "lang", "--lab": "lab"}  # the core's, each with a value; make's spelling works too: STUDENT=x.py
+# the core's options, each with a value; make's spelling works too: STUDENT=x.py
+OPTIONS = {
+    "--student": "student",
+    "--python": "python",
+    "--base-python": "base_python",
+    "--venv": "venv",
+    "--lab-lang": "lang",
+    "--lab": "lab",
+}
 DEFAULTS = {"venv": ".venv"}  # the others default to ""
 REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
 REBUILT = []  # type: list[str]  # the venv remade by this run: its (new) Python must run the target, not this process
-INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "new-lab", "check", "expected", "bench")  # the Makefile's, instructors only
+# the Makefile's, instructors only
+INSTRUCTOR_TARGETS = ("grade", "dist", "gradescope", "tables", "new-lab", "check", "expected", "bench")
 GRADE = "grade"  # the one of them lab.py runs too (python lab.py grade SUBMISSIONS=…, in make's spelling)
 PASSED_ON = ("run", GRADE)  # the targets that hand every argument after them on untouched (to Python, to the grader)
 
@@ -45,6 +53,7 @@ def main(argv=None):
             sys.stdout.flush()
         except (ImportError, SyntaxError):  # a Python too old for the core's texts: it is told which one to use
             from labkit import setup_venv
+
             setup_venv.check_version(_command_name(options))
             raise
         except BrokenPipeError:  # `make help | head`: the reader left; so do we, without a traceback
@@ -58,6 +67,7 @@ def _select(argv):
     """Make the lab LAB= (or --lab, or the environment's LAB) names the active one (labkit.course); an unknown name
     ends the run with one line naming the course's labs, exit code 2."""
     from labkit import course
+
     try:
         course.select(course.named(argv))
     except course.Unknown as unknown:
@@ -77,6 +87,7 @@ def _active_lab(argv):
     except (ImportError, SyntaxError):
         if argv and not {"help", "-h", "--help"} & set(argv):
             from labkit import setup_venv
+
             setup_venv.check_version("make" if "--make" in argv else "python lab.py")
         return None
     try:
@@ -87,6 +98,7 @@ def _active_lab(argv):
 
 
 # --- the targets ---------------------------------------------------------------------------------------------
+
 
 def _core_names(lab):
     """The core's targets this lab has, in the order of the usage line (a lab's own come after watch)."""
@@ -103,7 +115,7 @@ def target_names(lab):
 def _lab_options(lab):
     """lab.py's spelling ("--seed") -> the Option, for every option of the lab's own targets."""
     found = {}
-    for target in (lab.targets if lab is not None else ()):
+    for target in lab.targets if lab is not None else ():
         for option in target.options:
             found["--" + option.name.lower().replace("_", "-")] = option
     return found
@@ -137,9 +149,16 @@ def _parsed(argv, lab):
     if missing:  # --student as the last argument, or before another option
         raise _Refused("lab.bad_argument", dict(argument=missing[0], targets=", ".join(names)))
     options = {dest: given[dest] for dest in OPTIONS.values()}
-    options.update(make=given["make"], target="", rest=[], settings={
-        option.name: given["setting " + option.name] for option in settings.values()
-        if given["setting " + option.name] is not None})
+    options.update(
+        make=given["make"],
+        target="",
+        rest=[],
+        settings={
+            option.name: given["setting " + option.name]
+            for option in settings.values()
+            if given["setting " + option.name] is not None
+        },
+    )
     for word in words:
         options["target"] = _target(word, options, names)
         if word in PASSED_ON:
@@ -215,8 +234,12 @@ def _target(word, options, names):
 
 def _target_options(lab, name):
     """The options of the lab's own target `name` (none for the core's targets)."""
-    return [option for target in (lab.targets if lab is not None else ()) if target.name == name
-            for option in target.options]
+    return [
+        option
+        for target in (lab.targets if lab is not None else ())
+        if target.name == name
+        for option in target.options
+    ]
 
 
 def _instructor():
@@ -231,6 +254,7 @@ def _fail(key, **fields):
 
 def _text(key, **fields):
     from labkit.i18n import text
+
     return text(key, **fields)
 
 
@@ -279,9 +303,11 @@ def _typed_path(path):
 
 # --- the interpreter -----------------------------------------------------------------------------------------
 
+
 def interpreter(options):
     """PYTHON= if given (it must have pytest), else the lab's venv, made first if it is not ready."""
     from labkit import setup_venv
+
     name = _command_name(options)
     setup_venv.check_version(name)
     if options["python"]:
@@ -301,17 +327,31 @@ def interpreter(options):
             _setup(base, ["--rebuild", options["venv"], "requirements.txt"], name, kept=3)
             REBUILT.append(venv)  # this process may be the old venv's Python: the new one must run the target
     elif setup_venv.venv_version(venv) not in (None, setup_venv.this_version()):  # python3.13 lab.py, a 3.11 venv
-        sys.stderr.write(_text("lab.other_venv", venv=options["venv"], made=setup_venv.venv_version(venv),
-                               this=setup_venv.this_version(), name=name, python=sys.executable) + "\n")
+        sys.stderr.write(
+            _text(
+                "lab.other_venv",
+                venv=options["venv"],
+                made=setup_venv.venv_version(venv),
+                this=setup_venv.this_version(),
+                name=name,
+                python=sys.executable,
+            )
+            + "\n"
+        )
     return setup_venv.venv_python(venv)
 
 
 def _version_of(python):
     """The version ("3.13") of another interpreter, or None if it does not answer."""
     import subprocess
+
     try:
-        found = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                               capture_output=True, text=True, timeout=30)
+        found = subprocess.run(
+            [python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return found.stdout.strip() or None
@@ -319,6 +359,7 @@ def _version_of(python):
 
 def _located(python):
     import shutil
+
     found = python if os.path.dirname(python) else shutil.which(python)
     if not found or not os.path.isfile(found):
         _fail("lab.python_not_found", python=python)
@@ -339,6 +380,7 @@ def _setup(python, args, name, kept=None):
     """Run setup_venv.py with `python`; its failure ends this run, but for the exit code `kept` (the old venv
     stays in use)."""
     import subprocess
+
     script = os.path.join(ROOT, "labkit", "setup_venv.py")
     code = subprocess.call([python, script, "--command", name] + args, cwd=ROOT)
     if code not in (0, kept):
@@ -346,6 +388,7 @@ def _setup(python, args, name, kept=None):
 
 
 # --- running a target ----------------------------------------------------------------------------------------
+
 
 def run(python, argv, command_name="make"):
     """Run a target from the checkout: in this process when this is the right interpreter and pytest does the
@@ -356,12 +399,14 @@ def run(python, argv, command_name="make"):
     os.chdir(ROOT)
     if argv[1:3] == ["-m", "pytest"] and _is_this_python(python) and not REBUILT:
         import pytest
+
         return int(pytest.main(argv[3:]))
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "posix":
         os.execv(python, argv)
     import subprocess
+
     process = subprocess.Popen(argv)
     while True:
         try:
@@ -484,7 +529,9 @@ def _help_rows(cmd, lab):
         restated = lab.own_target(target) if lab is not None and target else None
         rows.append((cmd + " " + usage, restated.help if restated else key))
         if target == "watch" and lab is not None:
-            rows += [(" ".join(filter(None, (cmd, own.name, own.usage))), own.help) for own in lab.targets if own.module]
+            rows += [
+                (" ".join(filter(None, (cmd, own.name, own.usage))), own.help) for own in lab.targets if own.module
+            ]
     return rows
 
 
@@ -492,21 +539,38 @@ def _help_fields(lab):
     """What the help lines say of the lab, in each language, from its spec: the checks `make test` runs, as the spec
     counts them ("六个测试", "the six"), the student's file, the lab's name and its handout's."""
     if lab is None:  # a Python older than 3.10 cannot load the spec; `help` still answers (`test` says why)
-        plain = {"student_file": "framework/", "student_file_name": "the student file", "lab": "the lab", "handout": "*",
-                 "config": "solutions/grading.ini"}
-        return {"zh": dict(plain, core_cases="基本测试", more_checks="更多检查"),
-                "en": dict(plain, core_cases="the core", more_checks="more checks")}
+        plain = {
+            "student_file": "framework/",
+            "student_file_name": "the student file",
+            "lab": "the lab",
+            "handout": "*",
+            "config": "solutions/grading.ini",
+        }
+        return {
+            "zh": dict(plain, core_cases="基本测试", more_checks="更多检查"),
+            "en": dict(plain, core_cases="the core", more_checks="more checks"),
+        }
     first = next(group for group in lab.groups if group.stage == "test")
     full = [group for group in lab.groups if group.stage == "full"]  # what make test-full adds
-    plain = {"student_file": lab.student_file, "student_file_name": lab.student_file_name, "lab": lab.name, "handout": lab.handout_name,
-             "config": _relative(os.path.join(str(lab.solution_path.parent), "grading.ini"))}
-    return {language: dict(plain, core_cases=lab.group_name(first, language),
-                           more_checks=_listed([lab.group_name(group, language) for group in full], language))
-            for language in ("zh", "en")}
+    plain = {
+        "student_file": lab.student_file,
+        "student_file_name": lab.student_file_name,
+        "lab": lab.name,
+        "handout": lab.handout_name,
+        "config": _relative(os.path.join(str(lab.solution_path.parent), "grading.ini")),
+    }
+    return {
+        language: dict(
+            plain,
+            core_cases=lab.group_name(first, language),
+            more_checks=_listed([lab.group_name(group, language) for group in full], language),
+        )
+        for language in ("zh", "en")
+    }
 
 
 def _listed(names, language):
-    """"a + b + c" in Chinese, "a, b and c" in English."""
+    """ "a + b + c" in Chinese, "a, b and c" in English."""
     if language != "en" or len(names) < 2:
         return " + ".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
@@ -516,17 +580,23 @@ def _labs_line(cmd, lab):
     """make help's line naming the course's labs (none in a handout, or in a course of one lab)."""
     from labkit import course
     from labkit.i18n import text
+
     names = list(course.labs())
     if len(names) < 2:
         return []
-    fields = dict(labs=", ".join(names), default=names[0], command=cmd,
-                  example=next((name for name in names if lab is None or name != lab.id), names[-1]))
+    fields = dict(
+        labs=", ".join(names),
+        default=names[0],
+        command=cmd,
+        example=next((name for name in names if lab is None or name != lab.id), names[-1]),
+    )
     return ["{0} / {1}".format(*(text("help.labs", language=language, **fields) for language in ("zh", "en")))]
 
 
 def help_text(cmd, lab=None):
     """What `make help` and `python lab.py help` print: each target of the lab in both languages."""
     from labkit.i18n import text
+
     lab = lab if lab is not None else _active_lab(["help"])
     fields = _help_fields(lab)
 
@@ -546,6 +616,8 @@ def help_text(cmd, lab=None):
         lines.append("{0} / {1}".format(*both("help.windows")))
     lines += _labs_line(cmd, lab)
     if _instructor():
-        lines += ["instructors:"] + [row(usage.replace("make", cmd, 1) if usage.split()[:2] == ["make", GRADE] else usage,
-                                         key) for usage, key in INSTRUCTOR_HELP]
+        lines += ["instructors:"] + [
+            row(usage.replace("make", cmd, 1) if usage.split()[:2] == ["make", GRADE] else usage, key)
+            for usage, key in INSTRUCTOR_HELP
+        ]
     return "\n".join(lines)

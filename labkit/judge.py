@@ -52,8 +52,9 @@ class Detectors:
 NO_DETECTORS = Detectors()
 
 
-def judge(case: Case, run: CaseRun, load: LoadOutcome | None, context=(), detectors: Detectors = NO_DETECTORS) \
-        -> Verdict:
+def judge(
+    case: Case, run: CaseRun, load: LoadOutcome | None, context=(), detectors: Detectors = NO_DETECTORS
+) -> Verdict:
     """The verdict for `case`: the first example that fails decides; every answered call is judged.
     `context` holds more (example, returned str) pairs of the same check (other drawn inputs): like the
     case's other examples, they tell apart slips that explain the deciding call equally well.  The hints are
@@ -71,20 +72,34 @@ def judge(case: Case, run: CaseRun, load: LoadOutcome | None, context=(), detect
     facts = dict(run.detail, load=load)
     if unanswered is not None:
         facts["expected"] = case.examples[unanswered].expected
-    return Verdict(case, False, run.problem or "no_answer", unanswered, _problem_hint(case, run, load, detectors),
-                   facts, run.seconds)
+    return Verdict(
+        case,
+        False,
+        run.problem or "no_answer",
+        unanswered,
+        _problem_hint(case, run, load, detectors),
+        facts,
+        run.seconds,
+    )
 
 
-def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answered: list,
-                context, detectors: Detectors) -> Verdict | None:
+def _judge_call(
+    case: Case, index: int, example: Example, call: CallRecord, answered: list, context, detectors: Detectors
+) -> Verdict | None:
     facts: dict[str, object] = {"output": call.output}
     if example.raises:
         return _judge_raise(case, index, example, call, facts, detectors)
     facts["expected"] = example.expected
     if call.raised is not None:
         facts["raised"] = call.raised
-        return Verdict(case, False, "raised", index,
-                       exception_hint(call.raised, case.function, first_argument(example), detectors), facts)
+        return Verdict(
+            case,
+            False,
+            "raised",
+            index,
+            exception_hint(call.raised, case.function, first_argument(example), detectors),
+            facts,
+        )
     returned = call.returned or {}
     facts["returned"] = returned
     got = "str" if returned.get("kind") == "str" else returned.get("type", "?")
@@ -92,13 +107,17 @@ def _judge_call(case: Case, index: int, example: Example, call: CallRecord, answ
     if got == wanted == "NoneType":
         return None
     if got != wanted or returned.get("kind") == "other":  # "other": not plain data, e.g. a str subclass inside
-        return Verdict(case, False, "wrong_type", index,
-                       _type_hint(case, example, got, returned, call.output, detectors), facts)
+        return Verdict(
+            case, False, "wrong_type", index, _type_hint(case, example, got, returned, call.output, detectors), facts
+        )
     actual = returned["value"]
     if not same_data(actual, example.expected) or "length" in returned:
         facts["actual"] = actual
-        others = [(other, _str_value(reply)) for other, reply in answered
-                  if other is not example and _str_value(reply) is not None]
+        others = [
+            (other, _str_value(reply))
+            for other, reply in answered
+            if other is not example and _str_value(reply) is not None
+        ]
         hint = detectors.wrong_value(case, example, actual, others + list(context)) or _known(example, actual)
         return Verdict(case, False, "wrong_value", index, hint or case.hint, facts)
     if example.fresh and returned.get("is_argument"):
@@ -188,19 +207,27 @@ def _type_hint(case: Case, example: Example, got: str, returned: dict, output: d
     return {"str": "hint.not_str", "list": "hint.not_list"}.get(wanted, case.hint)
 
 
-def _judge_raise(case: Case, index: int, example: Example, call: CallRecord, facts: dict,
-                 detectors: Detectors) -> Verdict | None:
+def _judge_raise(
+    case: Case, index: int, example: Example, call: CallRecord, facts: dict, detectors: Detectors
+) -> Verdict | None:
     """The protocol demands an exception of `example.raises` (or a subclass) whose message names a word."""
     facts.update(demanded=example.raises, mentions=example.mentions)
     raised = call.raised
     if raised is None:
         facts["returned"] = call.returned or {}
-        return Verdict(case, False, "no_exception", index, detectors.problem("no_exception", case, example) or case.hint,
-                       facts)
+        return Verdict(
+            case, False, "no_exception", index, detectors.problem("no_exception", case, example) or case.hint, facts
+        )
     facts["raised"] = raised
     if example.raises not in raised.get("kinds", [raised.get("type")]):
-        return Verdict(case, False, "wrong_exception", index,
-                       detectors.problem("wrong_exception", case, example) or case.hint, facts)
+        return Verdict(
+            case,
+            False,
+            "wrong_exception",
+            index,
+            detectors.problem("wrong_exception", case, example) or case.hint,
+            facts,
+        )
     if example.mentions and example.mentions not in raised.get("message", ""):
         hint = detectors.problem("not_mentioned", case, example) or case.hint
         return Verdict(case, False, "wrong_exception", index, hint, facts)
@@ -211,7 +238,7 @@ def first_difference(expected: str, actual: str) -> int:
     """The index of the first character where the two differ (the shorter one's length if one is a prefix
     of the other); slices are compared a block at a time, so a long value costs little."""
     limit, at, block = min(len(expected), len(actual)), 0, 4096
-    while at < limit and expected[at:at + block] == actual[at:at + block]:
+    while at < limit and expected[at : at + block] == actual[at : at + block]:
         at += block
     end = min(at + block, limit)
     return next((i for i in range(at, end) if expected[i] != actual[i]), end)
@@ -266,6 +293,9 @@ def _problem_hint(case: Case, run: CaseRun, load: LoadOutcome | None, detectors:
         return "hint.crashed_signal" if run.detail.get("signal") else "hint.crashed"
     if run.problem == "timeout":
         return detectors.problem("timeout", case) or "hint.timeout"
-    others: dict[str | None, str] = {"missing_function": "hint.missing_function", "memory": "hint.memory",
-                                     "disk": "hint.disk"}
+    others: dict[str | None, str] = {
+        "missing_function": "hint.missing_function",
+        "memory": "hint.memory",
+        "disk": "hint.disk",
+    }
     return others.get(run.problem, "hint.crashed")  # None too: calls missing without a problem (no_answer)

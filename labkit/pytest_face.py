@@ -19,13 +19,18 @@ _SESSION = pytest.StashKey["StudentSession"]()
 def pytest_addoption(parser):
     lab = active()
     group = parser.getgroup("labkit")
-    group.addoption("--student", default=os.environ.get("LAB_STUDENT") or str(lab.student_path),
-                    help=f"the {lab.student_file_name} to test (default: {lab.student_file} of this lab)")
-    group.addoption("--full", action="store_true",
-                    help="also run the extended and property checks (make test-full)")
+    group.addoption(
+        "--student",
+        default=os.environ.get("LAB_STUDENT") or str(lab.student_path),
+        help=f"the {lab.student_file_name} to test (default: {lab.student_file} of this lab)",
+    )
+    group.addoption("--full", action="store_true", help="also run the extended and property checks (make test-full)")
     group.addoption("--challenge", action="store_true", help="run the optional cases instead")
-    group.addoption("--lab-report", action="store_true",
-                    help="print the course's layout: [TEST N] ... [PASS]/[FAIL] and the summary line")
+    group.addoption(
+        "--lab-report",
+        action="store_true",
+        help="print the course's layout: [TEST N] ... [PASS]/[FAIL] and the summary line",
+    )
 
 
 def pytest_configure(config):
@@ -44,8 +49,9 @@ def pytest_unconfigure(config):
 
 def selected_cases(config) -> tuple:
     """The six; with --full also the extended and property checks; with --challenge only the optional cases."""
-    return active().selected("challenge" if config.getoption("challenge") else
-                             "full" if config.getoption("full") else "test")
+    return active().selected(
+        "challenge" if config.getoption("challenge") else "full" if config.getoption("full") else "test"
+    )
 
 
 class StudentSession:
@@ -62,10 +68,16 @@ class StudentSession:
         """Whether the six ran and every function returned an empty value ("", [], {}) in each of them, as a stub
         does (one lab's returns "", another's {} and [])."""
         six = [verdict for verdict in self.verdicts.values() if verdict.case.suite == "core"]
-        answers = [verdict.facts["actual"] if "actual" in verdict.facts else  # or, where an exception was due:
-                   (verdict.facts.get("returned") or {}).get("value") for verdict in six]
+        answers = [
+            verdict.facts["actual"]
+            if "actual" in verdict.facts
+            # or, where an exception was due:
+            else (verdict.facts.get("returned") or {}).get("value")
+            for verdict in six
+        ]
         return len(six) == len(active().selected("test")) and all(
-            isinstance(answer, (str, list, dict)) and not answer for answer in answers)
+            isinstance(answer, (str, list, dict)) and not answer for answer in answers
+        )
 
     def other_files(self) -> list:
         """Student files near this one that differ from it: the student file (or a copy such as "<stem> (1).py")
@@ -104,8 +116,9 @@ def check_case(request):
         lines = session.text.case_lines(case, verdict)
         request.node.stash[_LINES] = lines
         if not verdict.passed:
-            pytest.fail("\n".join(line for line, status in lines if status or line.startswith(render.INDENT)),
-                        pytrace=False)
+            pytest.fail(
+                "\n".join(line for line, status in lines if status or line.startswith(render.INDENT)), pytrace=False
+            )
 
     return run
 
@@ -146,7 +159,7 @@ class CourseReport:
             if status is None:
                 terminal.write_line(line)
             else:
-                head, mark = line[:-len("[PASS]")], line[-len("[PASS]"):]
+                head, mark = line[: -len("[PASS]")], line[-len("[PASS]") :]
                 terminal.write(head)
                 terminal.write(mark, green=status == "pass", red=status == "fail")
                 terminal.line("")
@@ -162,8 +175,11 @@ class CourseReport:
             terminalreporter.write_line(line)
         if others:
             command = os.environ.get("LAB_COMMAND") or "make"
-            terminalreporter.write_line(text("summary.stub_elsewhere", file=session.file, other=others[0], command=command),
-                                        bold=True, yellow=True)
+            terminalreporter.write_line(
+                text("summary.stub_elsewhere", file=session.file, other=others[0], command=command),
+                bold=True,
+                yellow=True,
+            )
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session):

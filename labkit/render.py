@@ -15,11 +15,22 @@ PRINTED_LINES = 6
 RULE = "=" * 40
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 Row = tuple[str | None, str]  # a line of a failure's explanation: its field (None: under the one above), its text
-_FIELDS = ("field.call", "field.expected", "field.actual", "field.raised", "field.where", "field.printed",
-           "field.problem", "field.before", "field.after", "field.hint")
+_FIELDS = (
+    "field.call",
+    "field.expected",
+    "field.actual",
+    "field.raised",
+    "field.where",
+    "field.printed",
+    "field.problem",
+    "field.before",
+    "field.after",
+    "field.hint",
+)
 
 
 # --- making characters visible ----------------------------------------------------------------
+
 
 def escape_char(char: str) -> str:
     """One character as it appears inside a double-quoted Python literal; whitespace made visible."""
@@ -42,8 +53,7 @@ def literal(value: str) -> str:
 
 def width(shown: str) -> int:
     """Terminal columns taken by `shown` (CJK characters take two)."""
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-               for c in shown)
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in shown)
 
 
 SHOWN_COLUMNS = 4000  # no value is shown wider than this, however large it came back (1 MiB at most)
@@ -84,13 +94,16 @@ def _bounded(value, budget: list) -> str:
             if budget[0] <= 0:
                 parts.append(text("value.more_items", count=len(value) - index))
                 break
-            parts.append(f"{_bounded(item[0], budget)}: {_bounded(item[1], budget)}" if isinstance(value, dict)
-                         else _bounded(item, budget))
+            parts.append(
+                f"{_bounded(item[0], budget)}: {_bounded(item[1], budget)}"
+                if isinstance(value, dict)
+                else _bounded(item, budget)
+            )
             budget[0] -= 2
         return opening + ", ".join(parts) + closing
     shown = repr(value)
     if len(shown) >= budget[0]:
-        shown = shown[:max(1, budget[0])] + "…"
+        shown = shown[: max(1, budget[0])] + "…"
     budget[0] -= len(shown)
     return shown
 
@@ -114,9 +127,8 @@ def excerpt(value: str, start: int, columns: int = VALUE_COLUMNS, elided_before:
     return lead + '"' + "".join(pieces) + '"'
 
 
-
-
 # --- the lines of `make test` ------------------------------------------------------------------
+
 
 def section_header(section: str) -> str:
     return text(f"section.{section}")
@@ -221,7 +233,7 @@ def failure_lines(verdict: Verdict, file: str, load_already_shown: bool = False)
 
 def explanation(verdict: Verdict, file: str) -> str:
     """A failure's explanation as one text, outside the course layout (grades.json, Gradescope)."""
-    return "\n".join(line[len(INDENT):] for line in failure_lines(verdict, file))
+    return "\n".join(line[len(INDENT) :] for line in failure_lines(verdict, file))
 
 
 def hint_text(verdict: Verdict) -> str:
@@ -248,8 +260,9 @@ def _listing(label: str, opening: str, items: list, closing: str) -> list:
 def _call_rows(case, index: int) -> list:
     example = case.examples[index]
     suffix = " " + text("example.of", index=index + 1, total=len(case.examples)) if len(case.examples) > 1 else ""
-    if (all(fits(arg, 90) for arg in example.args) and fits(list(example.args), 90)) or \
-            not isinstance(example.args[0], list):
+    if (all(fits(arg, 90) for arg in example.args) and fits(list(example.args), 90)) or not isinstance(
+        example.args[0], list
+    ):
         return [("field.call", f"{case.function}({', '.join(py_literal(a, 200) for a in example.args)})" + suffix)]
     rest = "".join(", " + py_literal(arg, 200) for arg in example.args[1:])
     return _listing("field.call", f"{case.function}([", example.args[0], f"]{rest})" + suffix)
@@ -289,8 +302,10 @@ def _data_rows(label: str, value) -> list:
 def _keyed(label: str, value: dict) -> list:
     """A dict written one key per line (each value cut to ITEM_COLUMNS), after ITEMS_SHOWN keys the rest counted."""
     rows: list[Row] = [(label, "{")]
-    rows += [(None, INDENT + py_literal(key, ITEM_COLUMNS) + ": " + py_literal(item, ITEM_COLUMNS) + ",")
-             for key, item in list(value.items())[:ITEMS_SHOWN]]
+    rows += [
+        (None, INDENT + py_literal(key, ITEM_COLUMNS) + ": " + py_literal(item, ITEM_COLUMNS) + ",")
+        for key, item in list(value.items())[:ITEMS_SHOWN]
+    ]
     if len(value) > ITEMS_SHOWN:
         rows.append((None, INDENT + text("list.more", count=len(value) - ITEMS_SHOWN)))
     return rows + [(None, "}")]
@@ -300,16 +315,20 @@ def _list_rows(expected, actual, labels=("field.expected", "field.actual")) -> l
     """Two lists around their first differing item, which is marked, with a caret under the first differing
     character inside it; the items around it are counted.  Values that are not lists, and short flat lists,
     are shown whole (`_data_rows`)."""
-    if not isinstance(actual, list) or (fits(expected, ITEM_COLUMNS) and fits(actual, ITEM_COLUMNS) and
-                                        not (expected and actual and isinstance(expected[0], (dict, list)))):
+    if not isinstance(actual, list) or (
+        fits(expected, ITEM_COLUMNS)
+        and fits(actual, ITEM_COLUMNS)
+        and not (expected and actual and isinstance(expected[0], (dict, list)))
+    ):
         return _data_rows(labels[0], expected) + _data_rows(labels[1], actual)
     at = next((i for i, (e, a) in enumerate(zip(expected, actual)) if e != a), min(len(expected), len(actual)))
     # the differing item of each as a literal; None past the end of the shorter list
     wanted, got = (py_literal(items[at]) if at < len(items) else None for items in (expected, actual))
     column = first_difference(wanted, got) if wanted is not None and got is not None else 0
     start = max(0, column - 20) if width(wanted[:column] if wanted else "") > ITEM_COLUMNS - 16 else 0
-    return _list_window(labels[0], expected, at, wanted, start) + \
-        _list_window(labels[1], actual, at, got, start, column if wanted is not None else None)
+    return _list_window(labels[0], expected, at, wanted, start) + _list_window(
+        labels[1], actual, at, got, start, column if wanted is not None else None
+    )
 
 
 def _list_window(label: str, items: list, at: int, item: str | None, start: int, caret: int | None = None) -> list:
@@ -325,7 +344,7 @@ def _list_window(label: str, items: list, at: int, item: str | None, start: int,
     shown = _window(item, start, ITEM_COLUMNS)
     rows.append((None, INDENT + shown + ",  " + text("diff.item", n=at + 1)))
     if caret is not None:
-        lead = width(shown[:len(shown) - len(shown.lstrip("…"))]) + width(item[start:caret])
+        lead = width(shown[: len(shown) - len(shown.lstrip("…"))]) + width(item[start:caret])
         rows.append((None, INDENT + " " * lead + "^ " + text("diff.item_at", n=at + 1, column=caret + 1)))
     if len(items) > at + 1:
         rows.append((None, INDENT + text("list.more", count=len(items) - at - 1)))
@@ -391,8 +410,14 @@ def _path_rows(expected: dict, actual) -> list:
         return [(None, text("diff.path_extra", path=where, actual=py_literal(got, PATH_COLUMNS)))]
     if got is _ABSENT:
         return [(None, text("diff.path_missing", path=where, expected=py_literal(wanted, PATH_COLUMNS)))]
-    return [(None, text("diff.path", path=where, expected=py_literal(wanted, PATH_COLUMNS),
-                        actual=py_literal(got, PATH_COLUMNS)))]
+    return [
+        (
+            None,
+            text(
+                "diff.path", path=where, expected=py_literal(wanted, PATH_COLUMNS), actual=py_literal(got, PATH_COLUMNS)
+            ),
+        )
+    ]
 
 
 def _at_path(value, path):
@@ -444,7 +469,7 @@ def _where_rows(raised: dict, file: str) -> list:
     code = _cut(raised.get("code", "").rstrip("\n"), 200)
     if raised.get("offset") and code:  # a syntax error: show the caret under the spot
         stripped = code.lstrip()
-        caret = " " * max(0, width(stripped[:max(0, raised["offset"] - 1 - (len(code) - len(stripped)))]))
+        caret = " " * max(0, width(stripped[: max(0, raised["offset"] - 1 - (len(code) - len(stripped)))]))
         return [("field.where", where), (None, INDENT + stripped), (None, INDENT + caret + "^")]
     return [("field.where", f"{where}    {code.strip()}" if code else where)]
 
@@ -458,8 +483,14 @@ def _stopped_rows(facts: dict, _file: str) -> list:
         return [("field.problem", _folder_full(facts))]
     if "raised" in facts:
         raised = facts["raised"] or {}
-        return [("field.problem", text("problem.broken_child", type=raised.get("type", "?"),
-                                       message=_cut(raised.get("message", ""), 200)))]
+        return [
+            (
+                "field.problem",
+                text(
+                    "problem.broken_child", type=raised.get("type", "?"), message=_cut(raised.get("message", ""), 200)
+                ),
+            )
+        ]
     if "signal" in facts:
         return [("field.problem", text("problem.signal", signal=facts["signal"]))]
     if facts.get("exit_code") is not None:
@@ -469,8 +500,11 @@ def _stopped_rows(facts: dict, _file: str) -> list:
 
 def _folder_full(facts: dict) -> str:
     limits = Limits.from_env()
-    return text("problem.disk", megabytes=facts.get("megabytes", limits.folder_bytes >> 20),
-                files=facts.get("files", limits.folder_files))
+    return text(
+        "problem.disk",
+        megabytes=facts.get("megabytes", limits.folder_bytes >> 20),
+        files=facts.get("files", limits.folder_files),
+    )
 
 
 def _timeout_rows(facts: dict, _file: str) -> list:
@@ -499,8 +533,11 @@ def _modified_rows(facts: dict, _file: str) -> list:
     before, after = facts["before"], facts["after"]
     problem = [("field.problem", text("problem.modified_input"))]
     if isinstance(after, dict):  # described by the child, not sent (replies.arguments_after)
-        return problem + _data_rows("field.before", before[0] if len(before) == 1 else before) + \
-            [("field.after", _described_arguments(after))]
+        return (
+            problem
+            + _data_rows("field.before", before[0] if len(before) == 1 else before)
+            + [("field.after", _described_arguments(after))]
+        )
     if len(before) == 1 and isinstance(after, list) and len(after) == 1:
         before, after = before[0], after[0]
     return problem + _list_rows(before, after, ("field.before", "field.after"))
@@ -533,6 +570,7 @@ _PROBLEM_ROWS = {
 
 def _missing_function(load, function: str, file: str) -> str:
     import difflib
+
     if load.functions.get(function) == "not_callable":
         return text("problem.not_callable", file=file, function=function)
     near = difflib.get_close_matches(function, load.defined, n=1, cutoff=0.6)
@@ -551,15 +589,23 @@ def _load_rows(load, file: str) -> list:
         key = "load.not_utf8_guess" if detail.get("looks_like") else "load.not_utf8"
         rows = [("field.problem", text(key, file=file, line=detail.get("line") or 1, guess=detail.get("looks_like")))]
     elif status == "syntax_error":
-        rows = [("field.problem", text("load.syntax_error", file=file, line=detail.get("line") or "?",
-                                       message=detail.get("message", "")))] + _where_rows(detail, file)
+        rows = [
+            (
+                "field.problem",
+                text("load.syntax_error", file=file, line=detail.get("line") or "?", message=detail.get("message", "")),
+            )
+        ] + _where_rows(detail, file)
     elif status == "memory" and "type" not in detail:  # stopped from outside when no rlimit holds (macOS)
         rows = [("field.problem", text("problem.memory", limit=Limits.from_env().memory_bytes >> 20))]
     elif status == "disk":
         rows = [("field.problem", _folder_full(detail))]
     elif status in ("import_error", "memory"):
-        rows = [("field.problem", text(f"load.{status}", file=file, type=detail.get("type", "?"),
-                                       message=detail.get("message", "")))] + _where_rows(detail, file)
+        rows = [
+            (
+                "field.problem",
+                text(f"load.{status}", file=file, type=detail.get("type", "?"), message=detail.get("message", "")),
+            )
+        ] + _where_rows(detail, file)
     elif status == "timeout":
         rows = [("field.problem", text("load.timeout", file=file, seconds=detail.get("seconds", 0)))]
     elif status == "system_error":
@@ -567,8 +613,7 @@ def _load_rows(load, file: str) -> list:
     elif "invalid" in detail:
         rows = [("field.problem", text("problem.invalid_reply", reason=detail["invalid"]))]
     else:
-        how = (f"signal {detail['signal']}" if detail.get("signal")
-               else f"exit code {detail.get('exit_code')}")
+        how = f"signal {detail['signal']}" if detail.get("signal") else f"exit code {detail.get('exit_code')}"
         rows = [("field.problem", text("load.crashed", file=file, how=how))]
     return rows + _printed_rows(load.output)
 

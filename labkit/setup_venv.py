@@ -61,8 +61,9 @@ def this_version():
 def is_ready(venv, requirements):
     """The venv was completed after requirements.txt last changed (what make's prerequisite said)."""
     try:
-        return (os.path.getmtime(os.path.join(venv, STAMP)) >= os.path.getmtime(requirements)
-                and os.path.isfile(venv_python(venv)))
+        return os.path.getmtime(os.path.join(venv, STAMP)) >= os.path.getmtime(requirements) and os.path.isfile(
+            venv_python(venv)
+        )
     except OSError:
         return False
 
@@ -74,21 +75,26 @@ def check_version(command="make"):
             zh_use, en_use = "make test BASE_PYTHON=python3.12", "make test BASE_PYTHON=python3.12"
         else:
             zh_use = en_use = "python3.12 lab.py test (Windows: py -3.12 lab.py test)"
-        fail("需要 Python 3.10 或更新版本 (当前 %s)；请这样指定: %s" % (found, zh_use),
-             "Python 3.10 or newer is needed (this is %s); pick one like this: %s" % (found, en_use))
+        fail(
+            "需要 Python 3.10 或更新版本 (当前 %s)；请这样指定: %s" % (found, zh_use),
+            "Python 3.10 or newer is needed (this is %s); pick one like this: %s" % (found, en_use),
+        )
 
 
 def check_packages(command="make"):
     """PYTHON=... was given: it must already have pytest and pytest-timeout."""
     import importlib.util
+
     check_version(command)
     missing = [name for name in PACKAGES if importlib.util.find_spec(name) is None]
     if missing:
         me = sys.executable
-        fail("%s 没有安装 %s；请先 \"%s\" -m pip install -r requirements.txt，或去掉 PYTHON= 让 %s 自动创建 .venv"
-             % (me, ", ".join(missing), me, command),
-             "%s lacks %s; run \"%s\" -m pip install -r requirements.txt, or drop PYTHON= to let %s create .venv"
-             % (me, ", ".join(missing), me, command))
+        fail(
+            "%s 没有安装 %s；请先 \"%s\" -m pip install -r requirements.txt，或去掉 PYTHON= 让 %s 自动创建 .venv"
+            % (me, ", ".join(missing), me, command),
+            "%s lacks %s; run \"%s\" -m pip install -r requirements.txt, or drop PYTHON= to let %s create .venv"
+            % (me, ", ".join(missing), me, command),
+        )
 
 
 def pip_environment(environ):
@@ -103,6 +109,7 @@ def run_with_dots(command, env=None):
     """Run `command`, writing a dot each second while it works; (exit code, its last line of output)."""
     import subprocess  # here, not above: lab.py imports this module on every run, and needs these only once
     import tempfile
+
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         while True:
@@ -124,33 +131,42 @@ def create(venv, requirements, command="make", replacing=None):
     check_version(command)
     started = time.time()
     if replacing:
-        say("[setup] %s 是 Python %s 建的，用 Python %s 重新创建 " % (replacing[0], replacing[1], this_version()),
-            "[setup] %s was made by Python %s; making it again with Python %s " % (replacing[0], replacing[1],
-                                                                                   this_version()), end="")
+        say(
+            "[setup] %s 是 Python %s 建的，用 Python %s 重新创建 " % (replacing[0], replacing[1], this_version()),
+            "[setup] %s was made by Python %s; making it again with Python %s "
+            % (replacing[0], replacing[1], this_version()),
+            end="",
+        )
     else:
-        say("[setup] 首次运行 (只需一次): 创建 %s " % venv, "[setup] first run (once only): creating %s " % venv, end="")
+        say(
+            "[setup] 首次运行 (只需一次): 创建 %s " % venv, "[setup] first run (once only): creating %s " % venv, end=""
+        )
     python = venv_python(venv)
     if not os.path.isfile(python):  # a venv that only needs its packages again is kept as it is
         code, last = run_with_dots([sys.executable, "-m", "venv", venv])
         python = venv_python(venv)
         if code != 0 or not os.path.isfile(python):
             say("", "")
-            fail("无法创建虚拟环境 %s (%s；Debian/Ubuntu 需要 sudo apt install python3-venv)；"
-                 "或者用 %s test PYTHON=/path/to/python 指定已装好 pytest 的解释器" % (venv, last[:100], command),
-                 "cannot create the virtual environment %s (%s; Debian/Ubuntu: sudo apt install python3-venv); "
-                 "or use %s test PYTHON=/path/to/python with pytest installed" % (venv, last[:100], command))
+            fail(
+                "无法创建虚拟环境 %s (%s；Debian/Ubuntu 需要 sudo apt install python3-venv)；"
+                "或者用 %s test PYTHON=/path/to/python 指定已装好 pytest 的解释器" % (venv, last[:100], command),
+                "cannot create the virtual environment %s (%s; Debian/Ubuntu: sudo apt install python3-venv); "
+                "or use %s test PYTHON=/path/to/python with pytest installed" % (venv, last[:100], command),
+            )
     say("，安装 pytest、pytest-timeout ", ", installing pytest, pytest-timeout ", end="")
     code, last = run_with_dots([python, "-m", "pip", "install", "-q", "-r", requirements], pip_environment(os.environ))
     if code != 0:
         say("", "")
         if replacing:  # the new venv goes; pip's setting is the user's, set from the venv that stays
             python = venv_python(replacing[0])
-        fail("无法安装 pytest (没有网络，或连不上 PyPI？%s)；联网后重试；用镜像: \"%s\" -m pip config set "
-             "global.index-url https://pypi.tuna.tsinghua.edu.cn/simple (或你们学校的镜像)；或用 %s test "
-             "PYTHON=/path/to/python 指定已装好 pytest 和 pytest-timeout 的解释器" % (last[:120], python, command),
-             "cannot install pytest (offline, or PyPI out of reach? %s); retry online; for a mirror: \"%s\" -m pip "
-             "config set global.index-url https://pypi.tuna.tsinghua.edu.cn/simple (or your school's); or use %s test "
-             "PYTHON=/path/to/python that has pytest and pytest-timeout" % (last[:120], python, command))
+        fail(
+            "无法安装 pytest (没有网络，或连不上 PyPI？%s)；联网后重试；用镜像: \"%s\" -m pip config set "
+            "global.index-url https://pypi.tuna.tsinghua.edu.cn/simple (或你们学校的镜像)；或用 %s test "
+            "PYTHON=/path/to/python 指定已装好 pytest 和 pytest-timeout 的解释器" % (last[:120], python, command),
+            "cannot install pytest (offline, or PyPI out of reach? %s); retry online; for a mirror: \"%s\" -m pip "
+            "config set global.index-url https://pypi.tuna.tsinghua.edu.cn/simple (or your school's); or use %s test "
+            "PYTHON=/path/to/python that has pytest and pytest-timeout" % (last[:120], python, command),
+        )
     with open(os.path.join(venv, STAMP), "w") as marker:
         marker.write("ready\n")
     seconds = int(time.time() - started + 0.5)
@@ -161,24 +177,29 @@ def rebuild(venv, requirements, command="make"):
     """Make the venv again with this Python, next to the old one, and put it in its place only once it is
     complete: the old one stays (and says so, exit code 3) if the new one cannot be made, e.g. offline."""
     import shutil
+
     old, new = venv_version(venv) or "?", venv + ".new"
     shutil.rmtree(new, ignore_errors=True)
     try:
         create(new, requirements, command, replacing=(venv, old))
     except SystemExit:  # create said why in one line
         shutil.rmtree(new, ignore_errors=True)
-        say("[setup] 原来的 %s (Python %s) 没有动，这次还用它；要换: 删掉 %s 再运行 %s test BASE_PYTHON=..."
+        say(
+            "[setup] 原来的 %s (Python %s) 没有动，这次还用它；要换: 删掉 %s 再运行 %s test BASE_PYTHON=..."
             % (venv, old, venv, command),
             "[setup] the old %s (Python %s) is kept and used this time; to switch, remove %s and run %s test "
-            "BASE_PYTHON=..." % (venv, old, venv, command))
+            "BASE_PYTHON=..." % (venv, old, venv, command),
+        )
         sys.exit(3)
     try:
         os.rename(venv, venv + ".old")
         os.rename(new, venv)
     except OSError as error:  # Windows: a venv whose python is running cannot be moved
         shutil.rmtree(new, ignore_errors=True)
-        say("[setup] 没能换掉 %s (%s)；删掉它再运行 %s test BASE_PYTHON=..." % (venv, error, command),
-            "[setup] could not replace %s (%s); remove it and run %s test BASE_PYTHON=..." % (venv, error, command))
+        say(
+            "[setup] 没能换掉 %s (%s)；删掉它再运行 %s test BASE_PYTHON=..." % (venv, error, command),
+            "[setup] could not replace %s (%s); remove it and run %s test BASE_PYTHON=..." % (venv, error, command),
+        )
         sys.exit(3)
     shutil.rmtree(venv + ".old", ignore_errors=True)
 
@@ -194,8 +215,10 @@ def main(argv):
     elif len(argv) == 2:
         create(argv[0], argv[1], command)
     else:
-        fail("用法: setup_venv.py [--command CMD] --check | VENV REQUIREMENTS",
-             "usage: setup_venv.py [--command CMD] --check | VENV REQUIREMENTS")
+        fail(
+            "用法: setup_venv.py [--command CMD] --check | VENV REQUIREMENTS",
+            "usage: setup_venv.py [--command CMD] --check | VENV REQUIREMENTS",
+        )
 
 
 if __name__ == "__main__":

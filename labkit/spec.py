@@ -18,8 +18,12 @@ from labkit import i18n
 
 NETWORKS = ("none",)  # the network policies the engine can give a child (Lab.network)
 STAGES = ("test", "full", "grade", "challenge")  # where a group runs: make test ⊂ make test-full ⊂ the grade; apart
-_INCLUDES = {"test": ("test",), "full": ("test", "full"), "grade": ("test", "full", "grade"),
-             "challenge": ("challenge",)}
+_INCLUDES = {
+    "test": ("test",),
+    "full": ("test", "full"),
+    "grade": ("test", "full", "grade"),
+    "challenge": ("challenge",),
+}
 GRADED_PREFIX = "graded_"  # a fixed-input drawn check graded on one student's inputs: section "graded_<its section>"
 
 
@@ -120,7 +124,7 @@ class Case:
 
     @property
     def suite(self) -> str:
-        """"core" for the checks of `make test`, else its group's id (grades.json's "suite", the summary lines)."""
+        """ "core" for the checks of `make test`, else its group's id (grades.json's "suite", the summary lines)."""
         return "core" if self.group.stage == "test" else self.group.id
 
     @property
@@ -197,8 +201,10 @@ class Target:
 
     def __post_init__(self):
         if bool(self.module) == (self.name in CORE_TARGETS):
-            raise ValueError(f"target {self.name}: a target of the lab's own names the module it runs (module=), "
-                             f"a core one ({', '.join(CORE_TARGETS)}) only its help line")
+            raise ValueError(
+                f"target {self.name}: a target of the lab's own names the module it runs (module=), "
+                f"a core one ({', '.join(CORE_TARGETS)}) only its help line"
+            )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -276,8 +282,10 @@ class Lab:
                 raise ValueError(f"{where}: section {check.section} is not one of the lab's sections")
             graded = getattr(check, "graded_section", None)
             if graded is not None and graded not in sections:
-                raise ValueError(f"{where}: section {graded} is not one of the lab's sections (a drawn check of "
-                                 f"make test-full is printed under it when graded)")
+                raise ValueError(
+                    f"{where}: section {graded} is not one of the lab's sections (a drawn check of "
+                    f"make test-full is printed under it when graded)"
+                )
             if check.function not in self.functions:
                 raise ValueError(f"{where}: function {check.function} is not one of the lab's functions")
         names = [target.name for target in self.targets]
@@ -286,8 +294,9 @@ class Lab:
         for group in self.groups:
             given = [check.points for check in self.checks if check.group.id == group.id]
             if any(points is not None for points in given) and (None in given or sum(given) != group.points):
-                raise ValueError(f"{self.id} group {group.id}: explicit points must cover every check and add up "
-                                 f"to {group.points}")
+                raise ValueError(
+                    f"{self.id} group {group.id}: explicit points must cover every check and add up to {group.points}"
+                )
 
     @property
     def has_challenge(self) -> bool:
@@ -416,9 +425,14 @@ def active() -> Lab:
     """The lab this checkout runs: the one a handout fixes; else the lab LAB names in the environment (labkit.course,
     which also puts its root on the path), else the module LAB_SPEC names, else framework.LAB_SPEC (the default lab)."""
     from labkit import course
+
     name = os.environ.get("LAB", "").strip()
-    module = course.fixed() or (course.select(name) if name else None) or os.environ.get("LAB_SPEC") or \
-        importlib.import_module("framework").LAB_SPEC
+    module = (
+        course.fixed()
+        or (course.select(name) if name else None)
+        or os.environ.get("LAB_SPEC")
+        or importlib.import_module("framework").LAB_SPEC
+    )
     lab = load(module)
     course.join_face(lab.root)
     return lab

@@ -36,9 +36,9 @@ def extract_response(output: str) -> str:
     start = output.rfind(ASSISTANT_TAG)
     if start == -1:
         return output.strip()
-    reply = output[start + len(ASSISTANT_TAG):]
+    reply = output[start + len(ASSISTANT_TAG) :]
     cuts = [at for at in (reply.find(tag) for tag in BOUNDARIES) if at != -1]
-    return reply[:min(cuts, default=len(reply))].strip()
+    return reply[: min(cuts, default=len(reply))].strip()
 
 
 def trim_history(messages: list[dict], max_turns: int = 6) -> list[dict]:

@@ -35,11 +35,14 @@ SUITE_GOAL_MINUTES = 6.0  # make check, whole, on an idle 2-core machine
 HIT_GOAL, TRAINING_GOAL_MS = 0.8, 100.0  # the chat: the rewrite's hit@3, and the time its models take to train
 # The grader's own peak memory (its workers and the students' children are processes of their own): the
 # grader runs in this shim, which writes its ru_maxrss (KiB on Linux, bytes on macOS) to a file as it exits.
-PEAK_SHIM = ("import atexit, resource, runpy, sys\n"
-             "peak, sys.argv = sys.argv[1], ['labkit.instructor.grade', *sys.argv[2:]]\n"
-             "atexit.register(lambda: open(peak, 'w').write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)))\n"
-             "runpy.run_module('labkit.instructor.grade', run_name='__main__', alter_sys=True)\n")
-HANGING = ("find_loop_never_advances", "index_never_advances")  # wrong submissions that loop forever (tests/test_mistakes.py checks)
+PEAK_SHIM = (
+    "import atexit, resource, runpy, sys\n"
+    "peak, sys.argv = sys.argv[1], ['labkit.instructor.grade', *sys.argv[2:]]\n"
+    "atexit.register(lambda: open(peak, 'w').write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)))\n"
+    "runpy.run_module('labkit.instructor.grade', run_name='__main__', alter_sys=True)\n"
+)
+# wrong submissions that loop forever (tests/test_mistakes.py checks)
+HANGING = ("find_loop_never_advances", "index_never_advances")
 CRASHING = ("syntax_error", "exit_at_import", "os_exit_in_call", "missing_module", "recursion", "keyboard_interrupt")
 
 
@@ -53,6 +56,7 @@ def bench_labs(python: str, make: list[str], runs: int) -> bool:
     """bench_lab for every lab of the course (Lab09 at the top, each labs/<name>/)."""
     sys.path.insert(0, str(ROOT))
     from labkit import course
+
     return all([bench_lab(python, make, runs, name, Path(root)) for name, (root, _) in course.labs().items()])
 
 
@@ -62,8 +66,13 @@ def bench_lab(python: str, make: list[str], runs: int, name: str = "", root: Pat
         Path(scratch, "test_one.py").write_text("def test_one():\n    pass\n")
         baseline_cmd = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_one.py"]
         chosen = [f"LAB={name}"] if name else []
-        lab_cmd = ["sh", "-c", " ".join(make + ["clean"]) + " && " + " ".join(
-            make + ["test", *chosen, f"STUDENT={(root / 'solutions' / 'student.py').as_posix()}"])]
+        lab_cmd = [
+            "sh",
+            "-c",
+            " ".join(make + ["clean"])
+            + " && "
+            + " ".join(make + ["test", *chosen, f"STUDENT={(root / 'solutions' / 'student.py').as_posix()}"]),
+        ]
         timed(baseline_cmd, Path(scratch)), timed(lab_cmd)  # warm both caches once
         lab, baseline = [], []
         for _ in range(runs):
@@ -81,8 +90,11 @@ def generate_class(folder: Path, size: int = 300) -> None:
     """Mostly correct, some wrong, a few crashing submissions; none hangs (a hang costs its time limit,
     which would measure the limit, not the grader)."""
     correct = sorted((STUDENTS / "correct").glob("*.py")) + [ROOT / "solutions" / "student.py"]
-    wrong = [path for path in sorted((STUDENTS / "wrong").glob("*.py")) + sorted((STUDENTS / "wrong_full").glob("*.py"))
-             if path.stem not in HANGING]
+    wrong = [
+        path
+        for path in sorted((STUDENTS / "wrong").glob("*.py")) + sorted((STUDENTS / "wrong_full").glob("*.py"))
+        if path.stem not in HANGING
+    ]
     crashing = [STUDENTS / "hostile" / f"{name}.py" for name in CRASHING]
     plan = [correct] * 8 + [wrong] * 3 + [crashing]  # 2/3 correct, 1/4 wrong, 1/12 crashing
     for index in range(size):
@@ -112,24 +124,36 @@ def bench_grading(python: str, make: list[str], size: int, large: int) -> bool:
         generate_class(big, large)
         table_only = Path(scratch) / "table-only.ini"
         table_only.write_text("[weights]\nsix = 60\nextended = 40\nproperties = 0\ngenerated = 0\n", encoding="utf-8")
-        engine = timed(make + ["grade", f"SUBMISSIONS={folder}", f"OUT={Path(scratch) / 'table'}",
-                               f"CONFIG={table_only}"])
+        engine = timed(
+            make + ["grade", f"SUBMISSIONS={folder}", f"OUT={Path(scratch) / 'table'}", f"CONFIG={table_only}"]
+        )
         grading, peak, rows = graded_with_peak(python, folder, Path(scratch) / "out")
         grading_large, peak_large, rows_large = graded_with_peak(python, big, Path(scratch) / "out-large")
         loop = sum(timed(make + ["test", f"STUDENT={path}"]) for path in sorted(folder.glob("*.py")))
     speedup = loop / grading
     time_factor = (grading_large / large) / (grading / size)
     memory_factor = peak_large / peak
-    goals = {"engine": engine <= GRADE_SECONDS_GOAL, "drawn": grading <= DRAWN_FACTOR_GOAL * engine,
-             "speed-up": speedup >= SPEEDUP_GOAL, "rows": rows == size and rows_large == large,
-             "large time": time_factor <= LARGE_TIME_GOAL, "large memory": memory_factor <= LARGE_MEMORY_GOAL}
-    print(f"make grade, table cases only   {engine:6.1f} s  (goal <= {GRADE_SECONDS_GOAL:g} s, {os.cpu_count()} cores, "
-          f"sandbox in force): {_verdict(goals['engine'])}")
-    print(f"grading, default scheme        {grading:6.1f} s  ({grading / engine:.2f}x, goal <= {DRAWN_FACTOR_GOAL:g}x: "
-          f"property and generated checks): {_verdict(goals['drawn'])}  ({rows} rows, peak memory {peak:.1f} MB)")
-    print(f"{f'grading {large:,} submissions':<30} {grading_large:6.1f} s  (per submission {time_factor:.2f}x the above, goal "
-          f"<= {LARGE_TIME_GOAL:g}x: {_verdict(goals['large time'])}; peak memory {peak_large:.1f} MB, "
-          f"{memory_factor:.2f}x, goal <= {LARGE_MEMORY_GOAL:g}x: {_verdict(goals['large memory'])})  ({rows_large} rows)")
+    goals = {
+        "engine": engine <= GRADE_SECONDS_GOAL,
+        "drawn": grading <= DRAWN_FACTOR_GOAL * engine,
+        "speed-up": speedup >= SPEEDUP_GOAL,
+        "rows": rows == size and rows_large == large,
+        "large time": time_factor <= LARGE_TIME_GOAL,
+        "large memory": memory_factor <= LARGE_MEMORY_GOAL,
+    }
+    print(
+        f"make grade, table cases only   {engine:6.1f} s  (goal <= {GRADE_SECONDS_GOAL:g} s, {os.cpu_count()} cores, "
+        f"sandbox in force): {_verdict(goals['engine'])}"
+    )
+    print(
+        f"grading, default scheme        {grading:6.1f} s  ({grading / engine:.2f}x, goal <= {DRAWN_FACTOR_GOAL:g}x: "
+        f"property and generated checks): {_verdict(goals['drawn'])}  ({rows} rows, peak memory {peak:.1f} MB)"
+    )
+    print(
+        f"{f'grading {large:,} submissions':<30} {grading_large:6.1f} s  (per submission {time_factor:.2f}x the above, goal "
+        f"<= {LARGE_TIME_GOAL:g}x: {_verdict(goals['large time'])}; peak memory {peak_large:.1f} MB, "
+        f"{memory_factor:.2f}x, goal <= {LARGE_MEMORY_GOAL:g}x: {_verdict(goals['large memory'])})  ({rows_large} rows)"
+    )
     print(f"make test once per submission  {loop:6.1f} s")
     print(f"speed-up                       {speedup:6.1f}x  (goal >= {SPEEDUP_GOAL:g}x): {_verdict(goals['speed-up'])}")
     return all(goals.values())
@@ -148,30 +172,53 @@ def bench_chat(python: str, runs: int) -> bool:
     chat_model, rewriter = models()
     with StudentRun(ROOT / "solutions" / "student.py", display="student.py") as student:
         figures = measure(CASES, student, chat_model, rewriter, KnowledgeBase())
-    training = ("import time; from lab09.chat.main import models;"
-                " from lab09.chat.retrieval import KnowledgeBase; s = time.perf_counter(); models(); KnowledgeBase();"
-                " print(time.perf_counter() - s)")
+    training = (
+        "import time; from lab09.chat.main import models;"
+        " from lab09.chat.retrieval import KnowledgeBase; s = time.perf_counter(); models(); KnowledgeBase();"
+        " print(time.perf_counter() - s)"
+    )
     trained, started = [], []
     with tempfile.TemporaryDirectory() as scratch:
-        chat = [python, "-m", "lab09.chat.main", "--student", "solutions/student.py", "--page",
-                str(Path(scratch) / "page.html"), "--db", str(Path(scratch) / "chat.db")]
+        chat = [
+            python,
+            "-m",
+            "lab09.chat.main",
+            "--student",
+            "solutions/student.py",
+            "--page",
+            str(Path(scratch) / "page.html"),
+            "--db",
+            str(Path(scratch) / "chat.db"),
+        ]
         for _ in range(runs):
-            trained.append(float(subprocess.run([python, "-c", training], cwd=ROOT, capture_output=True, text=True,
-                                                check=True).stdout))
+            trained.append(
+                float(
+                    subprocess.run(
+                        [python, "-c", training], cwd=ROOT, capture_output=True, text=True, check=True
+                    ).stdout
+                )
+            )
             begun = time.perf_counter()
-            subprocess.run(chat, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)  # no input: the banner and the probes, then the end
+            subprocess.run(
+                chat, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )  # no input: the banner and the probes, then the end
             started.append(time.perf_counter() - begun)
     hit = figures.hit_rewritten >= max(HIT_GOAL, figures.hit_original)
     train_ms = min(trained) * 1000  # the run least disturbed by whatever else the machine does
-    print(f"rewrite hit@3                {figures.hit_rewritten:6.0%}  against the question's "
-          f"{figures.hit_original:.0%} (goal >= {HIT_GOAL:.0%} and >= the question's, {len(figures.results)} "
-          f"follow-ups): {_verdict(hit)}")
+    print(
+        f"rewrite hit@3                {figures.hit_rewritten:6.0%}  against the question's "
+        f"{figures.hit_original:.0%} (goal >= {HIT_GOAL:.0%} and >= the question's, {len(figures.results)} "
+        f"follow-ups): {_verdict(hit)}"
+    )
     print(f"rewrites keeping the subject {figures.subject_kept:6.0%}")
-    print(f"models and knowledge base    best {train_ms:9.1f} ms  (goal <= {TRAINING_GOAL_MS:g} ms, {runs} fresh "
-          f"runs): {_verdict(train_ms <= TRAINING_GOAL_MS)}")
-    print(f"the chat, start to exit      median {statistics.median(started) * 1000:7.1f} ms  "
-          "(python -m lab09.chat.main, no input: the banner and the probes)")
+    print(
+        f"models and knowledge base    best {train_ms:9.1f} ms  (goal <= {TRAINING_GOAL_MS:g} ms, {runs} fresh "
+        f"runs): {_verdict(train_ms <= TRAINING_GOAL_MS)}"
+    )
+    print(
+        f"the chat, start to exit      median {statistics.median(started) * 1000:7.1f} ms  "
+        "(python -m lab09.chat.main, no input: the banner and the probes)"
+    )
     return hit and train_ms <= TRAINING_GOAL_MS
 
 
@@ -182,9 +229,11 @@ def bench_suite(make: list[str]) -> bool:
     done = subprocess.run(make + ["check"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     minutes = (time.monotonic() - started) / 60
     ok = done.returncode == 0 and minutes <= SUITE_GOAL_MINUTES
-    print(f"make check                     {minutes:6.1f} min  (goal <= {SUITE_GOAL_MINUTES:g} min on an idle 2-core "
-          f"machine; here {os.cpu_count()} cores, load {load:.1f} at the start; "
-          f"{'green' if done.returncode == 0 else 'RED'}): {_verdict(ok)}")
+    print(
+        f"make check                     {minutes:6.1f} min  (goal <= {SUITE_GOAL_MINUTES:g} min on an idle 2-core "
+        f"machine; here {os.cpu_count()} cores, load {load:.1f} at the start; "
+        f"{'green' if done.returncode == 0 else 'RED'}): {_verdict(ok)}"
+    )
     return ok
 
 

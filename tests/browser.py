@@ -16,10 +16,23 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-extensions", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio",
-         "--proxy-server=127.0.0.1:9", "--virtual-time-budget=3000", "--allow-file-access-from-files")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--mute-audio",
+    "--proxy-server=127.0.0.1:9",
+    "--virtual-time-budget=3000",
+    "--allow-file-access-from-files",
+)
 _PROBE = re.compile(r'<pre id="lab-probe">(.*?)</pre>', re.S)
 
 
@@ -37,11 +50,29 @@ def _run(page: Path, *args: str, width: int, height: int) -> str:
     if binary is None:
         raise RuntimeError("no Chromium on this machine")
     with tempfile.TemporaryDirectory(prefix="lab09-chromium-") as home:
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "XDG_CONFIG_HOME": home,
-               "XDG_CACHE_HOME": home, "TMPDIR": home, "LANG": "C.UTF-8"}
-        result = subprocess.run([binary, *FLAGS, f"--user-data-dir={home}/profile", f"--window-size={width},{height}",
-                                 *args, Path(page).resolve().as_uri()],
-                                capture_output=True, text=True, env=env, timeout=120, cwd=home)
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": home,
+            "XDG_CONFIG_HOME": home,
+            "XDG_CACHE_HOME": home,
+            "TMPDIR": home,
+            "LANG": "C.UTF-8",
+        }
+        result = subprocess.run(
+            [
+                binary,
+                *FLAGS,
+                f"--user-data-dir={home}/profile",
+                f"--window-size={width},{height}",
+                *args,
+                Path(page).resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            cwd=home,
+        )
     if result.returncode != 0:
         raise RuntimeError(f"chromium failed ({result.returncode}): {result.stderr[-2000:]}")
     return result.stdout
@@ -56,12 +87,14 @@ def probe(page: Path, expression: str, width: int = 1000, height: int = 800):
     """Evaluate a JavaScript `expression` inside the loaded page, `width` CSS pixels wide, after its own load
     handlers ran; return its JSON value.  The page is shown in a frame of exactly that width (headless
     windows are never narrower than 500 px), from a copy, so the original is not touched."""
-    script = ("<script>const frame = document.getElementById('page');"
-              "frame.addEventListener('load', () => setTimeout(() => {"
-              "const out = document.createElement('pre'); out.id = 'lab-probe';"
-              f"try {{ out.textContent = JSON.stringify({{value: frame.contentWindow.eval({json.dumps(expression)})}}); }}"
-              "catch (error) { out.textContent = JSON.stringify({error: String(error)}); }"
-              "document.body.appendChild(out); }, 0));</script>")
+    script = (
+        "<script>const frame = document.getElementById('page');"
+        "frame.addEventListener('load', () => setTimeout(() => {"
+        "const out = document.createElement('pre'); out.id = 'lab-probe';"
+        f"try {{ out.textContent = JSON.stringify({{value: frame.contentWindow.eval({json.dumps(expression)})}}); }}"
+        "catch (error) { out.textContent = JSON.stringify({error: String(error)}); }"
+        "document.body.appendChild(out); }, 0));</script>"
+    )
     with _framed(page, width, height, script) as wrapper:
         dom = dump_dom(wrapper, max(width, 500) + 20, height + 20)
     found = _PROBE.search(dom)
@@ -79,9 +112,11 @@ def _framed(page: Path, width: int, height: int, script: str = ""):
     with tempfile.TemporaryDirectory(prefix="lab09-frame-") as folder:
         shutil.copy(page, Path(folder) / "page.html")
         wrapper = Path(folder) / "wrapper.html"
-        wrapper.write_text(f"<!doctype html><html><body style=\"margin:0\"><iframe id=\"page\" src=\"page.html\" "
-                           f"style=\"border:0;width:{width}px;height:{height}px\"></iframe>{script}</body></html>",
-                           encoding="utf-8")
+        wrapper.write_text(
+            f"<!doctype html><html><body style=\"margin:0\"><iframe id=\"page\" src=\"page.html\" "
+            f"style=\"border:0;width:{width}px;height:{height}px\"></iframe>{script}</body></html>",
+            encoding="utf-8",
+        )
         yield wrapper
 
 

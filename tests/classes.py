@@ -21,8 +21,10 @@ from labkit.spec import Lab, active
 # lab id -> its wrong solution and the hint its detector names for it, for the two labs whose wrong solution sits
 # elsewhere: Lab09's (tests/students/wrong/, the suite's students) and the toy's.  Every lab of the course's labs/
 # needs no row: its own students/wrong.py, whose docstring names the hint ("Hint: hint.key"; see wrong_solution)
-WRONG = {"lab09": (STUDENTS / "wrong" / "no_trim.py", "hint.not_trimmed"),
-         "toycalc": (STUDENTS.parent / "toylab" / "wrong.py", "toy.hint.precedence")}
+WRONG = {
+    "lab09": (STUDENTS / "wrong" / "no_trim.py", "hint.not_trimmed"),
+    "toycalc": (STUDENTS.parent / "toylab" / "wrong.py", "toy.hint.precedence"),
+}
 
 
 def wrong_solution(lab: Lab) -> tuple:
@@ -31,12 +33,16 @@ def wrong_solution(lab: Lab) -> tuple:
         return WRONG[lab.id]
     path = lab.root / "students" / "wrong.py"
     if not path.is_file():
-        missing(f"{lab.id}: the core's tests grade each lab's wrong solution: add {path.relative_to(ROOT).as_posix()} "
-                f"(right but for one mistake; its docstring names the hint its detector gives: Hint: hint.key)")
+        missing(
+            f"{lab.id}: the core's tests grade each lab's wrong solution: add {path.relative_to(ROOT).as_posix()} "
+            f"(right but for one mistake; its docstring names the hint its detector gives: Hint: hint.key)"
+        )
     named = re.search(r"^Hint: (\S+)\s*$", path.read_text(encoding="utf-8"), re.M)
     if not named:
-        missing(f"{lab.id}: {path.relative_to(ROOT).as_posix()}'s docstring must name the hint its detector gives it, "
-                f"in a line of its own: Hint: hint.key")
+        missing(
+            f"{lab.id}: {path.relative_to(ROOT).as_posix()}'s docstring must name the hint its detector gives it, "
+            f"in a line of its own: Hint: hint.key"
+        )
     return path, named[1]
 
 
@@ -49,8 +55,16 @@ LIMITS = replace(CLASS_LIMITS, case_seconds=5.0)  # no correct call times out on
 def header(lab: Lab) -> list:
     """grades.csv's columns for `lab`, from its spec: a 1/0 column per graded check, the LMS facts, the sandbox
     level, the points of each graded group."""
-    return ["student", "status", "score", "max_score", *[check.column for check in lab.graded], *LMS_COLUMNS,
-            "sandbox", *[f"{group.id}_points" for group in lab.graded_groups]]
+    return [
+        "student",
+        "status",
+        "score",
+        "max_score",
+        *[check.column for check in lab.graded],
+        *LMS_COLUMNS,
+        "sandbox",
+        *[f"{group.id}_points" for group in lab.graded_groups],
+    ]
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ for _name in MAKE_VARIABLES | {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDE
     os.environ.pop(_name, None)
 STUDENTS = ROOT / "tests" / "students"
 LAB = active()  # the lab this checkout runs (lab09/spec.py)
-TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, DrawnCheck))  # fixed examples: the six, extended
+# fixed examples: the six, extended
+TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, DrawnCheck))
 
 if os.environ.get("LAB_SANDBOX", "").strip().lower() == "none":
     # Whoever runs `make check` with the sandbox forced off chose that level; the grader refuses a level below full
@@ -56,6 +57,7 @@ def engine(request, monkeypatch):
 def process_table() -> dict:
     """pid -> (parent pid, session, start time, state) of every process, as the reaper reads /proc."""
     from labkit.run.reaper import process_stat
+
     table = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit() and (stat := process_stat(int(entry))):
@@ -68,6 +70,7 @@ def wait_for(condition, seconds: float = 120.0, what: str = "the state the test 
     file, never by sleeping a fixed time.  `seconds` only bounds how long a broken run takes to fail (a busy
     machine makes every step slower, so it is generous)."""
     import time
+
     deadline = time.monotonic() + seconds
     while True:
         found = condition()
@@ -96,6 +99,7 @@ def without_level_line(feedback: str) -> str:
     says so when the instructor chose such a level, as `LAB_SANDBOX=none make check` does): what remains is what
     a full-strength grade writes."""
     from labkit.i18n import text
+
     opening = text("feedback.sandbox", level="\0").split("\0")[0]
     return feedback.split("\n\n", 1)[1] if feedback.startswith(opening) else feedback
 
@@ -103,21 +107,23 @@ def without_level_line(feedback: str) -> str:
 def clean_env(**overrides) -> dict:
     """The environment of a student's shell (without the variables of `make check`: MAKE_VARIABLES), Chinese unless
     told otherwise."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("LAB", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT",
-                        "PYTHONPYCACHEPREFIX")}  # bytecode of a lab copied to a temp dir stays there
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("LAB", "LAB_LANG", "LAB_TIMEOUT", "LAB_STUDENT", "PYTHONPYCACHEPREFIX")
+    }  # bytecode of a lab copied to a temp dir stays there
     env.update(overrides)
     return env
 
 
-def make(*args: str, env: dict | None = None, timeout: float = 120,
-         this_python: bool = True) -> subprocess.CompletedProcess:
+def make(
+    *args: str, env: dict | None = None, timeout: float = 120, this_python: bool = True
+) -> subprocess.CompletedProcess:
     """`make ARGS` in the lab, by default with this interpreter (it has pytest); output as text."""
     command = ["make", "--no-print-directory", *args]
     if this_python and not any(arg.startswith("PYTHON=") for arg in args):
         command.append(f"PYTHON={sys.executable}")
-    return subprocess.run(command, cwd=ROOT, env=env or clean_env(), capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(command, cwd=ROOT, env=env or clean_env(), capture_output=True, text=True, timeout=timeout)
 
 
 def judged(path: Path, cases=None, limits: Limits = QUICK) -> dict:
@@ -130,7 +136,8 @@ def judged(path: Path, cases=None, limits: Limits = QUICK) -> dict:
         return {case.id: assess.verdict(student, case) for case in cases}
 
 
-TOY = ("toy", "toylab.spec", ROOT / "tests")  # the suite's own toy lab (tests/toylab/): its name, spec, where it is found
+# the suite's own toy lab (tests/toylab/): its name, spec, where it is found
+TOY = ("toy", "toylab.spec", ROOT / "tests")
 DEFAULT, *_FURTHER = course.labs().items()  # the course's labs as it finds them: the default lab, then labs/<name>/
 LABS = {DEFAULT[0]: DEFAULT[1][1], TOY[0]: TOY[1], **{name: spec for name, (_, spec) in _FURTHER}}  # the labs the
 # core's own tests run against, derived: the course's default lab (Lab09), the toy, every lab of labs/ (Lab10, ...)
@@ -143,8 +150,9 @@ def use_lab(name: str, monkeypatch):
     """Make the lab LABS[name] active for this test and yield it (a generator for a fixture to yield from)."""
     monkeypatch.setenv("LAB_SPEC", LABS[name])
     paths = [str(LAB_ROOTS[name])] if name in LAB_ROOTS else []
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (*paths, str(ROOT / "tests"),
-                                                                      os.environ.get("PYTHONPATH")))))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, (*paths, str(ROOT / "tests"), os.environ.get("PYTHONPATH"))))
+    )
     active.cache_clear()
     try:
         yield active()
@@ -160,8 +168,10 @@ def lab(request, monkeypatch):
     yield from use_lab(request.param, monkeypatch)
 
 
-@pytest.fixture(params=((DEFAULT[0], "posix"), (DEFAULT[0], "portable"),
-                        *((name, "posix") for name in LABS if name != DEFAULT[0])), ids="-".join)
+@pytest.fixture(
+    params=((DEFAULT[0], "posix"), (DEFAULT[0], "portable"), *((name, "posix") for name in LABS if name != DEFAULT[0])),
+    ids="-".join,
+)
 def lab_engine(request, monkeypatch):
     """`lab` and `engine` together, the portable layer for Lab09 only: the process layer does not depend on
     the lab, so another lab's runs prove what they prove (the core runs another lab) with the posix one."""
@@ -173,6 +183,7 @@ def lab_engine(request, monkeypatch):
 def _arities() -> dict:
     """Lab09's function -> how many arguments it takes, from its reference solution (its signatures)."""
     import ast
+
     tree = ast.parse(SOLUTION.read_text(encoding="utf-8"))
     return {node.name: len(node.args.args) for node in tree.body if isinstance(node, ast.FunctionDef)}
 
@@ -200,15 +211,21 @@ def for_lab(path: Path, lab, folder: Path, playing: dict | None = None) -> Path:
     if lab.id == LAB.id:
         return path
     given = Runtime.of(LAB).given
-    source = re.sub(rf"^from {re.escape(given['module'])} import (.*?)(\s*#.*)?$",
-                    lambda found: "".join(f"{name} = {given['names'][name]!r}; " for name in
-                                          (name.strip() for name in found[1].split(","))),
-                    path.read_text(encoding="utf-8"), flags=re.M)
+    source = re.sub(
+        rf"^from {re.escape(given['module'])} import (.*?)(\s*#.*)?$",
+        lambda found: "".join(
+            f"{name} = {given['names'][name]!r}; " for name in (name.strip() for name in found[1].split(","))
+        ),
+        path.read_text(encoding="utf-8"),
+        flags=re.M,
+    )
     arity = _arities()
-    aliases = "".join(f"\ntry:\n    _ours = {ours}\nexcept NameError:\n    pass\nelse:\n"  # a missing function stays
-                      f"    {mine} = _ours\n    if callable(_ours):\n"  # missing, a name that is no function one
-                      f"        def {mine}(*args, _ours=_ours):\n            return _ours(*args[:{arity[ours]}])\n"
-                      for mine, ours in (plays(lab) if playing is None else playing).items())
+    aliases = "".join(
+        f"\ntry:\n    _ours = {ours}\nexcept NameError:\n    pass\nelse:\n"  # a missing function stays
+        f"    {mine} = _ours\n    if callable(_ours):\n"  # missing, a name that is no function one
+        f"        def {mine}(*args, _ours=_ours):\n            return _ours(*args[:{arity[ours]}])\n"
+        for mine, ours in (plays(lab) if playing is None else playing).items()
+    )
     copy = folder / lab.student_file_name
     copy.write_text(source + "\n" + aliases + "\n", encoding="utf-8")
     return copy

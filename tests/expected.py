@@ -19,8 +19,13 @@ FILE = Path(__file__).with_name("expected.json")
 COMMAND = "make expected"
 CHALLENGE = tuple(case for case in LAB.selected("challenge") if case.function == "trim_history")
 REWRITE = tuple(case for case in LAB.selected("challenge") if case.section == "rewrite")
-FOLDERS = {"wrong": LAB.selected("test"), "wrong_full": TABLE, "wrong_multi": TABLE, "wrong_trim": CHALLENGE,
-           "wrong_rewrite": REWRITE}  # a folder of tests/students -> the checks its files are judged on
+FOLDERS = {
+    "wrong": LAB.selected("test"),
+    "wrong_full": TABLE,
+    "wrong_multi": TABLE,
+    "wrong_trim": CHALLENGE,
+    "wrong_rewrite": REWRITE,
+}  # a folder of tests/students -> the checks its files are judged on
 BOUNDARY = ("no_cut_user", "no_cut_system", "no_cut_end")  # wrong/ files judged on every extract check too
 EXTRACTS = tuple(case for case in TABLE + LAB.in_group("properties") if case.function == "extract_response")
 
@@ -31,10 +36,16 @@ def _ids(failed: set, cases) -> list[str]:
 
 def computed() -> dict:
     """{folder: {file: the ids of the checks it fails}}, and "boundary": the BOUNDARY files over EXTRACTS."""
-    data = {folder: {path.stem: _ids(failing(judged(path, cases=cases)), cases)
-                     for path in sorted((STUDENTS / folder).glob("*.py"))} for folder, cases in FOLDERS.items()}
-    data["boundary"] = {name: _ids(failing(judged(STUDENTS / "wrong" / f"{name}.py", cases=EXTRACTS)), EXTRACTS)
-                        for name in BOUNDARY}
+    data = {
+        folder: {
+            path.stem: _ids(failing(judged(path, cases=cases)), cases)
+            for path in sorted((STUDENTS / folder).glob("*.py"))
+        }
+        for folder, cases in FOLDERS.items()
+    }
+    data["boundary"] = {
+        name: _ids(failing(judged(STUDENTS / "wrong" / f"{name}.py", cases=EXTRACTS)), EXTRACTS) for name in BOUNDARY
+    }
     return data
 
 
@@ -63,8 +74,14 @@ def failing_of(folder: str, name: str) -> set:
 def main(argv: list[str]) -> int:
     before = FILE.read_text(encoding="utf-8") if FILE.is_file() else ""
     after = dumped(computed())
-    diff = "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        "tests/expected.json (now)", "tests/expected.json (computed)"))
+    diff = "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            "tests/expected.json (now)",
+            "tests/expected.json (computed)",
+        )
+    )
     if not diff:
         print("expected: tests/expected.json is current")
         return 0

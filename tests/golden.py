@@ -77,27 +77,49 @@ TERMINAL, CHAT = r"/std(out|err)$", r"^chat-"  # which captured files a mask app
 MASKS = (  # (files, pattern, replacement): what two runs of one tree print differently, and nothing else
     (TERMINAL, r"用时 \d+(\.\d+)? 秒", "用时 N 秒"),  # the grader's elapsed time
     (TERMINAL, r"\bin \d+(\.\d+)? s\b", "in N s"),
-    (TERMINAL, r"(?m)^(评分中|grading) (\d+)/(\d+) · .*\n",  # progress: every 5 s (how many varies), with an ETA
-     lambda m: f"{m[1]} {m[2]}/{m[3]} · (elapsed, ETA)\n" if m[2] == m[3] else ""),
+    (
+        TERMINAL,
+        r"(?m)^(评分中|grading) (\d+)/(\d+) · .*\n",  # progress: every 5 s (how many varies), with an ETA
+        lambda m: f"{m[1]} {m[2]}/{m[3]} · (elapsed, ETA)\n" if m[2] == m[3] else "",
+    ),
     (CHAT, r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", "YYYY-MM-DD hh:mm:ss"),  # when the chat's session started
 )
 
 LANGS = {"zh": {}, "en": {"LAB_LANG": "en"}}
-TESTED = {"stub": "framework/student.py", "solution": SOLUTION, "no_cut_user": f"{STUDENTS}/wrong/no_cut_user.py",
-          "saved_as_gbk": f"{STUDENTS}/wrong/saved_as_gbk.py", "loop_in_call": f"{STUDENTS}/hostile/loop_in_call.py"}
+TESTED = {
+    "stub": "framework/student.py",
+    "solution": SOLUTION,
+    "no_cut_user": f"{STUDENTS}/wrong/no_cut_user.py",
+    "saved_as_gbk": f"{STUDENTS}/wrong/saved_as_gbk.py",
+    "loop_in_call": f"{STUDENTS}/hostile/loop_in_call.py",
+}
 FULL = {"solution": SOLUTION, "strips_content": f"{STUDENTS}/wrong_full/strips_content.py"}
 CHALLENGED = {"stub": "framework/student.py", "solution": SOLUTION}
-CLASS = ("correct/regex.py", "correct/partition.py", "wrong/no_cut_user.py", "wrong/first_not_last.py",
-         "wrong/saved_as_gbk.py", "wrong/prints_instead_of_returning.py", "wrong_full/strips_content.py",
-         "wrong_full/keyerror_for_unknown_role.py", "held_out/trims_every_line.py", "hostile/exit_in_call.py",
-         "hostile/fake_pass_lines.py", "hostile/syntax_error.py")  # plain: one .py per student, id <folder>-<file>
-COURSE = ("[weights]\nsix = 40\nextended = 10\nproperties = 20\ngenerated = 30\n\n"
-          "[generated]\ncount = 60\nsecret = golden-not-a-secret\n\n[course]\ntitle = Lab09 (golden)\nlanguage = en\n")
-METADATA = {"id": 123456789, "created_at": "2024-03-02T10:00:00.000000-08:00",
-            "assignment": {"title": "Lab09", "due_date": "2024-03-01T23:59:00.000000-08:00"},
-            "users": [{"id": 1234, "name": "Alice Example", "email": "alice@example.edu"}],
-            "previous_submissions": [{"submission_time": "2024-03-01T12:00:00.000000-08:00", "score": 60.0,
-                                      "results": {}}]}  # Gradescope's submission_metadata.json: late, attempt 2
+CLASS = (
+    "correct/regex.py",
+    "correct/partition.py",
+    "wrong/no_cut_user.py",
+    "wrong/first_not_last.py",
+    "wrong/saved_as_gbk.py",
+    "wrong/prints_instead_of_returning.py",
+    "wrong_full/strips_content.py",
+    "wrong_full/keyerror_for_unknown_role.py",
+    "held_out/trims_every_line.py",
+    "hostile/exit_in_call.py",
+    "hostile/fake_pass_lines.py",
+    "hostile/syntax_error.py",
+)  # plain: one .py per student, id <folder>-<file>
+COURSE = (
+    "[weights]\nsix = 40\nextended = 10\nproperties = 20\ngenerated = 30\n\n"
+    "[generated]\ncount = 60\nsecret = golden-not-a-secret\n\n[course]\ntitle = Lab09 (golden)\nlanguage = en\n"
+)
+METADATA = {
+    "id": 123456789,
+    "created_at": "2024-03-02T10:00:00.000000-08:00",
+    "assignment": {"title": "Lab09", "due_date": "2024-03-01T23:59:00.000000-08:00"},
+    "users": [{"id": 1234, "name": "Alice Example", "email": "alice@example.edu"}],
+    "previous_submissions": [{"submission_time": "2024-03-01T12:00:00.000000-08:00", "score": 60.0, "results": {}}],
+}  # Gradescope's submission_metadata.json: late, attempt 2
 
 
 @dataclass
@@ -119,21 +141,28 @@ def fail(message: str):
 
 # --- the inputs --------------------------------------------------------------------------------------------
 
+
 def plain_class(tmp: Path) -> None:
     """A plain folder: the CLASS files as `<folder>-<file>`, and a Word document that is no code."""
     folder = tmp / "class"
     folder.mkdir()
     for name in CLASS:
         shutil.copyfile(ROOT / STUDENTS / name, folder / name.replace("/", "-"))
-    (folder / "essay-report.docx").write_bytes(lms.zip_bytes({"[Content_Types].xml": b"<Types/>",
-                                                              "word/document.xml": b"<w:document/>"}))
+    (folder / "essay-report.docx").write_bytes(
+        lms.zip_bytes({"[Content_Types].xml": b"<Types/>", "word/document.xml": b"<w:document/>"})
+    )
 
 
 def regrade(tmp: Path) -> None:
     """The plain class, then a corrected resubmission and a student who was not graded before."""
     plain_class(tmp)
-    lms.put(tmp / "again", {"wrong-no_cut_user.py": (ROOT / SOLUTION).read_bytes(),
-                            "wrong-no_trim.py": (ROOT / STUDENTS / "wrong/no_trim.py").read_bytes()})
+    lms.put(
+        tmp / "again",
+        {
+            "wrong-no_cut_user.py": (ROOT / SOLUTION).read_bytes(),
+            "wrong-no_trim.py": (ROOT / STUDENTS / "wrong/no_trim.py").read_bytes(),
+        },
+    )
 
 
 def course_file(tmp: Path) -> None:
@@ -145,8 +174,9 @@ def course_file(tmp: Path) -> None:
 def canvas(tmp: Path) -> None:
     """A Canvas download and its gradebook export (`;`, decimal commas, a BOM, a Manual Posting row)."""
     lms.canvas_class(tmp / "download")
-    (tmp / "gradebook.csv").write_bytes(lms.canvas_gradebook(lms.CANVAS_ROWS, separator=";", bom=True, manual=True,
-                                                             decimal=",", points="7.00"))
+    (tmp / "gradebook.csv").write_bytes(
+        lms.canvas_gradebook(lms.CANVAS_ROWS, separator=";", bom=True, manual=True, decimal=",", points="7.00")
+    )
 
 
 def moodle(tmp: Path) -> None:
@@ -172,47 +202,100 @@ def grader_module() -> str:
 
 # --- the cases ---------------------------------------------------------------------------------------------
 
+
 def cases() -> list:
     """Every case, in the order they run."""
-    chat = ["make", "chat", "DEMO=1", f"STUDENT={SOLUTION}", "REWRITE_DEADLINE=60000",
-            "CHAT_PAGE={tmp}/chat-session.html", "CHAT_DB={tmp}/chat-sessions.db"]
+    chat = [
+        "make",
+        "chat",
+        "DEMO=1",
+        f"STUDENT={SOLUTION}",
+        "REWRITE_DEADLINE=60000",
+        "CHAT_PAGE={tmp}/chat-session.html",
+        "CHAT_DB={tmp}/chat-sessions.db",
+    ]
     chat_files = ("{tmp}/chat-session.html", "{tmp}/chat-sessions.db")
     grade = ["make", "grade", "JOBS=2", "OUT={tmp}/out"]
-    found = [Case(f"{target}-{who}-{lang}", [["make", "clean"], ["make", target, f"STUDENT={path}"]],
-                  {**env, "LAB_TIMEOUT": None if who == "loop_in_call" else GENEROUS})
-             for target, students in (("test", TESTED), ("test-full", FULL), ("challenge", CHALLENGED))
-             for who, path in students.items() for lang, env in LANGS.items()]
+    found = [
+        Case(
+            f"{target}-{who}-{lang}",
+            [["make", "clean"], ["make", target, f"STUDENT={path}"]],
+            {**env, "LAB_TIMEOUT": None if who == "loop_in_call" else GENEROUS},
+        )
+        for target, students in (("test", TESTED), ("test-full", FULL), ("challenge", CHALLENGED))
+        for who, path in students.items()
+        for lang, env in LANGS.items()
+    ]
     return found + [
         Case("help", [["make", "help"]]),
         Case("chat-zh", [chat], outputs=chat_files),
         Case("chat-en", [chat], LANGS["en"], outputs=chat_files),
         Case("chat-rewrite0", [chat + ["REWRITE=0"]], outputs=chat_files),
         Case("grade-plain", [grade + ["SUBMISSIONS={tmp}/class"]], build=plain_class, outputs=("{tmp}/out",)),
-        Case("grade-canvas", [grade + ["SUBMISSIONS={tmp}/download", "ROSTER={tmp}/gradebook.csv"]], build=canvas,
-             outputs=("{tmp}/out",)),
-        Case("grade-moodle", [grade + ["SUBMISSIONS={tmp}/download", "ROSTER={tmp}/worksheet.csv"]], build=moodle,
-             outputs=("{tmp}/out",)),
-        Case("grade-blackboard", [grade + ["SUBMISSIONS={tmp}/download"]],
-             build=lambda tmp: lms.blackboard_class(tmp / "download"), outputs=("{tmp}/out",)),
-        Case("grade-merge", [grade + ["SUBMISSIONS={tmp}/class"], grade + ["SUBMISSIONS={tmp}/again", "MERGE=1"]],
-             build=regrade, outputs=("{tmp}/out",)),
-        Case("grade-config", [grade + ["SUBMISSIONS={tmp}/class", "CONFIG={tmp}/grading.ini"]], build=course_file,
-             outputs=("{tmp}/out",)),
-        Case("gradescope", [["{python}", "-m", grader_module(), "--gradescope", "--submission", "{tmp}/submission",
-                             "--metadata", "{tmp}/submission_metadata.json",
-                             "--results", "{tmp}/results/results.json"]],
-             build=gradescope_submission, outputs=("{tmp}/results",)),
+        Case(
+            "grade-canvas",
+            [grade + ["SUBMISSIONS={tmp}/download", "ROSTER={tmp}/gradebook.csv"]],
+            build=canvas,
+            outputs=("{tmp}/out",),
+        ),
+        Case(
+            "grade-moodle",
+            [grade + ["SUBMISSIONS={tmp}/download", "ROSTER={tmp}/worksheet.csv"]],
+            build=moodle,
+            outputs=("{tmp}/out",),
+        ),
+        Case(
+            "grade-blackboard",
+            [grade + ["SUBMISSIONS={tmp}/download"]],
+            build=lambda tmp: lms.blackboard_class(tmp / "download"),
+            outputs=("{tmp}/out",),
+        ),
+        Case(
+            "grade-merge",
+            [grade + ["SUBMISSIONS={tmp}/class"], grade + ["SUBMISSIONS={tmp}/again", "MERGE=1"]],
+            build=regrade,
+            outputs=("{tmp}/out",),
+        ),
+        Case(
+            "grade-config",
+            [grade + ["SUBMISSIONS={tmp}/class", "CONFIG={tmp}/grading.ini"]],
+            build=course_file,
+            outputs=("{tmp}/out",),
+        ),
+        Case(
+            "gradescope",
+            [
+                [
+                    "{python}",
+                    "-m",
+                    grader_module(),
+                    "--gradescope",
+                    "--submission",
+                    "{tmp}/submission",
+                    "--metadata",
+                    "{tmp}/submission_metadata.json",
+                    "--results",
+                    "{tmp}/results/results.json",
+                ]
+            ],
+            build=gradescope_submission,
+            outputs=("{tmp}/results",),
+        ),
         Case("dist", [["make", "clean"], ["make", "dist"]], outputs=("{root}/dist/*.tar.gz", "{root}/dist/*.zip")),
     ]
 
 
 # --- capture -----------------------------------------------------------------------------------------------
 
+
 def environment(temp: Path, case: Case) -> dict:
     """A student's shell: no make nesting, no LAB_ setting of the caller's but the sandbox's, TMPDIR our own."""
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "PYTHONPYCACHEPREFIX")
-           and (not key.startswith("LAB_") or key in KEPT_LAB_VARIABLES)}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "PYTHONPYCACHEPREFIX")
+        and (not key.startswith("LAB_") or key in KEPT_LAB_VARIABLES)
+    }
     env.update(TMPDIR=str(temp / "tmp"), LAB_TIMEOUT=GENEROUS, LAB_SANDBOX_UID=UIDS)
     for key, value in case.env.items():
         if value is None:
@@ -233,8 +316,9 @@ def run_case(case: Case, tmp: Path, python: str, env: dict) -> tuple:
     stdout, stderr, code = b"", b"", "0"
     for step in case.steps:
         try:
-            done = subprocess.run(command_line(step, tmp, python), cwd=ROOT, env=env, capture_output=True,
-                                  timeout=STEP_SECONDS)
+            done = subprocess.run(
+                command_line(step, tmp, python), cwd=ROOT, env=env, capture_output=True, timeout=STEP_SECONDS
+            )
         except subprocess.TimeoutExpired as hung:
             return stdout + (hung.stdout or b""), stderr + (hung.stderr or b""), f"hung after {STEP_SECONDS} s"
         stdout, stderr, code = stdout + done.stdout, stderr + done.stderr, str(done.returncode)
@@ -271,12 +355,15 @@ def database_rows(path: Path) -> bytes:
     connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         for (table,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
-            columns = [row[1] for row in connection.execute(f'PRAGMA table_info("{table}")')
-                       if row[1] not in VARYING_COLUMNS]
+            columns = [
+                row[1] for row in connection.execute(f'PRAGMA table_info("{table}")') if row[1] not in VARYING_COLUMNS
+            ]
             lines.append(f"## {table} ({', '.join(columns)})")
             quoted = ", ".join(f'"{column}"' for column in columns)
-            lines += [json.dumps(row, ensure_ascii=False)
-                      for row in connection.execute(f'SELECT {quoted} FROM "{table}" ORDER BY rowid')]
+            lines += [
+                json.dumps(row, ensure_ascii=False)
+                for row in connection.execute(f'SELECT {quoted} FROM "{table}" ORDER BY rowid')
+            ]
     finally:
         connection.close()
     return ("\n".join(lines) + "\n").encode("utf-8")
@@ -288,8 +375,10 @@ def archive_members(path: Path) -> bytes:
     if path.name.endswith(".zip"):
         with zipfile.ZipFile(path) as bundle:
             for info in bundle.infolist():
-                lines.append(f"{info.external_attr >> 16:o} {info.file_size} "
-                             f"{hashlib.sha256(bundle.read(info)).hexdigest()} {info.filename}")
+                lines.append(
+                    f"{info.external_attr >> 16:o} {info.file_size} "
+                    f"{hashlib.sha256(bundle.read(info)).hexdigest()} {info.filename}"
+                )
     else:
         with tarfile.open(path) as tar:
             for info in tar.getmembers():
@@ -300,23 +389,30 @@ def archive_members(path: Path) -> bytes:
 
 def capture(folder: Path, python: str, only: list) -> int:
     """Run the cases named by `only` (globs or name prefixes: `test` is every test-…; all when empty) into `folder`."""
-    chosen = [case for case in cases() if not only or any(fnmatch.fnmatch(case.name, pattern)
-                                                          or case.name.startswith(pattern + "-") for pattern in only)]
+    chosen = [
+        case
+        for case in cases()
+        if not only
+        or any(fnmatch.fnmatch(case.name, pattern) or case.name.startswith(pattern + "-") for pattern in only)
+    ]
     if not chosen:
         fail("--only matches no case: " + " ".join(case.name for case in cases()))
     if folder.exists() and any(folder.iterdir()):
         fail(f"{folder} is not empty (a capture goes into a new folder)")
     if subprocess.run([python, "-c", "import pytest, pytest_timeout"], capture_output=True).returncode != 0:
-        fail(f"{python} lacks pytest or pytest-timeout: --python .venv/bin/python (make test "
-                         "makes it)")
+        fail(f"{python} lacks pytest or pytest-timeout: --python .venv/bin/python (make test makes it)")
     started = time.monotonic()
     temp = Path(tempfile.mkdtemp(prefix="golden-"))
     try:
         temp.chmod(0o755)  # a child under a uid of its own must reach its folder inside TMPDIR
         (temp / "tmp").mkdir()
         (temp / "tmp").chmod(0o1777)  # like /tmp
-        paths = {str(temp): b"$TMP", os.path.realpath(temp): b"$TMP", str(ROOT): b"$ROOT",
-                 os.path.realpath(ROOT): b"$ROOT"}
+        paths = {
+            str(temp): b"$TMP",
+            os.path.realpath(temp): b"$TMP",
+            str(ROOT): b"$ROOT",
+            os.path.realpath(ROOT): b"$ROOT",
+        }
         for case in chosen:
             tmp = temp / case.name
             tmp.mkdir()
@@ -324,9 +420,13 @@ def capture(folder: Path, python: str, only: list) -> int:
                 case.build(tmp)
             began = time.monotonic()
             stdout, stderr, code = run_case(case, tmp, python, environment(temp, case))
-            files = {"command": " && ".join(" ".join(step) for step in case.steps).encode("utf-8") + b"\n",
-                     "stdout": stdout, "stderr": stderr, "exit": code.encode() + b"\n",
-                     **{f"files/{name}": data for name, data in output_files(case, tmp).items()}}
+            files = {
+                "command": " && ".join(" ".join(step) for step in case.steps).encode("utf-8") + b"\n",
+                "stdout": stdout,
+                "stderr": stderr,
+                "exit": code.encode() + b"\n",
+                **{f"files/{name}": data for name, data in output_files(case, tmp).items()},
+            }
             write(folder / case.name, files, paths)
             print(f"golden: {case.name:<28} exit {code:<3} {time.monotonic() - began:5.1f} s", file=sys.stderr)
     finally:
@@ -346,6 +446,7 @@ def write(folder: Path, files: dict, paths: dict) -> None:
 
 # --- compare -----------------------------------------------------------------------------------------------
 
+
 def masked(name: str, data: bytes) -> list:
     """The file's lines with MASKS applied (undecodable bytes shown as escapes)."""
     text = data.decode("utf-8", "backslashreplace")
@@ -358,16 +459,18 @@ def masked(name: str, data: bytes) -> list:
 def changed_lines(before: list, after: list) -> list:
     """The lines one side has and the other has not, where they differ."""
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
-    return [line for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
-            for line in before[i1:i2] + after[j1:j2]]
+    return [
+        line for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal" for line in before[i1:i2] + after[j1:j2]
+    ]
 
 
 def compare(before: Path, after: Path, allow: list, shown: int = 40) -> int:
     """Print a short unified diff of each file that differs once masked (and not as `allow` accepts); 1 if any."""
     if not all(side.is_dir() and any(side.iterdir()) for side in (before, after)):
         fail(f"{before} and {after} must both be captures (folders with files)")
-    names = sorted({path.relative_to(side).as_posix() for side in (before, after) for path in side.rglob("*")
-                    if path.is_file()})
+    names = sorted(
+        {path.relative_to(side).as_posix() for side in (before, after) for path in side.rglob("*") if path.is_file()}
+    )
     allowed = [re.compile(pattern) for pattern in allow]
     different = accepted = 0
     for name in names:
@@ -390,8 +493,11 @@ def compare(before: Path, after: Path, allow: list, shown: int = 40) -> int:
         sys.stdout.writelines(line if line.endswith("\n") else line + "\n" for line in diff[:shown])
         if len(diff) > shown:
             print(f"… {len(diff) - shown} more diff lines")
-    print(f"golden: {len(names)} files, {different} differ" + (f", {accepted} only as --allow accepts" if accepted
-                                                             else ""), file=sys.stderr)
+    print(
+        f"golden: {len(names)} files, {different} differ"
+        + (f", {accepted} only as --allow accepts" if accepted else ""),
+        file=sys.stderr,
+    )
     return 1 if different else 0
 
 
@@ -402,16 +508,28 @@ def main(argv: list | None = None) -> int:
     taking = commands.add_parser("capture", help="capture every output of this checkout into DIR")
     taking.add_argument("dir", type=Path)
     taking.add_argument("--python", default=sys.executable, help="the interpreter, with pytest (PYTHON=)")
-    taking.add_argument("--only", action="append", default=[], metavar="NAME", help="cases whose name matches (a glob, or a prefix: test)")
+    taking.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="cases whose name matches (a glob, or a prefix: test)",
+    )
     comparing = commands.add_parser("compare", help="compare two captures; exit 1 on any difference")
     comparing.add_argument("before", type=Path)
     comparing.add_argument("after", type=Path)
-    comparing.add_argument("--allow", action="append", default=[], metavar="REGEX",
-                           help="an intended difference: every changed line (or missing file's name) matches one")
+    comparing.add_argument(
+        "--allow",
+        action="append",
+        default=[],
+        metavar="REGEX",
+        help="an intended difference: every changed line (or missing file's name) matches one",
+    )
     args = parser.parse_args(argv)
     if args.command == "capture":
-        return capture(args.dir.resolve(), os.path.abspath(args.python) if os.sep in args.python else args.python,
-                       args.only)
+        return capture(
+            args.dir.resolve(), os.path.abspath(args.python) if os.sep in args.python else args.python, args.only
+        )
     return compare(args.before, args.after, args.allow)
 
 

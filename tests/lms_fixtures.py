@@ -42,8 +42,10 @@ def zip_bytes(files: dict, flag_utf8: bool = True) -> bytes:
 def gbk_zip(names: dict) -> bytes:
     """A zip whose member names are GBK bytes without the UTF-8 flag, as Chinese Windows writes them (A2):
     {name: bytes}; each name must be as long in GBK as its placeholder."""
-    placeholders = {chr(ord("A") + index) * len(name.encode("gbk")): (name, content)
-                    for index, (name, content) in enumerate(names.items())}
+    placeholders = {
+        chr(ord("A") + index) * len(name.encode("gbk")): (name, content)
+        for index, (name, content) in enumerate(names.items())
+    }
     data = zip_bytes({key: content for key, (_, content) in placeholders.items()})
     for key, (name, _) in placeholders.items():
         data = data.replace(key.encode("ascii"), name.encode("gbk"))
@@ -52,27 +54,54 @@ def gbk_zip(names: dict) -> bytes:
 
 # --- Moodle (M1–M7, W1–W5) -----------------------------------------------------------------------------
 
+
 def spout_csv(rows: list, bom: bool = True) -> bytes:
     """A CSV as Moodle's dataformat_csv writes it (W5): a BOM, `,`, a cell quoted only when it holds a comma,
     a quote, a backslash, a space or a line break, `\\n` line ends."""
     out = []
     for row in rows:
-        out.append(",".join(f'"{value.replace(chr(34), chr(34) * 2)}"'
-                            if any(c in value for c in ',"\\ \n\r\t') else value for value in row))
+        out.append(
+            ",".join(
+                f'"{value.replace(chr(34), chr(34) * 2)}"' if any(c in value for c in ',"\\ \n\r\t') else value
+                for value in row
+            )
+        )
     return (b"\xef\xbb\xbf" if bom else b"") + ("\n".join(out) + "\n").encode("utf-8")
 
 
-MOODLE_45 = ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum grade",
-             "Grade can be changed", "Last modified (submission)", "Online text", "Last modified (grade)",
-             "Feedback comments"]  # W1 with the 4.5 langpack's "Maximum grade" (W4)
+MOODLE_45 = [
+    "Identifier",
+    "Full name",
+    "Email address",
+    "Status",
+    "Grade",
+    "Maximum grade",
+    "Grade can be changed",
+    "Last modified (submission)",
+    "Online text",
+    "Last modified (grade)",
+    "Feedback comments",
+]  # W1 with the 4.5 langpack's "Maximum grade" (W4)
 
 
-def worksheet_row(participant: str, name: str, status: str, maximum: str = "100.00", grade: str = "",
-                  hidden: str = "Participant ") -> list:
+def worksheet_row(
+    participant: str, name: str, status: str, maximum: str = "100.00", grade: str = "", hidden: str = "Participant "
+) -> list:
     """One row of W1's columns: Identifier is get_string('hiddenuser') . id (W2), dates as userdate (W3)."""
     submitted = "Friday, 20 November 2026, 9:15 PM" if not status.startswith("No submission") else "-"
-    return [f"{hidden}{participant}", name, f"{participant}@example.edu", status, grade, maximum, "Yes", submitted,
-            "", "-", ""]
+    return [
+        f"{hidden}{participant}",
+        name,
+        f"{participant}@example.edu",
+        status,
+        grade,
+        maximum,
+        "Yes",
+        submitted,
+        "",
+        "-",
+        "",
+    ]
 
 
 def moodle_import(data: bytes, hiddenuser: str = "Participant ") -> dict:
@@ -94,7 +123,7 @@ def moodle_import(data: bytes, hiddenuser: str = "Participant ") -> dict:
         if row[grade].strip():
             value = float(row[grade].replace(",", "."))
             assert 0 <= value <= float(row[maximum].replace(",", ".")), "out of range: Moodle skips it"
-            grades[row[identifier][len(hiddenuser):]] = value
+            grades[row[identifier][len(hiddenuser) :]] = value
     return grades
 
 
@@ -103,19 +132,22 @@ def moodle_45_class(folder: Path) -> Path:
     entry, a Moodle 3.x folder (M2), blind marking, a renamed second upload (M5), online text (M6), names with
     CJK, accents, apostrophes (M3 deletes them) and hyphens, the zh_cn name order (M4) and two students of the
     same name."""
-    return put(folder, {
-        "Zhang Wei_1873401_assignsubmission_file/student.py": RIGHT,
-        "Zhang Wei_1873401_assignsubmission_onlinetext/onlinetext.html": "<p>see my file</p>",
-        "张伟_1873402_assignsubmission_file/lab/student.py": RIGHT,
-        "Seán OBrien_1873403_assignsubmission_file/student.py": WRONG,
-        "Anne-Marie Dubois_1873404_assignsubmission_file/student.py": WRONG,
-        "Anne-Marie Dubois_1873404_assignsubmission_file/student (1).py": RIGHT,  # M5: her second upload
-        "Li Wei_1873405_assignsubmission_file/student.py": RIGHT,
-        "Li Wei_1873406_assignsubmission_file/student.py": WRONG,
-        "Participant_1873407_assignsubmission_file/student.py": RIGHT,  # blind marking
-        "Ana García_1873408_assignsubmission_file_student.py": RIGHT,  # flat mode
-        "Kim Lee_1873409_assignsubmission_file_/student.py": RIGHT,  # Moodle 3.x
-    })
+    return put(
+        folder,
+        {
+            "Zhang Wei_1873401_assignsubmission_file/student.py": RIGHT,
+            "Zhang Wei_1873401_assignsubmission_onlinetext/onlinetext.html": "<p>see my file</p>",
+            "张伟_1873402_assignsubmission_file/lab/student.py": RIGHT,
+            "Seán OBrien_1873403_assignsubmission_file/student.py": WRONG,
+            "Anne-Marie Dubois_1873404_assignsubmission_file/student.py": WRONG,
+            "Anne-Marie Dubois_1873404_assignsubmission_file/student (1).py": RIGHT,  # M5: her second upload
+            "Li Wei_1873405_assignsubmission_file/student.py": RIGHT,
+            "Li Wei_1873406_assignsubmission_file/student.py": WRONG,
+            "Participant_1873407_assignsubmission_file/student.py": RIGHT,  # blind marking
+            "Ana García_1873408_assignsubmission_file_student.py": RIGHT,  # flat mode
+            "Kim Lee_1873409_assignsubmission_file_/student.py": RIGHT,  # Moodle 3.x
+        },
+    )
 
 
 MOODLE_STATUSES = {  # W3
@@ -130,40 +162,70 @@ MOODLE_STATUSES = {  # W3
     "1873409": "Submitted for grading",
     "1873410": "No submission - Assignment is overdue by: 9 days 10 hours",
 }
-MOODLE_NAMES = {"1873401": "Zhang Wei", "1873402": "张伟", "1873403": "Seán O'Brien", "1873404": "Anne-Marie Dubois",
-                "1873405": "Li Wei", "1873406": "Li Wei", "1873407": "Chen Jing", "1873408": "Ana García",
-                "1873409": "Kim Lee", "1873410": "Absent Student"}
+MOODLE_NAMES = {
+    "1873401": "Zhang Wei",
+    "1873402": "张伟",
+    "1873403": "Seán O'Brien",
+    "1873404": "Anne-Marie Dubois",
+    "1873405": "Li Wei",
+    "1873406": "Li Wei",
+    "1873407": "Chen Jing",
+    "1873408": "Ana García",
+    "1873409": "Kim Lee",
+    "1873410": "Absent Student",
+}
 
 
 def moodle_45_worksheet() -> bytes:
-    rows = [MOODLE_45] + [worksheet_row(pid, MOODLE_NAMES[pid], status, maximum="20.00")
-                          for pid, status in MOODLE_STATUSES.items()]
+    rows = [MOODLE_45] + [
+        worksheet_row(pid, MOODLE_NAMES[pid], status, maximum="20.00") for pid, status in MOODLE_STATUSES.items()
+    ]
     rows[1][-1] = "Good start - see me"  # feedback comments are the instructor's: imported, never touched
     return spout_csv(rows)
 
 
 # --- Canvas (C1–C7, G1–G7) --------------------------------------------------------------------------------
 
-def canvas_gradebook(rows: list, separator: str = ",", bom: bool = False, first_last: bool = False,
-                     manual: bool = False, decimal: str = ".", sis: bool = True, points: str = "10.00") -> bytes:
+
+def canvas_gradebook(
+    rows: list,
+    separator: str = ",",
+    bom: bool = False,
+    first_last: bool = False,
+    manual: bool = False,
+    decimal: str = ".",
+    sis: bool = True,
+    points: str = "10.00",
+) -> bytes:
     """A gradebook export (G1–G6): the student columns, `Lab08 (4241)`, `Lab09 (4242)`, totals; the Manual
     Posting row (G2) and `    Points Possible` (G3); rows (name, id, login, section, lab08, lab09, total), the
     name `Last, First`; scores with two decimals in the decimal mark given (G4, G5)."""
+
     def number(value: str) -> str:
         return value.replace(".", decimal)
+
     student = ["LastName", "FirstName"] if first_last else ["Student"]
-    header = student + ["ID"] + (["SIS User ID"] if sis else []) + ["SIS Login ID", "Section", "Lab08 (4241)",
-                                                                      "Lab09 (4242)", "Current Score"]
+    header = (
+        student
+        + ["ID"]
+        + (["SIS User ID"] if sis else [])
+        + ["SIS Login ID", "Section", "Lab08 (4241)", "Lab09 (4242)", "Current Score"]
+    )
     blank = [""] * (len(student) + 2 + sis + 1)
     table = [header]
     if manual:
         table.append(blank + ["", "Manual Posting", ""])
-    table.append(["    Points Possible"] + [""] * (len(student) + 2 + sis) + [number("10.00"), number(points),
-                                                                            "(read only)"])
+    table.append(
+        ["    Points Possible"] + [""] * (len(student) + 2 + sis) + [number("10.00"), number(points), "(read only)"]
+    )
     for name, user, login, section, lab08, lab09, total in rows:
         names = [part.strip() for part in name.split(",", 1)] if first_last else [name]
-        table.append(names + [user] + ([f"2023{user[-3:]}"] if sis else []) + [login, section, number(lab08), lab09,
-                                                                               number(total)])
+        table.append(
+            names
+            + [user]
+            + ([f"2023{user[-3:]}"] if sis else [])
+            + [login, section, number(lab08), lab09, number(total)]
+        )
     stream = io.StringIO()
     csv.writer(stream, delimiter=separator, lineterminator="\n").writerows(table)
     return (b"\xef\xbb\xbf" if bom else b"") + stream.getvalue().encode("utf-8")
@@ -174,22 +236,25 @@ def canvas_class(folder: Path) -> Path:
     apostrophes, commas and spaces deleted), LATE, anonymous ids (C4), text and URL entries (C3), a group's
     entry named after the group (C5), a re-upload renamed -1 (C6), two students of the same name, the Test
     Student and an excused student."""
-    return put(folder, {
-        "zhangwei_10001_50001_student.py": WRONG,
-        "zhangwei_10001_50009_student-1.py": RIGHT,  # C6: the same file uploaded again
-        "lisi_LATE_10002_50002_student.py": RIGHT,
-        "anon_Xq3Kp_50003_student.py": RIGHT,
-        "LATE_anon_Bc4Dm_50004_student.py": WRONG,
-        "obrienseán_10004_50005_student.py": RIGHT,
-        "张伟_10005_50006_student.py": RIGHT,
-        "group0_10006_50007_student.py": RIGHT,  # C5: group "Group 0", its representative 10006
-        "liuyang_10007_text.html": "<p>my answer</p>",
-        "wangfang_10008_link.html": "<p>This submission was a url, we're taking you to the url link now.</p>",
-        "liwei_10009_50008_student.py": RIGHT,
-        "liwei_10010_50010_student.py": WRONG,
-        "studenttest_10011_50011_student.py": RIGHT,  # G6: the instructor tried Student View
-        "excusededd_10012_50012_student.py": RIGHT,
-    })
+    return put(
+        folder,
+        {
+            "zhangwei_10001_50001_student.py": WRONG,
+            "zhangwei_10001_50009_student-1.py": RIGHT,  # C6: the same file uploaded again
+            "lisi_LATE_10002_50002_student.py": RIGHT,
+            "anon_Xq3Kp_50003_student.py": RIGHT,
+            "LATE_anon_Bc4Dm_50004_student.py": WRONG,
+            "obrienseán_10004_50005_student.py": RIGHT,
+            "张伟_10005_50006_student.py": RIGHT,
+            "group0_10006_50007_student.py": RIGHT,  # C5: group "Group 0", its representative 10006
+            "liuyang_10007_text.html": "<p>my answer</p>",
+            "wangfang_10008_link.html": "<p>This submission was a url, we're taking you to the url link now.</p>",
+            "liwei_10009_50008_student.py": RIGHT,
+            "liwei_10010_50010_student.py": WRONG,
+            "studenttest_10011_50011_student.py": RIGHT,  # G6: the instructor tried Student View
+            "excusededd_10012_50012_student.py": RIGHT,
+        },
+    )
 
 
 CANVAS_ROWS = [  # (Student, ID, SIS Login ID, Section, Lab08, Lab09, Current Score)
@@ -210,11 +275,14 @@ CANVAS_ROWS = [  # (Student, ID, SIS Login ID, Section, Lab08, Lab09, Current Sc
 
 # --- Blackboard (B1–B3) -----------------------------------------------------------------------------------
 
+
 def blackboard_receipt(first: str, comments: str = "There are no student comments for this assignment.") -> str:
     """The receipt `.txt` of one attempt (B1, B2): the student's name on its first line, comments below."""
-    return (f"{first}\nAssignment: Lab 09\nDate Submitted: Thursday, December 12, 2024 1:22:26 PM EST\n"
-            f"Current Grade: Needs Grading\n\nSubmission Field:\nThere is no student submission text data for "
-            f"this assignment.\n\nComments:\n{comments}\n\nFiles:\n")
+    return (
+        f"{first}\nAssignment: Lab 09\nDate Submitted: Thursday, December 12, 2024 1:22:26 PM EST\n"
+        f"Current Grade: Needs Grading\n\nSubmission Field:\nThere is no student submission text data for "
+        f"this assignment.\n\nComments:\n{comments}\n\nFiles:\n"
+    )
 
 
 def blackboard_class(folder: Path) -> Path:
@@ -223,11 +291,19 @@ def blackboard_class(folder: Path) -> Path:
     fields (B2); an attempt typed into the Submission Field, which has only its receipt."""
     first, second = "Lab 09_wei.zhang_attempt_2024-03-01-10-00-00", "Lab 09_wei.zhang_attempt_2024-03-02-09-30-00"
     li, typed = "Lab 09_li_si_2_attempt_2024-03-01-11-00-00", "Lab 09_o.neill_attempt_2024-03-01-12-00-00"
-    return put(folder, {
-        f"{first}_student.py": WRONG, f"{first}.txt": blackboard_receipt("Name: Wei Zhang (wei.zhang)"),
-        f"{second}_student.py": RIGHT, f"{second}.txt": blackboard_receipt("Name: Wei Zhang (wei.zhang)"),
-        f"{li}_student.py": RIGHT,
-        f"{li}.txt": blackboard_receipt("Naam: Li Si (li_si_2)", comments="Name: Wei Zhang (wei.zhang)\nSee my file."),
-        f"{typed}.txt": blackboard_receipt("Name: Aoife O'Neill (o.neill)").replace(
-            "There is no student submission text data for this assignment.", "def format_prompt(messages): ..."),
-    })
+    return put(
+        folder,
+        {
+            f"{first}_student.py": WRONG,
+            f"{first}.txt": blackboard_receipt("Name: Wei Zhang (wei.zhang)"),
+            f"{second}_student.py": RIGHT,
+            f"{second}.txt": blackboard_receipt("Name: Wei Zhang (wei.zhang)"),
+            f"{li}_student.py": RIGHT,
+            f"{li}.txt": blackboard_receipt(
+                "Naam: Li Si (li_si_2)", comments="Name: Wei Zhang (wei.zhang)\nSee my file."
+            ),
+            f"{typed}.txt": blackboard_receipt("Name: Aoife O'Neill (o.neill)").replace(
+                "There is no student submission text data for this assignment.", "def format_prompt(messages): ..."
+            ),
+        },
+    )

@@ -5,8 +5,15 @@ from labkit.instructor.results import CheckResult, StudentResult, Timing
 
 
 def made_check(passed: bool = False, **fields) -> CheckResult:
-    values = {"score": 0, "problem": None if passed else "wrong_value", "hint": None, "hint_text": "", "message": "",
-              "timing": Timing(limit_seconds=2.0, timed_out=False), **fields}
+    values = {
+        "score": 0,
+        "problem": None if passed else "wrong_value",
+        "hint": None,
+        "hint_text": "",
+        "message": "",
+        "timing": Timing(limit_seconds=2.0, timed_out=False),
+        **fields,
+    }
     return CheckResult(passed=passed, **values)
 
 

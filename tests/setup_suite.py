@@ -24,12 +24,17 @@ def main() -> int:
     missing = wanted()
     if not missing:
         return 0
-    say("[setup] 测试套件自己的依赖 (%s) " % ", ".join(missing), "[setup] the suite's own requirements (%s) "
-        % ", ".join(missing), end="")
+    say(
+        "[setup] 测试套件自己的依赖 (%s) " % ", ".join(missing),
+        "[setup] the suite's own requirements (%s) " % ", ".join(missing),
+        end="",
+    )
     code, last = run_with_dots([sys.executable, "-m", "pip", "install", "-q", *missing], pip_environment(os.environ))
     if code:
-        say(" 没装上 (%s)；用到它们的测试会跳过" % last[:120], " not installed (%s); the tests that use them skip"
-            % last[:120])
+        say(
+            " 没装上 (%s)；用到它们的测试会跳过" % last[:120],
+            " not installed (%s); the tests that use them skip" % last[:120],
+        )
     else:
         say(" 装好了", " installed")
     return 0

@@ -21,24 +21,35 @@ import pytest
 from conftest import LAB, ROOT, clean_env
 from labkit.instructor import sheets
 
-LEFT_OUT = shutil.ignore_patterns(".git", ".venv*", "__pycache__", ".pytest_cache", "grades", "dist", "*.pyc",
-                                  "chat-session.html", "chat-sessions.db")
-SEVENTH = ('CHECKS = CHECKS[:6] + (Case(id="7", function="extract_response", group=SIX, section="extract", '
-           'label=Text("回复前后的空行也要去掉", "blank lines around the reply are trimmed too"), hint="hint.not_trimmed", '
-           'rules=("E3", "E4"), examples=(Example(("<|assistant|>\\n\\n好的。\\n\\n<|end|>",), "好的。"),)),) + '
-           'CHECKS[6:]\n\n')
-ROWS = {"TASK.md": "| TEST 7 | 回复前后的空行也要去掉 | E3、E4 |\n",  # the sheets' rows make tables writes for it
-        "TASK.en.md": "| TEST 7 | blank lines around the reply are trimmed too | E3, E4 |\n"}
+LEFT_OUT = shutil.ignore_patterns(
+    ".git", ".venv*", "__pycache__", ".pytest_cache", "grades", "dist", "*.pyc", "chat-session.html", "chat-sessions.db"
+)
+SEVENTH = (
+    'CHECKS = CHECKS[:6] + (Case(id="7", function="extract_response", group=SIX, section="extract", '
+    'label=Text("回复前后的空行也要去掉", "blank lines around the reply are trimmed too"), hint="hint.not_trimmed", '
+    'rules=("E3", "E4"), examples=(Example(("<|assistant|>\\n\\n好的。\\n\\n<|end|>",), "好的。"),)),) + '
+    'CHECKS[6:]\n\n'
+)
+ROWS = {
+    "TASK.md": "| TEST 7 | 回复前后的空行也要去掉 | E3、E4 |\n",  # the sheets' rows make tables writes for it
+    "TASK.en.md": "| TEST 7 | blank lines around the reply are trimmed too | E3, E4 |\n",
+}
 
 
 # The suite's files that read the spec's cases (and points), run in the copy after the steps: the ones a seventh case
 # or a changed weight broke before they followed the spec, but those that take minutes (the hostile files, the
 # browser pages, new venvs), which were run whole in both copies when this was built: green but for this file and
 # test_course, which need the pristine git checkout
-CASE_READERS = ("tests/test_sheets.py", "tests/test_course_output.py", "tests/test_task_md.py", "tests/test_scheme.py",
-                "tests/test_texts.py", "tests/test_registry.py",
-                "tests/test_mistakes.py::test_mistake_fails_exactly_its_cases_and_the_named_one_gives_its_hint",
-                "tests/test_mistakes.py::test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails")
+CASE_READERS = (
+    "tests/test_sheets.py",
+    "tests/test_course_output.py",
+    "tests/test_task_md.py",
+    "tests/test_scheme.py",
+    "tests/test_texts.py",
+    "tests/test_registry.py",
+    "tests/test_mistakes.py::test_mistake_fails_exactly_its_cases_and_the_named_one_gives_its_hint",
+    "tests/test_mistakes.py::test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails",
+)
 POINT_READERS = ("tests/test_sheets.py", "tests/test_scheme.py")
 
 
@@ -70,8 +81,16 @@ def changed_files(copy: Path) -> set:
         found.update(prefix + name for name in compared.diff_files + compared.left_only + compared.right_only)
         for name, sub in compared.subdirs.items():
             walk(sub, f"{prefix}{name}/")
-    walk(filecmp.dircmp(ROOT, copy, ignore=[".git", "__pycache__", ".pytest_cache", "grades", "dist"]
-                        + [path.name for path in ROOT.glob(".venv*")]), "")
+
+    walk(
+        filecmp.dircmp(
+            ROOT,
+            copy,
+            ignore=[".git", "__pycache__", ".pytest_cache", "grades", "dist"]
+            + [path.name for path in ROOT.glob(".venv*")],
+        ),
+        "",
+    )
     return {name for name in found if not name.endswith((".pyc", "grades", "chat-session.html", "chat-sessions.db"))}
 
 
@@ -101,8 +120,13 @@ def test_a_seventh_case_needs_only_its_spec_entry_and_make_tables(tmp_path):
     tables = run(copy, "make", "tables")
     assert tables.returncode == 0, tables.stdout + tables.stderr
     assert sorted(re.findall(r"tables: rewrote (\S+ <!-- [^>]+ -->)", tables.stdout)) == sorted(
-        ["README.md <!-- scheme: readme -->"] + [f"{sheet} <!-- {part} -->" for sheet in ROWS for part in (
-            "scheme", "cases", "transcript: stub", "transcript: solution")])
+        ["README.md <!-- scheme: readme -->"]
+        + [
+            f"{sheet} <!-- {part} -->"
+            for sheet in ROWS
+            for part in ("scheme", "cases", "transcript: stub", "transcript: solution")
+        ]
+    )
     for sheet, row in ROWS.items():
         assert row in (copy / sheet).read_text(encoding="utf-8"), sheet
     assert run(copy, "make", "tables").stdout.startswith("tables: every generated table is current\n")
@@ -123,8 +147,12 @@ def test_a_seventh_case_needs_only_its_spec_entry_and_make_tables(tmp_path):
     assert header.index("t7") == header.index("t6") + 1 and header.index("x1") == header.index("t7") + 1
     alice, bob = rows
     assert (alice["student"], alice["score"], alice["max_score"]) == ("alice", "100", "100")
-    assert [alice[f"{group}_points"] for group in ("six", "extended", "properties", "generated")] == \
-        ["30", "20", "20", "30"]
+    assert [alice[f"{group}_points"] for group in ("six", "extended", "properties", "generated")] == [
+        "30",
+        "20",
+        "20",
+        "30",
+    ]
     assert (bob["student"], bob["score"], bob["six_points"]) == ("bob", "0", "0")
     cases = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["cases"]
     assert [case["weight"] for case in cases if case["group"] == "six"] == [5, 5, 4, 4, 4, 4, 4]
@@ -138,7 +166,9 @@ def test_a_seventh_case_needs_only_its_spec_entry_and_make_tables(tmp_path):
     assert "七个测试 + 扩展检查 + 性质检查 (都计入成绩) / the seven, extended and property checks" in shown
     assert changed_files(copy) == {"lab09/spec.py", "TASK.md", "TASK.en.md", "README.md"}
     recomputed = run(copy, "make", "expected")  # the suite's expected data: which checks each wrong file fails
-    assert recomputed.returncode == 0 and '+    "no_trim": ["4", "5", "6", "7"],' in recomputed.stdout, recomputed.stdout
+    assert recomputed.returncode == 0 and '+    "no_trim": ["4", "5", "6", "7"],' in recomputed.stdout, (
+        recomputed.stdout
+    )
     assert only_generated_lines_changed(readme, (copy / "README.md").read_text(encoding="utf-8"))
     own = run(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *CASE_READERS)
     assert own.returncode == 0, own.stdout[-4000:] + own.stderr[-2000:]
@@ -149,9 +179,12 @@ def test_a_changed_weight_needs_only_the_spec(tmp_path):
     follows it."""
     copy = copy_of_the_checkout(tmp_path)
     before = {name: (copy / name).read_text(encoding="utf-8") for name in {block.file for block in sheets.blocks(LAB)}}
-    edited(copy / "lab09" / "spec.py", lambda text: text.replace(
-        'SIX = Group(id="six", points=30,', 'SIX = Group(id="six", points=40,', 1).replace(
-        'EXTENDED = Group(id="extended", points=20,', 'EXTENDED = Group(id="extended", points=10,', 1))
+    edited(
+        copy / "lab09" / "spec.py",
+        lambda text: text.replace('SIX = Group(id="six", points=30,', 'SIX = Group(id="six", points=40,', 1).replace(
+            'EXTENDED = Group(id="extended", points=20,', 'EXTENDED = Group(id="extended", points=10,', 1
+        ),
+    )
     tables = run(copy, "make", "tables")
     assert tables.returncode == 0, tables.stdout + tables.stderr
     assert changed_files(copy) == {"lab09/spec.py", *before}
@@ -175,6 +208,7 @@ def test_an_inline_label_is_shown_under_its_key_and_never_redefines_another(monk
     from labkit import i18n, spec
     from labkit.i18n import text
     from labkit.spec import Text
+
     label = Text("回复前后的空行也要去掉", "blank lines around the reply are trimmed too")
     seventh = replace(LAB.check("6"), id="7", label=label, hint="hint.not_trimmed")
     lab = replace(LAB, checks=LAB.checks[:6] + (seventh,) + LAB.checks[6:])

@@ -20,8 +20,12 @@ from labkit.instructor.lms.submissions import discover
 
 NAME = b"d/"
 LOCAL = struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, 0, 0, 0, 0, 0, 0, len(NAME), 0) + NAME
-RECORD = struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 0x0314, 20, 0, 0, 0, 0, 0, 0, 0, len(NAME), 0, 0, 0, 0,
-                     (0o40755 << 16) | 0x10, 0) + NAME  # a folder entry, made by Unix, at offset 0
+RECORD = (
+    struct.pack(
+        "<4s6H3L5H2L", b"PK\x01\x02", 0x0314, 20, 0, 0, 0, 0, 0, 0, 0, len(NAME), 0, 0, 0, 0, (0o40755 << 16) | 0x10, 0
+    )
+    + NAME
+)  # a folder entry, made by Unix, at offset 0
 
 
 def folder_bomb(entries: int, declared: int | None = None, zip64: bool = False) -> bytes:
@@ -32,8 +36,9 @@ def folder_bomb(entries: int, declared: int | None = None, zip64: bool = False) 
     offset = len(LOCAL) + len(directory)
     tail = b""
     if zip64:
-        tail = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, declared, declared, len(directory),
-                           len(LOCAL))
+        tail = struct.pack(
+            "<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, declared, declared, len(directory), len(LOCAL)
+        )
         tail += struct.pack("<4sLQL", b"PK\x06\x07", 0, offset, 1)
         short, size, start = 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF
     else:
@@ -53,6 +58,7 @@ def parsed(monkeypatch):
     def counted(self):
         real(self)
         largest[0] = max(largest[0], len(self.filelist))
+
     monkeypatch.setattr(zipfile.ZipFile, "_RealGetContents", counted)
     return largest
 
@@ -69,12 +75,20 @@ def test_a_students_own_folder_bomb_is_refused_before_zipfile_reads_it(tmp_path,
     """A class folder (a plain one and a Moodle download) where one student hands in the bomb: that student is
     `too_many_files`, zipfile never reads the bomb's directory, and the class around it is graded as before.  The
     end record's count may lie (zipfile ignores it and reads the whole directory): the records are counted."""
-    bomb = {"zip64": lambda: folder_bomb(ATTACK, zip64=True),
-            "count_lies": lambda: folder_bomb(archives.MAX_MEMBERS + 5, declared=1),
-            "plain": lambda: folder_bomb(archives.MAX_MEMBERS + 5)}[shape]()
-    folder = put(tmp_path / "class", {"alice/student.py": RIGHT, "mallory.zip": bomb,
-                                      "Bob Jones_1873401_assignsubmission_file/lab.zip": bomb,
-                                      "Bob Jones_1873401_assignsubmission_file/student.py": RIGHT})
+    bomb = {
+        "zip64": lambda: folder_bomb(ATTACK, zip64=True),
+        "count_lies": lambda: folder_bomb(archives.MAX_MEMBERS + 5, declared=1),
+        "plain": lambda: folder_bomb(archives.MAX_MEMBERS + 5),
+    }[shape]()
+    folder = put(
+        tmp_path / "class",
+        {
+            "alice/student.py": RIGHT,
+            "mallory.zip": bomb,
+            "Bob Jones_1873401_assignsubmission_file/lab.zip": bomb,
+            "Bob Jones_1873401_assignsubmission_file/student.py": RIGHT,
+        },
+    )
     by_id = {s.student: s for s in discover(folder)}
     assert parsed[0] < 10, "zipfile read the bomb's central directory"
     assert by_id["mallory"].status == "too_many_files"  # was bad_archive, or the whole directory parsed
@@ -101,6 +115,7 @@ def test_submissions_itself_a_folder_bomb_is_refused_in_one_line(tmp_path, parse
     """SUBMISSIONS= the bomb (or a folder holding only it): one line naming what its directory lists and what to
     do, exit 2, nothing graded, nothing written, zipfile never reading it."""
     from labkit.instructor import grade
+
     bomb = tmp_path / "cs101-lab09_submissions.zip"
     bomb.write_bytes(folder_bomb(ATTACK, zip64=True))
     for source in (bomb, tmp_path):
@@ -126,6 +141,7 @@ def test_folder_entries_count_against_the_budget_in_every_reader(tmp_path, monke
     """A zip, a tar.gz and a folder on disk of many empty folders and one student.py: the folders are entries of
     the student's budget (before, none of them counted), so each is too_many_files; an honest one still grades."""
     import tarfile
+
     monkeypatch.setattr(archives, "MAX_MEMBERS", 50)
     folders = [f"lab/d{index:03d}/" for index in range(60)]
     tar = io.BytesIO()
@@ -137,14 +153,24 @@ def test_folder_entries_count_against_the_budget_in_every_reader(tmp_path, monke
         info = tarfile.TarInfo("lab/student.py")
         info.size = len(RIGHT)
         bundle.addfile(info, io.BytesIO(RIGHT))
-    folder = put(tmp_path / "class", {"zipped.zip": zip_bytes({**dict.fromkeys(folders, b""), "lab/student.py": RIGHT}),
-                                      "tarred.tar.gz": tar.getvalue(), "walked/lab/student.py": RIGHT,
-                                      "honest.zip": zip_bytes({"lab/": b"", "lab/student.py": RIGHT})})
+    folder = put(
+        tmp_path / "class",
+        {
+            "zipped.zip": zip_bytes({**dict.fromkeys(folders, b""), "lab/student.py": RIGHT}),
+            "tarred.tar.gz": tar.getvalue(),
+            "walked/lab/student.py": RIGHT,
+            "honest.zip": zip_bytes({"lab/": b"", "lab/student.py": RIGHT}),
+        },
+    )
     for name in folders:
         (folder / "walked" / name).mkdir(parents=True)
     by_id = {s.student: s for s in discover(folder)}
     assert {student: s.status for student, s in by_id.items()} == {
-        "zipped": "too_many_files", "tarred": "too_many_files", "walked": "too_many_files", "honest": None}
+        "zipped": "too_many_files",
+        "tarred": "too_many_files",
+        "walked": "too_many_files",
+        "honest": None,
+    }
 
 
 def test_the_lms_zip_counts_a_students_folders_as_the_folder_unzipped_does(tmp_path, monkeypatch):
@@ -152,8 +178,12 @@ def test_the_lms_zip_counts_a_students_folders_as_the_folder_unzipped_does(tmp_p
     the same download, zipped or not, gives the same rows."""
     monkeypatch.setattr(archives, "MAX_MEMBERS", 50)
     files = {f"Bob Jones_1873401_assignsubmission_file/lab/d{index:03d}/": b"" for index in range(60)}
-    files.update({"Bob Jones_1873401_assignsubmission_file/lab/student.py": RIGHT,
-                  "Ann Lee_1873402_assignsubmission_file/lab/student.py": RIGHT})
+    files.update(
+        {
+            "Bob Jones_1873401_assignsubmission_file/lab/student.py": RIGHT,
+            "Ann Lee_1873402_assignsubmission_file/lab/student.py": RIGHT,
+        }
+    )
     (tmp_path / "CS101-Lab09-42.zip").write_bytes(zip_bytes(files))
     unzipped = put(tmp_path / "unzipped", {name: content for name, content in files.items() if not name.endswith("/")})
     for name in files:

@@ -60,15 +60,39 @@ def level_of(walls, abi=0, name=None):
 
 
 UID = level_of(("uid", "seccomp", "processes ≤ 64 (uid)", "reaper"), name="uid")
-LANDLOCK_4 = level_of(("landlock-4", "seccomp", "signals (seccomp)", "processes ≤ 64 (cgroup)",
-                       "folder ≤ 64 MiB, 10000 files (watchdog)", "reaper"), 4, "landlock-4 (no pid namespace)")
+LANDLOCK_4 = level_of(
+    (
+        "landlock-4",
+        "seccomp",
+        "signals (seccomp)",
+        "processes ≤ 64 (cgroup)",
+        "folder ≤ 64 MiB, 10000 files (watchdog)",
+        "reaper",
+    ),
+    4,
+    "landlock-4 (no pid namespace)",
+)
 # (a kernel that refuses the child a pid namespace: what it leaves, and its folder, only the reaper and a watchdog)
-UID_LANDLOCK_4 = level_of(("uid", "landlock-4", "seccomp", "pid namespace", "processes ≤ 64 (uid)",
-                           "folder ≤ 64 MiB, 10000 files (tmpfs)", "reaper"), 4, "uid + landlock-4")
+UID_LANDLOCK_4 = level_of(
+    (
+        "uid",
+        "landlock-4",
+        "seccomp",
+        "pid namespace",
+        "processes ≤ 64 (uid)",
+        "folder ≤ 64 MiB, 10000 files (tmpfs)",
+        "reaper",
+    ),
+    4,
+    "uid + landlock-4",
+)
 NONE = level_of(("rlimits", "reaper"), name="none")
 OWN_USER = level_of(("landlock-7", "processes ≤ 64 (userns)", "reaper"), 7, "landlock-6+ (no seccomp)")
-BWRAP = level_of(("bwrap", "uid", "landlock-7", "seccomp", "processes ≤ 64 (uid)", "folder ≤ 64 MiB, 10000 files (tmpfs)",
-                  "reaper"), 7, "bwrap")
+BWRAP = level_of(
+    ("bwrap", "uid", "landlock-7", "seccomp", "processes ≤ 64 (uid)", "folder ≤ 64 MiB, 10000 files (tmpfs)", "reaper"),
+    7,
+    "bwrap",
+)
 
 
 def probed(monkeypatch, name: str):
@@ -80,10 +104,19 @@ def probed(monkeypatch, name: str):
     with StudentRun(display="probe.py", source=b"") as child:
         child.start()
         got = child.level
-    wanted = {"bwrap": "bwrap", "uid": "uid", "landlock": "landlock-", "landlock-4": "landlock-4",
-              "uid-no-landlock": "uid", "none": "none"}[name]
-    if got is None or wanted not in " ".join(got.walls + (got.name,)) or (
-            name == "uid-no-landlock" and any(w.startswith("landlock-") for w in got.walls)):
+    wanted = {
+        "bwrap": "bwrap",
+        "uid": "uid",
+        "landlock": "landlock-",
+        "landlock-4": "landlock-4",
+        "uid-no-landlock": "uid",
+        "none": "none",
+    }[name]
+    if (
+        got is None
+        or wanted not in " ".join(got.walls + (got.name,))
+        or (name == "uid-no-landlock" and any(w.startswith("landlock-") for w in got.walls))
+    ):
         if name == "bwrap":
             unavailable("bwrap", "level bwrap is not available here")
         pytest.skip(f"level {name} is not available here")
@@ -92,13 +125,22 @@ def probed(monkeypatch, name: str):
 
 # --- choosing a level -------------------------------------------------------------------------------------
 
+
 def test_a_level_is_spelt_the_way_unsafe_names_it():
-    spelt = {"bwrap": "bwrap", "uid": "uid", "uid + landlock-6+": "uid+landlock-6+", "none": "none",
-             "landlock-4": "landlock-4", "uid + landlock-4": "uid+landlock-4",
-             "landlock-4 (no pid namespace)": "landlock-4-no-pid-namespace",
-             "seccomp (no pid namespace)": "seccomp-no-pid-namespace",
-             "landlock-2 (no network or signal scoping)": "landlock-2", "seccomp": "seccomp",
-             "uid (no seccomp)": "uid-no-seccomp", "landlock-6+ (no seccomp)": "landlock-6+-no-seccomp"}
+    spelt = {
+        "bwrap": "bwrap",
+        "uid": "uid",
+        "uid + landlock-6+": "uid+landlock-6+",
+        "none": "none",
+        "landlock-4": "landlock-4",
+        "uid + landlock-4": "uid+landlock-4",
+        "landlock-4 (no pid namespace)": "landlock-4-no-pid-namespace",
+        "seccomp (no pid namespace)": "seccomp-no-pid-namespace",
+        "landlock-2 (no network or signal scoping)": "landlock-2",
+        "seccomp": "seccomp",
+        "uid (no seccomp)": "uid-no-seccomp",
+        "landlock-6+ (no seccomp)": "landlock-6+-no-seccomp",
+    }
     assert {name: audit.spelling(sandbox.Level(name)) for name in spelt} == spelt
 
 
@@ -132,7 +174,10 @@ def test_the_refusal_says_in_one_line_what_is_missing_how_to_get_it_and_how_to_c
     assert "apt-get install bubblewrap" in line and "Landlock ABI 6 (Linux 6.12" in line
     assert line.endswith("UNSAFE=uid")
     named_another = audit.refusal(LANDLOCK_4, "uid", ())
-    assert "UNSAFE=landlock-4-no-pid-namespace" in named_another and text("sandbox.other_choice", given="uid") in named_another
+    assert (
+        "UNSAFE=landlock-4-no-pid-namespace" in named_another
+        and text("sandbox.other_choice", given="uid") in named_another
+    )
     monkeypatch.setattr(audit.shutil, "which", lambda name: "/usr/bin/bwrap")  # installed, but refused here
     line = audit.refusal(LANDLOCK_4, "", ())
     assert text("sandbox.need.bwrap_refused") in line and text("sandbox.need.pid_namespace") in line
@@ -147,13 +192,17 @@ def test_the_refusal_says_in_one_line_what_is_missing_how_to_get_it_and_how_to_c
 
 # --- what each wall shows -----------------------------------------------------------------------------
 
+
 def test_landlock_reads_what_the_audit_says_it_reads():
     """The audit's list of what Landlock lets a child read is the child's own (labkit/run/child.py's confine),
     beside the interpreter's folders: one statement kept in two places, held together here."""
     tree = ast.parse((ROOT / "labkit" / "run" / "child.py").read_text(encoding="utf-8"))
     confine = next(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == "confine")
-    literal = next(node.value for node in ast.walk(confine) if isinstance(node, ast.Assign)
-                   and getattr(node.targets[0], "id", "") == "readable")
+    literal = next(
+        node.value
+        for node in ast.walk(confine)
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "readable"
+    )
     constants = {element.value for element in literal.elts if isinstance(element, ast.Constant)}
     prefixes = {ast.unparse(element) for element in literal.elts if not isinstance(element, ast.Constant)}
     assert constants == set(audit.LANDLOCK_READS)
@@ -173,15 +222,21 @@ def test_what_bubblewrap_shows_is_read_off_its_own_command():
 
 # --- the audit, path by path ------------------------------------------------------------------------------
 
+
 def _tree(base: Path) -> dict:
     """One of each path a child must not read, in a lab laid out as a checkout is, modes as a umask of 022 gives."""
     lab = base / "lab"
-    paths = {"answer key": lab / "solutions" / "student.py", "course file": lab / "solutions" / "grading.ini",
-             "git pack": lab / ".git" / "objects" / "pack" / "pack-1.pack",
-             "bytecode": lab / ".venv" / "pycache" / "x" / "solutions" / "student.cpython-311.pyc",
-             "correct test": lab / "tests" / "students" / "correct" / "regex.py",
-             "classmate": base / "class" / "alice.py", "earlier feedback": base / "out" / "feedback" / "alice.txt",
-             "roster": base / "roster.csv", "metadata": base / "submission_metadata.json"}
+    paths = {
+        "answer key": lab / "solutions" / "student.py",
+        "course file": lab / "solutions" / "grading.ini",
+        "git pack": lab / ".git" / "objects" / "pack" / "pack-1.pack",
+        "bytecode": lab / ".venv" / "pycache" / "x" / "solutions" / "student.cpython-311.pyc",
+        "correct test": lab / "tests" / "students" / "correct" / "regex.py",
+        "classmate": base / "class" / "alice.py",
+        "earlier feedback": base / "out" / "feedback" / "alice.txt",
+        "roster": base / "roster.csv",
+        "metadata": base / "submission_metadata.json",
+    }
     for path in paths.values():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("private\n")
@@ -192,16 +247,30 @@ def _tree(base: Path) -> dict:
 
 
 def _private(base: Path) -> list:
-    return [("lab", base / "lab"), ("submissions", base / "class"), ("out", base / "out"),
-            ("roster", base / "roster.csv"), ("metadata", base / "submission_metadata.json")]
+    return [
+        ("lab", base / "lab"),
+        ("submissions", base / "class"),
+        ("out", base / "out"),
+        ("roster", base / "roster.csv"),
+        ("metadata", base / "submission_metadata.json"),
+    ]
 
 
 @pytest.fixture
 def open_folder():
     """A folder of this test's (0755) in a folder any uid can reach."""
-    base = next((folder for folder in (tempfile.gettempdir(), "/tmp", "/var/tmp") if os.path.isdir(folder) and all(
-        os.stat(f).st_mode & 0o001 for f in (Path(os.path.realpath(folder)), *Path(os.path.realpath(folder)).parents))),
-        None)
+    base = next(
+        (
+            folder
+            for folder in (tempfile.gettempdir(), "/tmp", "/var/tmp")
+            if os.path.isdir(folder)
+            and all(
+                os.stat(f).st_mode & 0o001
+                for f in (Path(os.path.realpath(folder)), *Path(os.path.realpath(folder)).parents)
+            )
+        ),
+        None,
+    )
     if base is None:
         pytest.skip("no temporary folder that other users can reach")
     folder = Path(tempfile.mkdtemp(prefix=f"labkit-audit-{uuid.uuid4().hex[:8]}-", dir=os.path.realpath(base)))
@@ -211,8 +280,20 @@ def open_folder():
 
 
 @POSIX_ONLY
-@pytest.mark.parametrize("what", ["answer key", "course file", "git pack", "bytecode", "correct test", "classmate",
-                                  "earlier feedback", "roster", "metadata"])
+@pytest.mark.parametrize(
+    "what",
+    [
+        "answer key",
+        "course file",
+        "git pack",
+        "bytecode",
+        "correct test",
+        "classmate",
+        "earlier feedback",
+        "roster",
+        "metadata",
+    ],
+)
 def test_each_private_path_is_found_where_a_child_of_a_uid_of_its_own_could_read_it(what, open_folder):
     paths = _tree(open_folder)
     private = _private(open_folder)
@@ -241,8 +322,9 @@ def test_under_a_folder_the_sandbox_shows_each_path_is_found_at_the_full_levels_
         assert hit.fix == text("audit.fix.chmod", path=hit.path), level
     root_child = level_of(("landlock-7", "seccomp", "processes ≤ 64 (cgroup)", "reaper"), 7, "landlock-6+")
     if IS_ROOT:  # root's child without a uid of its own reads root's files as their owner: only moving them helps
-        hit = next(f for f in audit.audit(root_child, _private(open_folder))
-                   if Path(paths[what]).is_relative_to(f.path))
+        hit = next(
+            f for f in audit.audit(root_child, _private(open_folder)) if Path(paths[what]).is_relative_to(f.path)
+        )
         assert hit.fix == text("audit.fix.move", path=hit.path, shown=str(open_folder))
         subprocess.run(["chmod", "go-rwx", hit.path], check=True)
         assert any(Path(paths[what]).is_relative_to(f.path) for f in audit.audit(root_child, _private(open_folder)))
@@ -251,7 +333,9 @@ def test_under_a_folder_the_sandbox_shows_each_path_is_found_at_the_full_levels_
 
 
 def test_the_audit_names_the_whole_lab_its_repository_and_the_graders_bytecode():
-    private = dict((str(path), what) for what, path in audit.private_files(None, Path("class"), Path("out"), Path("r.csv")))
+    private = dict(
+        (str(path), what) for what, path in audit.private_files(None, Path("class"), Path("out"), Path("r.csv"))
+    )
     lab = active()
     assert private[str(ROOT)] == "lab" and private[str(lab.root)] == "lab"
     assert private[str(lab.solution_path)] == "lab" and private[str(config.course_file())] == "course"
@@ -276,6 +360,7 @@ def test_a_worktrees_git_pointer_leads_to_the_common_repository(tmp_path):
 
 # --- the bytecode the grader writes -----------------------------------------------------------------------
 
+
 @POSIX_ONLY
 def test_lab_py_keeps_the_venvs_bytecode_the_owners_alone(open_folder):
     """Attack 2: lab.py puts the harness's bytecode in <lab>/.venv/pycache, where the grader's own import of the
@@ -290,8 +375,14 @@ def test_lab_py_keeps_the_venvs_bytecode_the_owners_alone(open_folder):
     cache.mkdir(mode=0o755)
     cache.chmod(0o755)
     python = lab / ".venv" / "bin" / "python"
-    ran = subprocess.run([str(python), str(lab / "lab.py"), "help"], cwd=lab, env=clean_env(), capture_output=True,
-                         text=True, timeout=120)
+    ran = subprocess.run(
+        [str(python), str(lab / "lab.py"), "help"],
+        cwd=lab,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ran.returncode == 0, ran.stderr
     assert stat.S_IMODE(cache.stat().st_mode) == 0o700
     assert any(cache.rglob("*.pyc"))  # it is still the harness's bytecode cache
@@ -303,14 +394,21 @@ def test_the_graders_load_of_the_answer_key_writes_no_bytecode(tmp_path):
     cache = tmp_path / "pycache"
     env = clean_env(PYTHONPYCACHEPREFIX=str(cache))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    ran = subprocess.run([sys.executable, "-c", "from labkit import assess; assess.lab_reference().format_prompt([])"],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    ran = subprocess.run(
+        [sys.executable, "-c", "from labkit import assess; assess.lab_reference().format_prompt([])"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ran.returncode == 0, ran.stderr
     assert any(cache.rglob("*.pyc"))  # bytecode was written: the labkit import itself
     assert not [p for p in cache.rglob("*.pyc") if "solutions" in p.parts]
 
 
 # --- round 4's attacks, through `make grade` of an instructor's checkout ----------------------------------
+
 
 def lab_copy(folder: Path, python: str) -> Path:
     """A lab as an instructor's checkout holds it, in `folder`: the code, solutions/, a correct file of tests/,
@@ -333,8 +431,13 @@ def lab_copy(folder: Path, python: str) -> Path:
     (lab / ".venv" / ".labkit-ready").write_text("ready\n")  # the Makefile runs lab.py in this venv
     warm = clean_env(PYTHONPYCACHEPREFIX=str(lab / ".venv" / "pycache"))
     warm.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run([str(lab / ".venv" / "bin" / "python"), "-c", "import solutions.student"],
-                   cwd=lab, check=True, timeout=120, env=warm)
+    subprocess.run(
+        [str(lab / ".venv" / "bin" / "python"), "-c", "import solutions.student"],
+        cwd=lab,
+        check=True,
+        timeout=120,
+        env=warm,
+    )
     assert list((lab / ".venv" / "pycache").rglob("solutions/student.*.pyc"))
     for path in [folder, *folder.rglob("*")]:
         if not path.is_symlink() and path.stat().st_mode & 0o200:
@@ -348,8 +451,9 @@ def class_of(folder: Path, marker: str, lab: Path | None = None, submissions: Pa
     klass = folder / "class"
     klass.mkdir()
     shutil.copy(SOLUTION, klass / "honest.py")
-    (klass / "empty.py").write_text("def format_prompt(messages):\n    return ''\n\n\n"
-                                    "def extract_response(output):\n    return ''\n")
+    (klass / "empty.py").write_text(
+        "def format_prompt(messages):\n    return ''\n\n\ndef extract_response(output):\n    return ''\n"
+    )
     named = {"LAB": str(lab)} if lab else {}
     armed("steals_from_git", klass, MARKER=marker, **named)
     armed("steals_cached_bytecode", klass, MARKER=marker, **named)
@@ -360,20 +464,35 @@ def class_of(folder: Path, marker: str, lab: Path | None = None, submissions: Pa
     return klass
 
 
-def grade(lab: Path, klass: Path, out: Path, switches: dict, unsafe: str = "", user: int | None = None,
-          wrap: list | None = None) -> subprocess.CompletedProcess:
+def grade(
+    lab: Path,
+    klass: Path,
+    out: Path,
+    switches: dict,
+    unsafe: str = "",
+    user: int | None = None,
+    wrap: list | None = None,
+) -> subprocess.CompletedProcess:
     """`make grade` in the lab copy, as its instructor types it (UNSAFE= only when given), at the level the
     switches cap."""
     env = clean_env(**switches)
     env.pop("LAB_UNSAFE", None)
-    command = ["make", "--no-print-directory", "grade", f"SUBMISSIONS={klass}", f"OUT={out}", "JOBS=2",
-               *([f"UNSAFE={unsafe}"] if unsafe else [])]
+    command = [
+        "make",
+        "--no-print-directory",
+        "grade",
+        f"SUBMISSIONS={klass}",
+        f"OUT={out}",
+        "JOBS=2",
+        *([f"UNSAFE={unsafe}"] if unsafe else []),
+    ]
     options = {}
     if user is not None:
         env.update(HOME=str(out.parent), TMPDIR="/tmp")
         options = dict(user=user, group=user, extra_groups=[])
-    return subprocess.run((wrap or []) + command, cwd=lab, env=env, capture_output=True, text=True, timeout=600,
-                          **options)
+    return subprocess.run(
+        (wrap or []) + command, cwd=lab, env=env, capture_output=True, text=True, timeout=600, **options
+    )
 
 
 def scores(out: Path) -> dict:
@@ -420,7 +539,8 @@ def interpreter_for_all():
 @POSIX_ONLY
 @pytest.mark.skipif(not IS_ROOT, reason="a uid of its own needs a root grader")
 def test_at_uid_without_landlock_the_attacks_work_and_the_grader_refuses_until_the_fix(
-        open_folder, interpreter_for_all, monkeypatch):
+    open_folder, interpreter_for_all, monkeypatch
+):
     """Attacks 1-3 at level `uid` (root, no Landlock): each attacker finds the lab or the class through /proc and
     steals the answer key, run by the engine alone.  `make grade` refuses the level in one line; UNSAFE=uid
     chooses it, and then the audit refuses in one line, naming the lab and the class with `chmod go-rwx` for each;
@@ -456,7 +576,8 @@ def test_at_uid_without_landlock_the_attacks_work_and_the_grader_refuses_until_t
 @POSIX_ONLY
 @pytest.mark.parametrize("name", ["bwrap", "uid", "landlock", "landlock-4"])
 def test_behind_a_wall_that_limits_reading_no_attacker_gets_more_than_an_empty_file(
-        name, open_folder, interpreter_for_all, monkeypatch):
+    name, open_folder, interpreter_for_all, monkeypatch
+):
     """Attacks 1-3 where bubblewrap or Landlock limits reading, the lab, its repository, its bytecode and the
     class all readable by others: nothing of them is shown to the child, the audit finds nothing, and every
     attacker gets what the empty file gets.  A full level grades as it is; one below full strength is
@@ -490,7 +611,8 @@ def test_behind_a_wall_that_limits_reading_no_attacker_gets_more_than_an_empty_f
 
 @POSIX_ONLY
 def test_with_no_wall_at_all_the_grader_refuses_and_the_attacks_work_once_chosen(
-        open_folder, interpreter_for_all, monkeypatch):
+    open_folder, interpreter_for_all, monkeypatch
+):
     """Level `none` reads everything the grader can: README's table says so, and the same attackers then get
     the honest file's marks.  So it is refused unless UNSAFE= names it, and choosing it accepts that (nothing
     is left to audit)."""
@@ -509,8 +631,7 @@ def test_with_no_wall_at_all_the_grader_refuses_and_the_attacks_work_once_chosen
 @POSIX_ONLY
 @pytest.mark.skipif(not IS_ROOT, reason="the test starts the grader as an ordinary user; the suite's own user is one")
 @pytest.mark.parametrize("ceiling", ["auto", "landlock"])
-def test_a_grader_that_is_not_root_gives_no_attacker_more_than_an_empty_file(ceiling, open_folder,
-                                                                            interpreter_for_all):
+def test_a_grader_that_is_not_root_gives_no_attacker_more_than_an_empty_file(ceiling, open_folder, interpreter_for_all):
     """Attacks 1-3 against a grader run as an ordinary user, on a lab copied into a 0755 folder (its children run
     as that user: bubblewrap's namespace, or Landlock in one of its own)."""
     lab = lab_copy(open_folder, interpreter_for_all)
@@ -561,17 +682,36 @@ def under_usr(lab: Path, klass: Path, command: list, switches: dict, cwd=None) -
     namespace of its own (nothing of the machine's /usr changes), at the level the switches cap."""
     env = clean_env(**switches, USR=USR)
     env.pop("LAB_UNSAFE", None)
-    return subprocess.run(["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", UNDER_USR, "sh",
-                           str(lab), str(klass), *command], env=env, capture_output=True, text=True, timeout=600,
-                          cwd=cwd or lab)
+    return subprocess.run(
+        [
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "--",
+            "sh",
+            "-c",
+            UNDER_USR,
+            "sh",
+            str(lab),
+            str(klass),
+            *command,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd or lab,
+    )
 
 
 @POSIX_ONLY
-@pytest.mark.skipif(not IS_ROOT or not shutil.which("unshare") or not os.path.isdir(USR) or os.listdir(USR),
-                    reason="a private mount namespace over an empty /usr/local/src needs root and unshare(1)")
+@pytest.mark.skipif(
+    not IS_ROOT or not shutil.which("unshare") or not os.path.isdir(USR) or os.listdir(USR),
+    reason="a private mount namespace over an empty /usr/local/src needs root and unshare(1)",
+)
 @pytest.mark.parametrize("name", ["bwrap", "uid", "landlock"])
-def test_a_lab_and_a_class_under_usr_are_found_at_the_full_levels(name, open_folder, interpreter_for_all,
-                                                                   monkeypatch):
+def test_a_lab_and_a_class_under_usr_are_found_at_the_full_levels(name, open_folder, interpreter_for_all, monkeypatch):
     """Attack 4: bubblewrap binds /usr read-only and Landlock lets a child read it, so a lab kept under /usr gave
     100 at bwrap and landlock-6+ with no warning.  Run by the engine alone, the attackers read it there (the
     claim is real); `make grade` refuses in one line naming the lab and the class, with `chmod go-rwx` where the
@@ -589,8 +729,11 @@ def test_a_lab_and_a_class_under_usr_are_found_at_the_full_levels(name, open_fol
     line = refused_in_one_line(under_usr(lab, klass, make_grade, switches), out)
     as_others = "uid" in level.walls
     for private in (f"{USR}/lab", f"{USR}/class"):
-        fix = text("audit.fix.chmod", path=private) if as_others else \
-            text("audit.fix.move", path=private, shown=os.path.realpath("/usr"))
+        fix = (
+            text("audit.fix.chmod", path=private)
+            if as_others
+            else text("audit.fix.move", path=private, shown=os.path.realpath("/usr"))
+        )
         assert fix in line, line
     if as_others:
         subprocess.run(["chmod", "go-rwx", str(lab), str(klass)], check=True)
@@ -621,14 +764,26 @@ def test_the_gradescope_bundle_states_its_choice_says_its_level_and_still_audits
     stub.mkdir()
     (stub / "apt-get").write_text("#!/bin/sh\nexit 0\n")
     (stub / "apt-get").chmod(0o755)
-    subprocess.run(["bash", str(source / "setup.sh")], check=True, timeout=60,
-                   env=clean_env(PATH=f"{stub}{os.pathsep}{os.environ['PATH']}"))
+    subprocess.run(
+        ["bash", str(source / "setup.sh")],
+        check=True,
+        timeout=60,
+        env=clean_env(PATH=f"{stub}{os.pathsep}{os.environ['PATH']}"),
+    )
     assert not source.stat().st_mode & 0o077
     (open_folder / "submission").mkdir(mode=0o755)
     shutil.copy(SOLUTION, open_folder / "submission" / "student.py")
     metadata = open_folder / "submission_metadata.json"
-    metadata.write_text(json.dumps({"users": [{"id": 7, "name": "Alice"}], "previous_submissions": [
-        {"score": "40.0", "results": {"tests": [{"name": "[TEST g1]", "output": "expected: …"}]}}]}))
+    metadata.write_text(
+        json.dumps(
+            {
+                "users": [{"id": 7, "name": "Alice"}],
+                "previous_submissions": [
+                    {"score": "40.0", "results": {"tests": [{"name": "[TEST g1]", "output": "expected: …"}]}}
+                ],
+            }
+        )
+    )
     metadata.chmod(0o644)
     (open_folder / "results").mkdir()
     results = open_folder / "results" / "results.json"
@@ -637,9 +792,26 @@ def test_the_gradescope_bundle_states_its_choice_says_its_level_and_still_audits
 
     def graded() -> dict:  # in a fresh container: no results.json yet
         results.unlink(missing_ok=True)
-        subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--unsafe", choice,
-                        "--submission", str(open_folder / "submission"), "--metadata", str(metadata),
-                        "--results", str(results)], cwd=source, env=env, check=True, timeout=300)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "labkit.instructor.grade",
+                "--gradescope",
+                "--unsafe",
+                choice,
+                "--submission",
+                str(open_folder / "submission"),
+                "--metadata",
+                str(metadata),
+                "--results",
+                str(results),
+            ],
+            cwd=source,
+            env=env,
+            check=True,
+            timeout=300,
+        )
         return json.loads(results.read_text(encoding="utf-8"))
 
     document = graded()
@@ -651,7 +823,21 @@ def test_the_gradescope_bundle_states_its_choice_says_its_level_and_still_audits
     assert (document["extra_data"]["sandbox"], document["extra_data"]["sandbox_level"]) == (level.name, level.name)
     assert text("feedback.sandbox", level=level.name) in document["output"].splitlines()  # after "attempt 2"
     results.unlink()
-    without = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission",
-                              str(open_folder / "submission"), "--metadata", str(metadata), "--results", str(results)],
-                             cwd=source, env=env, timeout=300)
+    without = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            "--gradescope",
+            "--submission",
+            str(open_folder / "submission"),
+            "--metadata",
+            str(metadata),
+            "--results",
+            str(results),
+        ],
+        cwd=source,
+        env=env,
+        timeout=300,
+    )
     assert without.returncode == 0 and json.loads(results.read_text("utf-8"))["output"] == audit.level_refusal(level)

@@ -31,11 +31,16 @@ IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 # --- every reply, in the parent -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("reply", [
-    {"returned": {"kind": "str", "value": "y" * (15 * MIB)}},
-    {"returned": {"kind": "data", "type": "list", "value": ["x" * 1000] * (15 * 1024)}},
-    {"returned": {"kind": "str", "value": ""}, "args_after": [["x" * 1000] * (15 * 1024)]},
-], ids=["str", "data", "arguments"])
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"returned": {"kind": "str", "value": "y" * (15 * MIB)}},
+        {"returned": {"kind": "data", "type": "list", "value": ["x" * 1000] * (15 * 1024)}},
+        {"returned": {"kind": "str", "value": ""}, "args_after": [["x" * 1000] * (15 * 1024)]},
+    ],
+    ids=["str", "data", "arguments"],
+)
 def test_a_reply_larger_than_the_child_sends_is_refused_as_forged(reply):
     """Finding 3: the 1 MiB bound of a value held only in the child, so a forged reply of 15 MiB was kept."""
     with pytest.raises(replies.Invalid, match=f"more than {QUICK.value_chars} characters"):
@@ -43,14 +48,16 @@ def test_a_reply_larger_than_the_child_sends_is_refused_as_forged(reply):
 
 
 def test_the_childs_own_descriptions_are_kept_short_and_safe():
-    cut = replies.call({"returned": {"kind": "str", "value": "y" * 10}, "args_after": {"too_large": "\x1b[2J" * MIB}},
-                       QUICK)
+    cut = replies.call(
+        {"returned": {"kind": "str", "value": "y" * 10}, "args_after": {"too_large": "\x1b[2J" * MIB}}, QUICK
+    )
     assert cut["args_after"] == {"too_large": "\\x1b[2J" * 25 + "…"}
     deep = []
     for _ in range(100):
         deep = [deep]
-    assert replies.call({"returned": {"kind": "str", "value": ""}, "args_after": [deep]}, QUICK)["args_after"] == \
-        {"unserializable": "<nested more than 16 deep>"}
+    assert replies.call({"returned": {"kind": "str", "value": ""}, "args_after": [deep]}, QUICK)["args_after"] == {
+        "unserializable": "<nested more than 16 deep>"
+    }
 
 
 def test_what_the_child_itself_sends_within_its_bounds_is_kept_exactly():
@@ -60,15 +67,16 @@ def test_what_the_child_itself_sends_within_its_bounds_is_kept_exactly():
     assert checked["returned"] == {"kind": "str", "value": honest} and checked["args_after"] == reply["args_after"]
     listed = ["x" * 100] * 9000  # under 1 MiB as the child's encoder measures it (its JSON)
     assert len(json.dumps(listed)) <= QUICK.value_chars
-    data = replies.call({"returned": {"kind": "data", "type": "list", "value": listed, "is_argument": [0] * 99}},
-                        QUICK)["returned"]
+    data = replies.call(
+        {"returned": {"kind": "data", "type": "list", "value": listed, "is_argument": [0] * 99}}, QUICK
+    )["returned"]
     assert data["value"] == listed and data["is_argument"] == [0] * replies.MAX_ARGUMENTS
 
 
 def test_a_reply_line_arrives_whole_in_pieces_and_one_over_the_frame_is_dropped():
     lines = pipes.Lines(frame_bytes=4 * MIB)
     long = b"[" + b"1," * MIB + b"1]"
-    received = [line for start in range(0, len(long), 1 << 16) for line in lines.feed(long[start:start + (1 << 16)])]
+    received = [line for start in range(0, len(long), 1 << 16) for line in lines.feed(long[start : start + (1 << 16)])]
     assert received == [] and lines.feed(b"\nnext\nha") == [long, b"next"] and lines.feed(b"lf\n") == [b"half"]
     for _ in range(0, 5 * MIB, 1 << 16):
         assert lines.feed(b"x" * (1 << 16)) == []
@@ -84,8 +92,12 @@ def test_a_reply_written_in_time_is_read_however_late_its_reader_looks_and_nothi
     replies_read, replies_write = os.pipe()
     output_read, output_write = os.pipe()
     try:
-        reader = pipes.SelectPipes(os.fdopen(replies_read, "rb", buffering=0), os.fdopen(output_read, "rb", buffering=0),
-                                   frame_bytes=MIB, output_bytes=4000)
+        reader = pipes.SelectPipes(
+            os.fdopen(replies_read, "rb", buffering=0),
+            os.fdopen(output_read, "rb", buffering=0),
+            frame_bytes=MIB,
+            output_bytes=4000,
+        )
         os.write(replies_write, b'{"hello": 1}\n{"ok": true}\n')
         long_ago = time.monotonic() - 60
         assert reader.next_line(long_ago) == ("line", b'{"hello": 1}')
@@ -105,12 +117,27 @@ def test_a_reply_written_in_time_is_read_however_late_its_reader_looks_and_nothi
 
 # --- one student's outputs -------------------------------------------------------------------------------
 
+
 def flooded_report(lines: int = 30_000) -> str:
     """A feedback text with two long explanations, the way an unbounded value would be rendered."""
-    return "\n".join(["=== 响应提取 ===", "[TEST 4] a ... [FAIL]", "    调用: f()", "    实际: " + "[\"x\", " * 200_000,
-                      "    提示: the hint", "[TEST 5] b ... [PASS]", "[TEST 6] c ... [FAIL]",
-                      *[f"    | printed line {n}" for n in range(lines)], "    提示: another hint", "",
-                      "=" * 40, "测试结果: 1 通过, 2 失败", "=" * 40, ""])
+    return "\n".join(
+        [
+            "=== 响应提取 ===",
+            "[TEST 4] a ... [FAIL]",
+            "    调用: f()",
+            "    实际: " + "[\"x\", " * 200_000,
+            "    提示: the hint",
+            "[TEST 5] b ... [PASS]",
+            "[TEST 6] c ... [FAIL]",
+            *[f"    | printed line {n}" for n in range(lines)],
+            "    提示: another hint",
+            "",
+            "=" * 40,
+            "测试结果: 1 通过, 2 失败",
+            "=" * 40,
+            "",
+        ]
+    )
 
 
 def test_feedback_within_its_cap_is_untouched_and_beyond_it_keeps_every_verdict():
@@ -127,11 +154,27 @@ def test_feedback_within_its_cap_is_untouched_and_beyond_it_keeps_every_verdict(
 
 
 def record_with(messages: dict, files: int = 1) -> dict:
-    cases = {column: {"passed": False, "score": 0, "problem": "wrong_type", "hint": "hint.not_str",
-                       "hint_text": "return a str", "message": messages.get(column, "short")}
-             for column in (check.column for check in LAB.selected("test"))}
-    return {"student": "mallory", "name": "", "status": "ok", "score": 0, "files": [f"m{n}.py" for n in range(files)],
-            "notes": [], "cases": cases, "why": ""}
+    cases = {
+        column: {
+            "passed": False,
+            "score": 0,
+            "problem": "wrong_type",
+            "hint": "hint.not_str",
+            "hint_text": "return a str",
+            "message": messages.get(column, "short"),
+        }
+        for column in (check.column for check in LAB.selected("test"))
+    }
+    return {
+        "student": "mallory",
+        "name": "",
+        "status": "ok",
+        "score": 0,
+        "files": [f"m{n}.py" for n in range(files)],
+        "notes": [],
+        "cases": cases,
+        "why": "",
+    }
 
 
 def test_a_record_within_its_cap_is_untouched_and_beyond_it_shares_the_cap():
@@ -140,8 +183,13 @@ def test_a_record_within_its_cap_is_untouched_and_beyond_it_shares_the_cap():
     flooded = record_with({"t1": "实际: " + "[\"x\", " * 100_000, "t2": "\n".join(["line"] * 50_000)})
     kept = caps.record(flooded)
     assert caps.written_size(kept) <= caps.RECORD_BYTES and kept["cases"]["t3"]["message"] == "short"
-    assert [kept["cases"][case]["message"].count("KB (grades.json 里每个学生最多 32 KB)") for case in ("t1", "t2")] == [1, 1]
-    assert kept["cases"]["t2"]["message"].startswith("line\nline\n") and kept["cases"]["t1"]["message"].startswith("实际")
+    assert [kept["cases"][case]["message"].count("KB (grades.json 里每个学生最多 32 KB)") for case in ("t1", "t2")] == [
+        1,
+        1,
+    ]
+    assert kept["cases"]["t2"]["message"].startswith("line\nline\n") and kept["cases"]["t1"]["message"].startswith(
+        "实际"
+    )
     assert len(flooded["cases"]["t2"]["message"]) > 200_000  # the record it was made from is left as it was
     names = caps.record(record_with({}, files=20_000))
     assert caps.written_size(names) <= caps.RECORD_BYTES and names["files"][-1] == "… 还有 19950 项"
@@ -153,6 +201,7 @@ def test_gradescope_outputs_share_the_feedback_cap():
 
 
 # --- children's folders ------------------------------------------------------------------------------------
+
 
 def plant_tree(root: Path, outside: Path, depth: int = 3000) -> None:
     """A tree as a child can leave it: `depth` nested folders, some unwritable (500) or locked (000), read-only
@@ -196,8 +245,10 @@ def test_a_tree_of_any_depth_and_any_permissions_is_removed_and_links_are_not_fo
     assert workdirs.remove(str(place / "workdir")) is None  # gone already: nothing to say
 
 
-@pytest.mark.skipif(not (IS_ROOT and removal.BY_DESCRIPTOR and hasattr(os, "fork")),
-                    reason="needs root, to act as an unprivileged owner")
+@pytest.mark.skipif(
+    not (IS_ROOT and removal.BY_DESCRIPTOR and hasattr(os, "fork")),
+    reason="needs root, to act as an unprivileged owner",
+)
 def test_an_unprivileged_owner_removes_what_its_child_locked(place):
     """Without root's rights, locked (000) and unwritable (500) folders must be opened up before removal."""
     base = place / "nobody's"
@@ -228,6 +279,7 @@ def test_a_removal_out_of_time_stops_and_says_so(place):
 
 
 # --- leftovers of dead graders ---------------------------------------------------------------------------
+
 
 def dead_pid() -> int:
     """The pid of a process that has ended (and so, almost surely, of none that runs)."""
@@ -280,18 +332,22 @@ def test_what_cannot_be_removed_is_named_in_one_line_and_the_run_goes_on(monkeyp
 
 
 def test_make_test_shows_that_line_once():
-    patched = ("import sys, pytest\nfrom labkit.run import removal, workdirs\n"
-               "workdirs._stale_workdirs = lambda: ['/nowhere/labkit-1-a']\n"
-               "removal.remove_tree = lambda path, deadline=None: 'EPERM: Operation not permitted'\n"
-               "sys.exit(pytest.main(['framework/verify.py', '-qq', '--tb=no', '-rN', '--no-header', "
-               "'-p', 'no:cacheprovider', '--lab-report']))\n")
-    result = subprocess.run([sys.executable, "-c", patched], cwd=ROOT, env=clean_env(), capture_output=True,
-                            text=True, timeout=120)
+    patched = (
+        "import sys, pytest\nfrom labkit.run import removal, workdirs\n"
+        "workdirs._stale_workdirs = lambda: ['/nowhere/labkit-1-a']\n"
+        "removal.remove_tree = lambda path, deadline=None: 'EPERM: Operation not permitted'\n"
+        "sys.exit(pytest.main(['framework/verify.py', '-qq', '--tb=no', '-rN', '--no-header', "
+        "'-p', 'no:cacheprovider', '--lab-report']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", patched], cwd=ROOT, env=clean_env(), capture_output=True, text=True, timeout=120
+    )
     named = [line for line in (result.stdout + result.stderr).splitlines() if "/nowhere/labkit-1-a" in line]
     assert len(named) == 1 and named[0].startswith("lab09: ") and STUB_SUMMARY in result.stdout
 
 
 # --- text that reorders what a reader sees ---------------------------------------------------------------
+
 
 def test_every_format_character_is_shown_escaped():
     """Finding 10: safe_text missed U+061C; and any other format character (Unicode's Cf), the line and

@@ -32,6 +32,7 @@ SEEDS = range(10)
 
 def reference():
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("reference_solution", SOLUTION)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -51,8 +52,11 @@ def test_both_training_texts_are_dialogues_in_the_labs_format():
 
 def test_the_rewriter_reads_requests_exactly_as_the_reference_builds_them():
     rewrites = corpus.rewrite_text(corpus.read_topics())
-    history = [{"role": "system", "content": "S"}, {"role": "user", "content": "什么是 token？"},
-               {"role": "assistant", "content": "模型读写文本的最小单位。"}]
+    history = [
+        {"role": "system", "content": "S"},
+        {"role": "user", "content": "什么是 token？"},
+        {"role": "assistant", "content": "模型读写文本的最小单位。"},
+    ]
     prompt = REFERENCE.format_prompt(REFERENCE.rewrite_messages(history, "那中文呢？"))
     assert prompt + "中文里一个 token 有多长？" in rewrites
 
@@ -72,7 +76,7 @@ def test_tags_are_single_tokens():
 def test_generate_returns_prompt_plus_continuation_and_stops_before_a_new_assistant_tag():
     outputs = [CHAT_MODEL.generate(PROMPT, rng=random.Random(seed)) for seed in range(20)]
     assert all(out.startswith(PROMPT) and len(out) > len(PROMPT) for out in outputs)
-    continuations = [out[len(PROMPT):] for out in outputs]
+    continuations = [out[len(PROMPT) :] for out in outputs]
     assert not any(ASSISTANT_TAG in c for c in continuations)
     # like a real model nobody stops, it often runs on into <|end|> or an invented user turn
     assert sum(END_TAG in c or USER_TAG in c for c in continuations) >= 15
@@ -93,14 +97,36 @@ def test_generation_is_abandoned_at_its_deadline():
 # question as a student types it -> a word every answer to it must contain (TASK.md's examples, the demo,
 # greetings and the lab's own words), under either system message
 ON_TOPIC = {
-    "天为什么是蓝的？": "蓝光", "天为什么是蓝的": "蓝光", "Why is the sky blue?": "blue", "why is the sky blue": "blue",
-    "什么是 token？": "最小单位", "What is a token?": "smallest", "什么是提示词？": "文本", "What is a prompt?": "text",
-    "what is a prompt": "text", "什么是 prompt？": "文本", "什么是标签？": "谁说的", "What is a tag?": "who said",
-    "什么是 system 消息？": "助手", "What is a system message?": "assistant", "什么是对话历史？": "提示词",
-    "What is the chat history?": "prompt", "什么是上下文长度？": "token", "What is the context length?": "tokens",
-    "什么是语言模型？": "下一个 token", "What is a language model?": "next token", "你好": "你好", "Hi!": "Hello",
-    "你是谁？": "语言模型", "Who are you?": "language model", "讲个笑话": "程序员", "Tell me a joke.": "programmers",
-    "什么是聊天模板？": "format_prompt", "谢谢": "不客气", "中文也一样吗？": "汉字", "1+1=?": "2",
+    "天为什么是蓝的？": "蓝光",
+    "天为什么是蓝的": "蓝光",
+    "Why is the sky blue?": "blue",
+    "why is the sky blue": "blue",
+    "什么是 token？": "最小单位",
+    "What is a token?": "smallest",
+    "什么是提示词？": "文本",
+    "What is a prompt?": "text",
+    "what is a prompt": "text",
+    "什么是 prompt？": "文本",
+    "什么是标签？": "谁说的",
+    "What is a tag?": "who said",
+    "什么是 system 消息？": "助手",
+    "What is a system message?": "assistant",
+    "什么是对话历史？": "提示词",
+    "What is the chat history?": "prompt",
+    "什么是上下文长度？": "token",
+    "What is the context length?": "tokens",
+    "什么是语言模型？": "下一个 token",
+    "What is a language model?": "next token",
+    "你好": "你好",
+    "Hi!": "Hello",
+    "你是谁？": "语言模型",
+    "Who are you?": "language model",
+    "讲个笑话": "程序员",
+    "Tell me a joke.": "programmers",
+    "什么是聊天模板？": "format_prompt",
+    "谢谢": "不客气",
+    "中文也一样吗？": "汉字",
+    "1+1=?": "2",
 }
 
 
@@ -119,8 +145,16 @@ def test_the_questions_a_student_tries_first_are_answered_on_topic(system):
 def converse(questions, rewriter=REWRITER, seed=0, path=SOLUTION, knowledge=KNOWLEDGE, **options):
     out = io.StringIO()
     with StudentRun(path, display="student.py") as student:
-        chat = Chat(student, CHAT_MODEL, random.Random(seed), out, rewriter=rewriter, knowledge=knowledge,
-                    settings=Settings(deadline_ms=60_000), **options)
+        chat = Chat(
+            student,
+            CHAT_MODEL,
+            random.Random(seed),
+            out,
+            rewriter=rewriter,
+            knowledge=knowledge,
+            settings=Settings(deadline_ms=60_000),
+            **options,
+        )
         replies = [chat.turn(question) for question in questions]
     return chat, replies, out.getvalue()
 
@@ -150,14 +184,18 @@ def only_the_six(tmp_path):
     """A student.py whose six pass and whose optional functions are still the stub's."""
     solved, stub = SOLUTION.read_text(encoding="utf-8"), STUB.read_text(encoding="utf-8")
     path = tmp_path / "student.py"
-    path.write_text(solved.split("\ndef trim_history")[0] + "\ndef trim_history" + stub.split("\ndef trim_history")[1],
-                    encoding="utf-8")
+    path.write_text(
+        solved.split("\ndef trim_history")[0] + "\ndef trim_history" + stub.split("\ndef trim_history")[1],
+        encoding="utf-8",
+    )
     return path
 
 
 DEMO_ANSWERS = {"zh": ("最前面", "ValueError", "丢掉"), "en": ("in front", "ValueError", "drop other roles")}
-DEMO_REWRITES = {"zh": ("trim_history 会抛出 ValueError 吗？", "trim_history：其他角色呢？"),
-                 "en": ("Does trim_history raise ValueError?", "trim_history: And other roles?")}
+DEMO_REWRITES = {
+    "zh": ("trim_history 会抛出 ValueError 吗？", "trim_history：其他角色呢？"),
+    "en": ("Does trim_history raise ValueError?", "trim_history: And other roles?"),
+}
 # The rule that answers each of the demo's questions: what turn 1 and the rewrites of turns 2 and 3 find first,
 # and what the follow-ups as typed miss (the "它" is a hole: they find format_prompt's F2, or 1.5.4's table).
 RIGHT = ("1.5.7 › T1", "1.5.7 › T5", "1.5.7 › T2")
@@ -204,12 +242,17 @@ def test_the_demos_rewrites_find_the_rule_the_original_follow_ups_miss(language,
     for turn, rule in zip(chat.turns[1:], RIGHT[1:]):  # ranks, not scores: the question as typed ranks it lower
         assert rank(turn.hits_rewritten, rule) == 1 and (rank(turn.hits_original, rule) or 4) > 1
     for turn in chat.turns:
-        assert [hit.rank for hit in turn.hits_original] == [1, 2, 3][:len(turn.hits_original)]
+        assert [hit.rank for hit in turn.hits_original] == [1, 2, 3][: len(turn.hits_original)]
         assert all(a.score >= b.score > 0 for a, b in zip(turn.hits_original, turn.hits_original[1:]))
         assert turn.hits_used[0].passage.sheet == ("TASK.en.md" if language == "en" else "TASK.md")
     labels = ("search (original): ", "search (rewrite): ") if language == "en" else ("检索 (原句): ", "检索 (改写): ")
-    assert [line.strip().split(": ")[0] + ": " for line in shown.splitlines()
-            if line.strip().startswith(labels)] == [labels[0], labels[0], labels[1], labels[0], labels[1]]
+    assert [line.strip().split(": ")[0] + ": " for line in shown.splitlines() if line.strip().startswith(labels)] == [
+        labels[0],
+        labels[0],
+        labels[1],
+        labels[0],
+        labels[1],
+    ]
 
 
 def test_the_message_of_a_turn_carries_its_evidence_and_the_history_never_does():
@@ -219,7 +262,7 @@ def test_the_message_of_a_turn_carries_its_evidence_and_the_history_never_does()
         message = turn.evidence + turn.asked
         assert turn.evidence.startswith("资料 (检索自 TASK.md):\n[1] TASK.md › ") and turn.evidence.endswith("问题：")
         assert turn.prompt.endswith("<|user|>\n" + message + "\n<|assistant|>\n")  # the evidence, then the question
-        history = turn.prompt[:turn.prompt.rindex("<|user|>")]  # all but this turn's message
+        history = turn.prompt[: turn.prompt.rindex("<|user|>")]  # all but this turn's message
         assert turn.prompt.count("资料 (检索自") == 1 and "资料 (检索自" not in history
         for earlier in chat.turns[:number]:  # no earlier turn's evidence (unless found again for this turn)
             assert [line for line in earlier.evidence.splitlines()[1:-1] if line in history] == []
@@ -255,10 +298,14 @@ def test_chat_uses_the_students_trim_history_once_it_exists(tmp_path):
 
 def test_a_trim_history_that_gives_back_its_argument_is_said_once(tmp_path):
     lazy = tmp_path / "student.py"
-    lazy.write_text(SOLUTION.read_text(encoding="utf-8").replace(
-        "    return system + [message for turn in turns[-max_turns:] for message in turn]",
-        "    if len(turns) <= max_turns:\n        return messages\n"
-        "    return system + [message for turn in turns[-max_turns:] for message in turn]"), encoding="utf-8")
+    lazy.write_text(
+        SOLUTION.read_text(encoding="utf-8").replace(
+            "    return system + [message for turn in turns[-max_turns:] for message in turn]",
+            "    if len(turns) <= max_turns:\n        return messages\n"
+            "    return system + [message for turn in turns[-max_turns:] for message in turn]",
+        ),
+        encoding="utf-8",
+    )
     chat, _, shown = converse([f"问题 {n}" for n in range(1, 9)], rewriter=None, knowledge=None, path=lazy)
     assert chat.trim_status[0] == "ready" and shown.count("trim_history") == 1 and "T4" in shown
     assert chat.turns[-1].messages_after == 12  # it trims once the history is long
@@ -269,7 +316,7 @@ def _user_lines(stdout: str, prefix: str = "你> ") -> list:
 
 
 def _rewrite_log(stdout: str, label: str = "改写: ") -> list:
-    return [line.strip()[len(label):] for line in stdout.splitlines() if line.strip().startswith(label)]
+    return [line.strip()[len(label) :] for line in stdout.splitlines() if line.strip().startswith(label)]
 
 
 def _searches(stdout: str, language: str = "zh") -> list:
@@ -283,7 +330,7 @@ def log_lines(stdout: str, language: str = "zh", from_turn: int = 1) -> str:
     starts = ("you> ", "rewrite: ", "search (") if language == "en" else ("你> ", "改写: ", "检索 (")
     lines = [line for line in stdout.splitlines() if line.lstrip().startswith(starts)]
     asked = [index for index, line in enumerate(lines) if line.startswith(starts[0])]
-    return "\n".join(lines[asked[from_turn - 1]:]) + "\n"
+    return "\n".join(lines[asked[from_turn - 1] :]) + "\n"
 
 
 def test_make_chat_demo_is_the_acceptance_script_and_is_deterministic(tmp_path):
@@ -296,9 +343,16 @@ def test_make_chat_demo_is_the_acceptance_script_and_is_deterministic(tmp_path):
     assert _user_lines(first.stdout) == list(DEMO_SCRIPTS["zh"]) and first.stdout.count("助手> ") == 3
     follow_ups = zip(DEMO_SCRIPTS["zh"][1:], DEMO_REWRITES["zh"])
     assert _rewrite_log(first.stdout) == [f"{DEMO_SCRIPTS['zh'][0]} (没有历史，不用改写)"] + [
-        f"{question} → {rewrite} (≤ 60000 ms)" for question, rewrite in follow_ups]
+        f"{question} → {rewrite} (≤ 60000 ms)" for question, rewrite in follow_ups
+    ]
     searches = _searches(first.stdout)
-    assert [label for label, _ in searches] == ["检索 (原句)", "检索 (原句)", "检索 (改写)", "检索 (原句)", "检索 (改写)"]
+    assert [label for label, _ in searches] == [
+        "检索 (原句)",
+        "检索 (原句)",
+        "检索 (改写)",
+        "检索 (原句)",
+        "检索 (改写)",
+    ]
     tops = [hits.split(" (")[0] for _, hits in searches]
     assert tops[0::2] == list(RIGHT) and tops[1] != RIGHT[1] and tops[3] != RIGHT[2]  # turns 2 and 3: other tops
     pages = [(tmp_path / name / "page.html").read_text(encoding="utf-8") for name in ("one", "two")]
@@ -307,24 +361,36 @@ def test_make_chat_demo_is_the_acceptance_script_and_is_deterministic(tmp_path):
 
 
 def test_make_chat_demo_in_english(tmp_path):
-    result = make("chat", "DEMO=1", "STUDENT=solutions/student.py", "REWRITE_DEADLINE=60000",
-                  f"CHAT_PAGE={tmp_path / 'page.html'}", env=clean_env(LAB_LANG="en"))
+    result = make(
+        "chat",
+        "DEMO=1",
+        "STUDENT=solutions/student.py",
+        "REWRITE_DEADLINE=60000",
+        f"CHAT_PAGE={tmp_path / 'page.html'}",
+        env=clean_env(LAB_LANG="en"),
+    )
     assert _user_lines(result.stdout, "you> ") == list(DEMO_SCRIPTS["en"])
     assert _rewrite_log(result.stdout, "rewrite: ")[1:] == [
-        f"{question} → {rewrite} (≤ 60000 ms)" for question, rewrite in zip(DEMO_SCRIPTS["en"][1:], DEMO_REWRITES["en"])]
+        f"{question} → {rewrite} (≤ 60000 ms)" for question, rewrite in zip(DEMO_SCRIPTS["en"][1:], DEMO_REWRITES["en"])
+    ]
     tops = [hits.split(" (")[0] for _, hits in _searches(result.stdout, "en")]
     assert tops[0::2] == list(RIGHT) and tops[1] != RIGHT[1] and tops[3] != RIGHT[2]
 
 
-@pytest.mark.parametrize("knobs", [("REWRITE_DEADLINE=0",), ("REWRITE_DELAY=5000", "REWRITE_DEADLINE=50")],
-                         ids=["deadline-0", "delay-past-deadline"])
+@pytest.mark.parametrize(
+    "knobs",
+    [("REWRITE_DEADLINE=0",), ("REWRITE_DELAY=5000", "REWRITE_DEADLINE=50")],
+    ids=["deadline-0", "delay-past-deadline"],
+)
 def test_past_the_deadline_the_original_question_is_used_and_answered(tmp_path, knobs):
     page = tmp_path / "page.html"
     result = make("chat", "DEMO=1", "STUDENT=solutions/student.py", *knobs, f"CHAT_PAGE={page}")
     deadline = knobs[-1].split("=")[1]
     assert result.returncode == 0
-    assert _rewrite_log(result.stdout)[1:] == [f"{DEMO_SCRIPTS['zh'][1]} (降级: 超时 {deadline} ms)",
-                                               f"{DEMO_SCRIPTS['zh'][2]} (降级: 超时 {deadline} ms)"]
+    assert _rewrite_log(result.stdout)[1:] == [
+        f"{DEMO_SCRIPTS['zh'][1]} (降级: 超时 {deadline} ms)",
+        f"{DEMO_SCRIPTS['zh'][2]} (降级: 超时 {deadline} ms)",
+    ]
     searches = _searches(result.stdout)  # both searches of a follow-up use the original: the same hits twice
     assert [label for label, _ in searches] == ["检索 (原句)"] + ["检索 (原句)", "检索 (降级，用原句)"] * 2
     assert searches[1][1] == searches[2][1] and searches[3][1] == searches[4][1]
@@ -355,8 +421,9 @@ def test_make_chat_says_what_to_do_until_the_functions_are_implemented(tmp_path)
 @pytest.mark.parametrize("language", ["zh", "en"])
 def test_the_stubs_of_the_optional_functions_are_said_to_be_so_and_nothing_is_claimed_for_them(tmp_path, language):
     page = tmp_path / "page.html"
-    result = make("chat", "DEMO=1", f"STUDENT={only_the_six(tmp_path)}", f"CHAT_PAGE={page}",
-                  env=clean_env(LAB_LANG=language))
+    result = make(
+        "chat", "DEMO=1", f"STUDENT={only_the_six(tmp_path)}", f"CHAT_PAGE={page}", env=clean_env(LAB_LANG=language)
+    )
     banner = result.stdout.split("你> " if language == "zh" else "you> ")[0]
     assert result.returncode == 0
     if language == "zh":
@@ -376,8 +443,11 @@ def test_the_stubs_of_the_optional_functions_are_said_to_be_so_and_nothing_is_cl
 
 def test_a_stub_clean_rewrite_is_named_and_turns_the_rewrite_off(tmp_path):
     half = tmp_path / "student.py"
-    half.write_text(SOLUTION.read_text(encoding="utf-8").split("\ndef clean_rewrite")[0]
-                    + "\ndef clean_rewrite(raw_reply, question, max_chars=60):\n    return question\n", encoding="utf-8")
+    half.write_text(
+        SOLUTION.read_text(encoding="utf-8").split("\ndef clean_rewrite")[0]
+        + "\ndef clean_rewrite(raw_reply, question, max_chars=60):\n    return question\n",
+        encoding="utf-8",
+    )
     chat, replies, shown = converse(DEMO_SCRIPTS["zh"], path=half)
     assert chat.rewrite_status == ("stub", "clean_rewrite") and "改写: " not in shown and len(replies) == 3
     assert [turn.asked for turn in chat.turns] == list(DEMO_SCRIPTS["zh"])
@@ -390,16 +460,34 @@ def test_on_the_solution_the_demos_chart_shows_trimming_from_its_third_turn(tmp_
     assert "历史超过 2 轮时，trim_history 只把最后 2 轮发给模型 (max_turns=2)。" in result.stdout
     source = page.read_text(encoding="utf-8")
     assert "从第 3 轮起，trim_history 只发最后 2 轮" in source
-    sent, untrimmed = (re.search(rf'data-name="{name}"[^>]*points="([^"]+)"', source).group(1).split()
-                       for name in ("发出的 \\(trim_history 之后\\)", "不裁剪"))
+    sent, untrimmed = (
+        re.search(rf'data-name="{name}"[^>]*points="([^"]+)"', source).group(1).split()
+        for name in ("发出的 \\(trim_history 之后\\)", "不裁剪")
+    )
     heights = [(float(a.split(",")[1]), float(b.split(",")[1])) for a, b in zip(sent, untrimmed)]
     assert heights[0][0] == heights[0][1] and heights[2][0] > heights[2][1]  # SVG y grows downwards: sent is below
 
 
 def test_help_lists_the_commands_and_is_not_a_question(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--seed", "1",
-                             "--page", str(tmp_path / "page.html")], input="/help\n/nonsense\n你好\n/quit\n",
-                            capture_output=True, text=True, cwd=ROOT, env=clean_env(), timeout=60)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lab09.chat.main",
+            "--student",
+            str(SOLUTION),
+            "--seed",
+            "1",
+            "--page",
+            str(tmp_path / "page.html"),
+        ],
+        input="/help\n/nonsense\n你好\n/quit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=clean_env(),
+        timeout=60,
+    )
     assert result.returncode == 0
     assert "/help 列出命令；/reset 清空历史" in result.stdout and "没有 /nonsense 这个命令" in result.stdout
     assert result.stdout.count("助手> ") == 1 and result.stdout.count("┌ format_prompt") == 1  # only 你好 was asked
@@ -414,8 +502,11 @@ def test_a_file_without_the_optional_functions_chats_without_the_channel():
 
 def test_the_stub_rewrite_turns_the_channel_off_before_the_first_turn(tmp_path):
     stubbed = tmp_path / "student.py"
-    stubbed.write_text(SOLUTION.read_text(encoding="utf-8").split("\ndef rewrite_messages")[0]
-                       + "\ndef rewrite_messages(history, question, max_turns=3):\n    return None\n", encoding="utf-8")
+    stubbed.write_text(
+        SOLUTION.read_text(encoding="utf-8").split("\ndef rewrite_messages")[0]
+        + "\ndef rewrite_messages(history, question, max_turns=3):\n    return None\n",
+        encoding="utf-8",
+    )
     chat, replies, shown = converse(DEMO_SCRIPTS["zh"], path=stubbed)
     assert len(replies) == 3 and chat.rewrite_status == ("stub", "rewrite_messages") and "改写: " not in shown
     assert shown.count("检索 (原句)") == 3 and "检索 (改写)" not in shown
@@ -423,26 +514,36 @@ def test_the_stub_rewrite_turns_the_channel_off_before_the_first_turn(tmp_path):
 
 def test_a_failing_rewrite_function_falls_back_with_its_reason_and_the_chat_goes_on(tmp_path):
     broken = tmp_path / "student.py"
-    broken.write_text(SOLUTION.read_text(encoding="utf-8").replace(
-        "    for line in raw_reply.splitlines():", "    1 / 0\n    for line in raw_reply.splitlines():"),
-        encoding="utf-8")
+    broken.write_text(
+        SOLUTION.read_text(encoding="utf-8").replace(
+            "    for line in raw_reply.splitlines():", "    1 / 0\n    for line in raw_reply.splitlines():"
+        ),
+        encoding="utf-8",
+    )
     chat, replies, shown = converse(DEMO_SCRIPTS["zh"], path=broken)
-    assert _rewrite_log(shown)[1:] == [f"{DEMO_SCRIPTS['zh'][1]} (降级: clean_rewrite 抛出了 ZeroDivisionError)",
-                                       f"{DEMO_SCRIPTS['zh'][2]} (降级: clean_rewrite 抛出了 ZeroDivisionError)"]
+    assert _rewrite_log(shown)[1:] == [
+        f"{DEMO_SCRIPTS['zh'][1]} (降级: clean_rewrite 抛出了 ZeroDivisionError)",
+        f"{DEMO_SCRIPTS['zh'][2]} (降级: clean_rewrite 抛出了 ZeroDivisionError)",
+    ]
     assert len(replies) == 3 and [turn.asked for turn in chat.turns] == list(DEMO_SCRIPTS["zh"])
 
 
-@pytest.mark.parametrize("function, value", [("clean_rewrite", "5"), ("clean_rewrite", "True"),
-                                             ("rewrite_messages", "2.5")])
+@pytest.mark.parametrize(
+    "function, value", [("clean_rewrite", "5"), ("clean_rewrite", "True"), ("rewrite_messages", "2.5")]
+)
 def test_a_rewrite_function_returning_a_number_falls_back_naming_its_type(tmp_path, function, value):
     """A number comes back from the child as data (another lab's functions return ints); the chat still says
     which type the optional function returned."""
     odd = tmp_path / "student.py"
-    odd.write_text(SOLUTION.read_text(encoding="utf-8") + f"\n\ndef {function}(*args, **kwargs):\n    return {value}\n",
-                   encoding="utf-8")
+    odd.write_text(
+        SOLUTION.read_text(encoding="utf-8") + f"\n\ndef {function}(*args, **kwargs):\n    return {value}\n",
+        encoding="utf-8",
+    )
     _, replies, shown = converse(DEMO_SCRIPTS["zh"][:2], path=odd)
     kind = type(eval(value)).__name__
-    assert _rewrite_log(shown)[1:] == [f"{DEMO_SCRIPTS['zh'][1]} (降级: {function} 返回了 {kind})"] and len(replies) == 2
+    assert (
+        _rewrite_log(shown)[1:] == [f"{DEMO_SCRIPTS['zh'][1]} (降级: {function} 返回了 {kind})"] and len(replies) == 2
+    )
 
 
 # --- TASK.md quotes the chat: the quotes are what the programs print ------------------------------------------
@@ -450,8 +551,13 @@ def test_a_rewrite_function_returning_a_number_falls_back_naming_its_type(tmp_pa
 
 @pytest.mark.parametrize("language, sheet", [("zh", "TASK.md"), ("en", "TASK.en.md")])
 def test_the_sheets_quote_of_the_chats_first_turn_is_what_make_chat_prints(tmp_path, language, sheet):
-    result = make("chat", "DEMO=1", f"STUDENT={only_the_six(tmp_path)}", f"CHAT_PAGE={tmp_path / 'page.html'}",
-                  env=clean_env(LAB_LANG=language))
+    result = make(
+        "chat",
+        "DEMO=1",
+        f"STUDENT={only_the_six(tmp_path)}",
+        f"CHAT_PAGE={tmp_path / 'page.html'}",
+        env=clean_env(LAB_LANG=language),
+    )
     prompt = "你> " if language == "zh" else "you> "
     first = prompt.join(result.stdout.split(prompt)[:2])  # the banner and the first turn
     assert first.replace(str(tmp_path / "student.py"), "framework/student.py") == transcript("chat_turn", sheet)
@@ -460,11 +566,23 @@ def test_the_sheets_quote_of_the_chats_first_turn_is_what_make_chat_prints(tmp_p
 @pytest.mark.parametrize("language, sheet", [("zh", "TASK.md"), ("en", "TASK.en.md")])
 def test_the_sheets_quotes_of_the_rewrite_and_search_log_are_what_the_demo_prints(tmp_path, language, sheet):
     env = clean_env(LAB_LANG=language)
-    steady = make("chat", "DEMO=1", "STUDENT=solutions/student.py", "REWRITE_DEADLINE=60000",
-                  f"CHAT_PAGE={tmp_path / 'a.html'}", env=env)  # a deadline no load can miss, printed as the default
+    steady = make(
+        "chat",
+        "DEMO=1",
+        "STUDENT=solutions/student.py",
+        "REWRITE_DEADLINE=60000",
+        f"CHAT_PAGE={tmp_path / 'a.html'}",
+        env=env,
+    )  # a deadline no load can miss, printed as the default
     assert log_lines(steady.stdout, language).replace("≤ 60000 ms", "≤ 500 ms") == transcript("chat_log", sheet)
-    late = make("chat", "DEMO=1", "STUDENT=solutions/student.py", "REWRITE_DELAY=800",
-                f"CHAT_PAGE={tmp_path / 'b.html'}", env=env)
+    late = make(
+        "chat",
+        "DEMO=1",
+        "STUDENT=solutions/student.py",
+        "REWRITE_DELAY=800",
+        f"CHAT_PAGE={tmp_path / 'b.html'}",
+        env=env,
+    )
     assert log_lines(late.stdout, language, from_turn=2) == transcript("chat_fallback", sheet)
 
 
@@ -494,10 +612,15 @@ def test_the_demo_script_has_one_name_in_both_sheets():
 
 def test_piped_input_reset_and_end_of_input(tmp_path):
     page = tmp_path / "page.html"
-    result = subprocess.run([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--seed", "1",
-                             "--page", str(page)],
-                            input="你好\n/reset\n谢谢\n", capture_output=True, text=True, cwd=ROOT,
-                            env=clean_env(LAB_LANG="en"), timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--seed", "1", "--page", str(page)],
+        input="你好\n/reset\n谢谢\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=clean_env(LAB_LANG="en"),
+        timeout=60,
+    )
     assert result.returncode == 0
     assert "you> 你好" in result.stdout and "(history cleared)" in result.stdout
     assert result.stdout.count("assistant> ") == 2
@@ -505,16 +628,26 @@ def test_piped_input_reset_and_end_of_input(tmp_path):
 
 
 def test_without_a_seed_the_banner_says_how_to_get_one(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION),
-                             "--page", str(tmp_path / "page.html")], input="", capture_output=True, text=True,
-                            cwd=ROOT, env=clean_env(), timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--page", str(tmp_path / "page.html")],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=clean_env(),
+        timeout=60,
+    )
     assert "SEED=7" in result.stdout and "种子 -" not in result.stdout and "None" not in result.stdout
 
 
 def test_an_exception_in_the_students_function_is_explained(tmp_path):
     broken = tmp_path / "student.py"
-    broken.write_text(SOLUTION.read_text(encoding="utf-8").replace(
-        'start = output.rfind(ASSISTANT_TAG)', 'start = output.rfind(ASSISTANT_TAG) + None'), encoding="utf-8")
+    broken.write_text(
+        SOLUTION.read_text(encoding="utf-8").replace(
+            'start = output.rfind(ASSISTANT_TAG)', 'start = output.rfind(ASSISTANT_TAG) + None'
+        ),
+        encoding="utf-8",
+    )
     with pytest.raises(NotReady) as reason:
         converse(["你好"], rewriter=None, path=broken)
     assert "TypeError" in str(reason.value) and "student.py:" in str(reason.value)
@@ -522,9 +655,13 @@ def test_an_exception_in_the_students_function_is_explained(tmp_path):
 
 def test_control_characters_from_the_students_functions_do_not_reach_the_terminal(tmp_path):
     sneaky = tmp_path / "student.py"
-    sneaky.write_text(SOLUTION.read_text(encoding="utf-8").replace(
-        "    return reply[:min(cuts, default=len(reply))].strip()",
-        '    return "\\x1b[2J" + reply[:min(cuts, default=len(reply))].strip()'), encoding="utf-8")
+    sneaky.write_text(
+        SOLUTION.read_text(encoding="utf-8").replace(
+            "    return reply[:min(cuts, default=len(reply))].strip()",
+            '    return "\\x1b[2J" + reply[:min(cuts, default=len(reply))].strip()',
+        ),
+        encoding="utf-8",
+    )
     _, _, shown = converse(["你好"], rewriter=None, path=sneaky)
     assert "\x1b" not in shown and "\\x1b[2J" in shown
 
@@ -535,6 +672,7 @@ def _waiting_for_a_key(terminal: int) -> bool:
     a Ctrl-C that comes a moment before it waits is seen only at the next key: a student presses again, a
     test presses once, when the chat waits.  Where the wait channel cannot be read, the prompt must do."""
     import os
+
     try:
         with open(f"/proc/{os.tcgetpgrp(terminal)}/wchan", encoding="ascii", errors="replace") as handle:
             waiting = handle.read()
@@ -554,8 +692,19 @@ def _make_chat_in_a_terminal(tmp_path, keys: bytes) -> tuple:
     pid, terminal = pty.fork()
     if pid == 0:  # the child: make chat on its own terminal
         os.chdir(ROOT)
-        os.execvpe("make", ["make", "--no-print-directory", "chat", f"STUDENT={SOLUTION}", f"PYTHON={sys.executable}",
-                            f"CHAT_PAGE={page}", "SEED=1"], clean_env())
+        os.execvpe(
+            "make",
+            [
+                "make",
+                "--no-print-directory",
+                "chat",
+                f"STUDENT={SOLUTION}",
+                f"PYTHON={sys.executable}",
+                f"CHAT_PAGE={page}",
+                "SEED=1",
+            ],
+            clean_env(),
+        )
     seen = b""
 
     def read_until(marker: bytes | None, count: int = 1, seconds: float = PATIENCE):
@@ -598,9 +747,22 @@ def test_ctrl_c_and_ctrl_d_leave_make_chat_tidily(tmp_path, keys):
 
 
 def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path):
-    chat = subprocess.Popen([sys.executable, "-m", "lab09.chat.main", "--student", str(SOLUTION), "--demo",
-                             "--page", str(tmp_path / "page.html")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            cwd=ROOT, env=clean_env())
+    chat = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "lab09.chat.main",
+            "--student",
+            str(SOLUTION),
+            "--demo",
+            "--page",
+            str(tmp_path / "page.html"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=clean_env(),
+    )
     chat.stdout.readline()  # like `make chat | head -1`
     chat.stdout.close()
     err = chat.stderr.read().decode("utf-8", "replace")

@@ -30,8 +30,10 @@ def fake_machine(tmp_path, failing: str = "") -> tuple:
     for name, answer in (("3.11.7", "3.11"), ("3.8.18", "")):
         (versions / name / "bin").mkdir(parents=True)
         executable(versions / name / "bin" / "python3", f'echo "{answer}"\n')
-    executable(bin_dir / "pyenv", f'case "$1" in root) echo "{tmp_path / "pyenv"}";; '
-                                  'versions) echo 3.11.7; echo 3.8.18;; esac\n')
+    executable(
+        bin_dir / "pyenv",
+        f'case "$1" in root) echo "{tmp_path / "pyenv"}";; versions) echo 3.11.7; echo 3.8.18;; esac\n',
+    )
     fail = f'case "$*" in *"/{failing} "*) exit 1;; esac\n' if failing else ""
     executable(bin_dir / "make", f'echo "$*" >> "{log}"\n' + fail)
     return str(bin_dir), log
@@ -40,8 +42,9 @@ def fake_machine(tmp_path, failing: str = "") -> tuple:
 @pytest.mark.parametrize("shell", SHELLS, ids=lambda path: path.rsplit("/", 1)[-1])
 def test_ci_runs_make_check_once_per_minor_version_each_in_its_own_venv(tmp_path, shell):
     path, log = fake_machine(tmp_path)
-    result = subprocess.run([shell, str(ROOT / ".ci" / "run")], env={"PATH": path}, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [shell, str(ROOT / ".ci" / "run")], env={"PATH": path}, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     calls = log.read_text().splitlines()
     assert [call.split("VENV=")[1] for call in calls] == [f".venv-ci-3.{minor}" for minor in (11, 10, 12, 13)]
@@ -52,8 +55,9 @@ def test_ci_runs_make_check_once_per_minor_version_each_in_its_own_venv(tmp_path
 @pytest.mark.parametrize("shell", SHELLS, ids=lambda path: path.rsplit("/", 1)[-1])
 def test_ci_fails_when_any_version_fails_and_still_runs_the_others(tmp_path, shell):
     path, log = fake_machine(tmp_path, failing="python3.12")
-    result = subprocess.run([shell, str(ROOT / ".ci" / "run")], env={"PATH": path}, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [shell, str(ROOT / ".ci" / "run")], env={"PATH": path}, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode != 0 and "FAILED with Python 3.12" in result.stderr
     assert len(log.read_text().splitlines()) == 4
 

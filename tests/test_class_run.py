@@ -36,8 +36,10 @@ from labkit.instructor.one_submission import Grade
 MAX_SCORE = config.load().max_score  # full marks of the grading scheme (solutions/grading.ini)
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-SLEEPER = "import time\n\n\ndef format_prompt(messages):\n    time.sleep(600)\n\n\ndef extract_response(output):\n" \
-          "    time.sleep(600)\n"
+SLEEPER = (
+    "import time\n\n\ndef format_prompt(messages):\n    time.sleep(600)\n\n\ndef extract_response(output):\n"
+    "    time.sleep(600)\n"
+)
 
 
 def snapshot(folder: Path) -> dict:
@@ -53,6 +55,7 @@ def honest_class(folder: Path, names=("alice", "bob")) -> Path:
 
 # --- a small class of either lab -------------------------------------------------------------------
 
+
 def test_a_class_of_either_lab_is_graded_by_that_labs_spec(lab, graded_classes):
     graded = graded_classes(lab)
     columns = [check.column for check in lab.graded]
@@ -61,7 +64,8 @@ def test_a_class_of_either_lab_is_graded_by_that_labs_spec(lab, graded_classes):
     document = graded.document
     assert (document["lab"], document["title"]) == (lab.name, lab.name)  # the title from the lab's own course file
     assert [(case["column"], case["label"], case["group"]) for case in document["cases"]] == [
-        (check.column, text(check.label_key), check.group.id) for check in lab.graded]
+        (check.column, text(check.label_key), check.group.id) for check in lab.graded
+    ]
     assert document["scheme"]["weights"] == {group.id: group.points for group in lab.graded_groups}
     assert document["max_score"] == graded.scheme.max_score == sum(group.points for group in lab.graded_groups)
     if lab.id != LAB.id:  # not Lab09's columns under another lab's name
@@ -79,7 +83,8 @@ def test_the_scores_of_either_labs_class_are_what_its_checks_are_worth(lab, grad
         assert int(row["score"]) == sum(scheme.points(check) for check in passed), student
         assert int(row["max_score"]) == scheme.max_score
         assert [int(row[f"{group.id}_points"]) for group in lab.graded_groups] == [
-            sum(scheme.points(check) for check in passed if check.group == group) for group in lab.graded_groups]
+            sum(scheme.points(check) for check in passed if check.group == group) for group in lab.graded_groups
+        ]
     assert (rows["solution"]["status"], int(rows["solution"]["score"])) == ("ok", scheme.max_score)
     assert (rows["stub"]["status"], rows["stub"]["score"]) == ("ok", "0")
     wrong = int(rows["wrong"]["score"])  # something in between, where there is room (the scaffold grades one check)
@@ -105,7 +110,10 @@ def test_the_feedback_of_either_lab_says_what_grades_csv_says_in_the_labs_words(
         feedback, row = graded.feedback(student), graded.rows[student]
         for check in lab.graded:
             verdict = "PASS" if row[check.column] == "1" else "FAIL"
-            assert f"[TEST {check.id}] {text(check.label_key)} ... [{verdict}]" in feedback.splitlines(), (student, check.id)
+            assert f"[TEST {check.id}] {text(check.label_key)} ... [{verdict}]" in feedback.splitlines(), (
+                student,
+                check.id,
+            )
     six = len(lab.selected("test"))
     assert text("summary", passed=six, failed=0) in graded.feedback("solution").splitlines()
     assert text("summary", passed=0, failed=six) in graded.feedback("stub").splitlines()
@@ -114,17 +122,25 @@ def test_the_feedback_of_either_lab_says_what_grades_csv_says_in_the_labs_words(
 
 # --- ids -------------------------------------------------------------------------------------------
 
+
 def test_entries_that_would_collide_keep_distinct_ids_and_no_cell_is_a_formula(tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()
     wrong = STUDENTS / "wrong" / "no_trim.py"
-    sources = {"X.py": SOLUTION, "X.py.py": wrong, "x.PY": wrong, '=HYPERLINK("http:evil.example","open").py': SOLUTION,
-               "\x1b[2Jclear\x07.py": wrong, "-2+3.py": SOLUTION}
+    sources = {
+        "X.py": SOLUTION,
+        "X.py.py": wrong,
+        "x.PY": wrong,
+        '=HYPERLINK("http:evil.example","open").py': SOLUTION,
+        "\x1b[2Jclear\x07.py": wrong,
+        "-2+3.py": SOLUTION,
+    }
     for name, source in sources.items():
         shutil.copy(source, folder / name)
     for name, source in (("X.zip", SOLUTION), ("X.zip.py", wrong)):
         if name.endswith(".zip"):
             import zipfile
+
             with zipfile.ZipFile(folder / name, "w") as bundle:
                 bundle.write(source, "student.py")
         else:
@@ -162,6 +178,7 @@ def test_an_output_folder_inside_the_submissions_is_never_graded(tmp_path):
 
 # --- the barrier -----------------------------------------------------------------------------------
 
+
 def test_a_failure_while_rendering_one_submission_becomes_its_status_and_the_class_is_written(tmp_path, monkeypatch):
     folder = honest_class(tmp_path / "class", ("alice", "victim", "zoe"))
     real = StudentResult.from_grade
@@ -185,8 +202,7 @@ def test_a_failure_while_rendering_one_submission_becomes_its_status_and_the_cla
     assert "2/2" in page.split("id=rates")[1].split("</table>")[0]  # the pass rates leave it out
 
 
-def test_a_class_run_that_graded_nobody_fails_in_one_line_and_names_who_it_failed_on(
-        tmp_path, monkeypatch, capsys):
+def test_a_class_run_that_graded_nobody_fails_in_one_line_and_names_who_it_failed_on(tmp_path, monkeypatch, capsys):
     """Issue 24 item 5: every submission grader_error (a broken setup) exits 1 and says why in one line, where it
     exited 0 as if the class were graded; a few grader errors are named in the summary, and the run still exits
     0 when someone was graded."""
@@ -225,8 +241,9 @@ def test_workers_that_end_as_they_start_fail_the_run_in_one_line(tmp_path, monke
     monkeypatch.setattr(class_run, "grade_class", failing)
     assert grade.main([str(folder), "--out", str(tmp_path / "out")]) == 1
     said = capsys.readouterr().err.strip().splitlines()
-    assert said[-1] == text("grade.setup_failed", why="grading workers end as they start (exit code 1)",
-                            out=tmp_path / "out")
+    assert said[-1] == text(
+        "grade.setup_failed", why="grading workers end as they start (exit code 1)", out=tmp_path / "out"
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -252,7 +269,8 @@ def test_class_outputs_are_written_all_or_none(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         grade_folder(folder, out, CLASS_LIMITS)
     assert snapshot(out) == before and sorted(p.name for p in out.iterdir()) == sorted(
-        ["feedback", "grades.csv", "grades.json", "report.html"])
+        ["feedback", "grades.csv", "grades.json", "report.html"]
+    )
     monkeypatch.setattr(atomic, "_open", real_open)
 
     real_replace, calls = os.replace, []
@@ -285,6 +303,7 @@ def test_outputs_follow_the_users_umask(tmp_path):
 
 
 # --- Ctrl-C, dead workers, a killed grader ----------------------------------------------------------
+
 
 def children_of(pid: int) -> list[int]:
     return [child for child, (parent, _, _, state) in process_table().items() if parent == pid and state != "Z"]
@@ -324,9 +343,15 @@ def everything_under(pid: int) -> list[int]:
 
 def start_grader(folder: Path, out: Path, *options: str, session: bool = False, **env) -> subprocess.Popen:
     """The grader on `folder`; `session`: in a process group of its own, as a terminal starts it."""
-    return subprocess.Popen([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out), *options],
-                            cwd=ROOT, env=clean_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=session)
+    return subprocess.Popen(
+        [sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out), *options],
+        cwd=ROOT,
+        env=clean_env(**env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=session,
+    )
 
 
 LINUX_PROC = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
@@ -370,8 +395,9 @@ def test_a_closed_terminal_ends_the_run_and_everything_it_started(tmp_path, endi
     for name in ("sleepy1", "sleepy2"):
         (folder / f"{name}.py").write_text(SLEEPER, encoding="utf-8")
     out = tmp_path / "out"
-    grader = start_grader(folder, out, "--jobs", "2", session=True, LAB_TIMEOUT="60", LAB_SANDBOX=sandbox,
-                          LAB_UNSAFE="1")
+    grader = start_grader(
+        folder, out, "--jobs", "2", session=True, LAB_TIMEOUT="60", LAB_SANDBOX=sandbox, LAB_UNSAFE="1"
+    )
     try:
         wait_for(lambda: len(busy_workers(grader.pid)) == 2, what="two sleepers running")
         started = everything_under(grader.pid)
@@ -404,7 +430,8 @@ def test_a_worker_killed_mid_submission_costs_nothing_but_a_retry_and_the_run_wr
     assert "Traceback" not in stderr and stdout.startswith("Lab09: 5 份提交评分完成")
     rows = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
     assert [(row["student"], row["status"], row["score"]) for row in rows] == [
-        (name, "ok", str(MAX_SCORE)) for name in names]
+        (name, "ok", str(MAX_SCORE)) for name in names
+    ]
     assert sorted(p.name for p in (out / "feedback").iterdir()) == [f"{name}.txt" for name in names]
 
 
@@ -439,8 +466,11 @@ def test_a_submission_whose_worker_dies_on_both_tries_is_a_grader_error_and_the_
         thread.join(300)
     assert not thread.is_alive() and "error" not in outcome, outcome
     rows = {row["student"]: row for row in csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8"))}
-    assert [(row["status"], row["score"]) for row in rows.values()] == [("ok", str(MAX_SCORE)), ("grader_error", "0"),
-                                                                        ("ok", str(MAX_SCORE))]
+    assert [(row["status"], row["score"]) for row in rows.values()] == [
+        ("ok", str(MAX_SCORE)),
+        ("grader_error", "0"),
+        ("ok", str(MAX_SCORE)),
+    ]
     feedback = (tmp_path / "out" / "feedback" / "victim.txt").read_text(encoding="utf-8")
     assert "victim.py" in feedback and "WorkerDied" in feedback and "SIGKILL" in feedback and "2 times" in feedback
     assert outcome["run"].figures.graded == 2  # not the student's doing: left out of the figures
@@ -491,8 +521,10 @@ def test_what_a_submission_writes_into_the_run_s_own_file_never_reaches_an_outpu
     records.put(0, {"student": "alice", "score": 100}, "alice's feedback")
     with open(tmp_path / "records", "ab") as forged:
         forged.write(b'{"student": "mallory", "score": 100}')
-    assert list(records.entries()) == [({"student": "alice", "score": 100}, "alice's feedback"),
-                                       ({"student": "bob", "score": 0}, "bob's feedback")]
+    assert list(records.entries()) == [
+        ({"student": "alice", "score": 100}, "alice's feedback"),
+        ({"student": "bob", "score": 0}, "bob's feedback"),
+    ]
     with open(tmp_path / "records", "r+b") as forged:
         forged.seek(forged.read().index(b'"score": 0'))
         forged.write(b'"score": 9')
@@ -515,14 +547,19 @@ def test_an_interrupted_run_into_a_new_folder_leaves_no_folder_behind(tmp_path, 
 
 # --- the sandbox label -----------------------------------------------------------------------------
 
+
 def test_the_sandbox_level_is_shown_in_grades_json_the_report_and_the_terminal(tmp_path):
     folder = honest_class(tmp_path / "class", ("alice",))
     result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / 'out'}")
     document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
     level = audit.sandbox_level()
     shown = document["sandbox"]
-    assert (shown["level"], shown["walls"], shown["blocks"], shown["full"]) == \
-        (level.name, list(level.walls), list(level.blocks), level.full)
+    assert (shown["level"], shown["walls"], shown["blocks"], shown["full"]) == (
+        level.name,
+        list(level.walls),
+        list(level.blocks),
+        level.full,
+    )
     assert level.name in result.stdout
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert "id=sandbox>" in page and level.name in page.split("id=sandbox>")[1].split("</p>")[0]
@@ -543,7 +580,8 @@ def test_below_full_strength_refuses_unless_unsafe_names_the_level_then_warns(tm
     assert grade.main([str(folder), "--out", str(tmp_path / "weak"), "--unsafe", "landlock-4-no-pid-namespace"]) == 0
     captured = capsys.readouterr()
     assert captured.err.startswith(
-        "警告: 按 UNSAFE=landlock-4-no-pid-namespace 在不完整的沙箱 landlock-4 (no pid namespace) 下评分")
+        "警告: 按 UNSAFE=landlock-4-no-pid-namespace 在不完整的沙箱 landlock-4 (no pid namespace) 下评分"
+    )
     assert "沙箱不完整，是老师用 UNSAFE= 选的: landlock-4" in captured.out
     assert "class=\"banner weak\"" in (tmp_path / "weak" / "report.html").read_text(encoding="utf-8")
 
@@ -558,25 +596,47 @@ def test_below_full_strength_refuses_unless_unsafe_names_the_level_then_warns(tm
 # --- the figures and their words ------------------------------------------------------------------
 
 # The tester's class: three ran to the end, two timed out, one has a syntax error; and a .docx, not graded.
-STATUSES = {"s1": "ok", "s2": "ok", "s3": "ok", "s4": "timeout", "s5": "timeout", "s6": "syntax_error",
-            "s7": "no_student_py"}
+STATUSES = {
+    "s1": "ok",
+    "s2": "ok",
+    "s3": "ok",
+    "s4": "timeout",
+    "s5": "timeout",
+    "s6": "syntax_error",
+    "s7": "no_student_py",
+}
 WORDS = {  # what each language says about that class, in the terminal and in report.html
-    "zh": {"status": "状态: 全部运行完 3 · 超时 2 · 语法错误 1 · 没有 student.py 1",
-           "scores": "分数 (已评分的 6 份提交；另 1 份没有评分): 平均 20.0",
-           "overview": "7 份提交，其中 6 份已评分", "rates": "只统计已评分的 6 份提交 (共 7 份)",
-           "tag": "全部运行完 3", "never": ("能运行", "已运行")},
-    "en": {"status": "status: ran to the end 3 · timed out 2 · syntax error 1 · no student.py 1",
-           "scores": "score (6 graded submissions; 1 not graded): mean 20.0",
-           "overview": "7 submissions, 6 of them graded", "rates": "Over the 6 graded submissions (of 7)",
-           "tag": "ran to the end 3", "never": ("that ran", "ran 3", "them ran")},
+    "zh": {
+        "status": "状态: 全部运行完 3 · 超时 2 · 语法错误 1 · 没有 student.py 1",
+        "scores": "分数 (已评分的 6 份提交；另 1 份没有评分): 平均 20.0",
+        "overview": "7 份提交，其中 6 份已评分",
+        "rates": "只统计已评分的 6 份提交 (共 7 份)",
+        "tag": "全部运行完 3",
+        "never": ("能运行", "已运行"),
+    },
+    "en": {
+        "status": "status: ran to the end 3 · timed out 2 · syntax error 1 · no student.py 1",
+        "scores": "score (6 graded submissions; 1 not graded): mean 20.0",
+        "overview": "7 submissions, 6 of them graded",
+        "rates": "Over the 6 graded submissions (of 7)",
+        "tag": "ran to the end 3",
+        "never": ("that ran", "ran 3", "them ran"),
+    },
 }
 
 
 def class_records() -> list:
     """Results of that class as the grader counts them: `gradable` is the grader's own rule (Grade.gradable)."""
-    return [made_result(student, status=status, gradable=Grade(student, "", status).gradable,
-                        score=40 if status == "ok" else 0, max_score=MAX_SCORE)
-            for student, status in STATUSES.items()]
+    return [
+        made_result(
+            student,
+            status=status,
+            gradable=Grade(student, "", status).gradable,
+            score=40 if status == "ok" else 0,
+            max_score=MAX_SCORE,
+        )
+        for student, status in STATUSES.items()
+    ]
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
@@ -602,9 +662,14 @@ def test_the_terminal_lists_the_most_common_mistakes_and_says_how_many_more_the_
     """A TA's class with seven kinds of mistake: the terminal showed five and said nothing of the other two
     (M6, M7 of report.html: a missing blank line between SSE events, a loop); now a last line says how many more
     and where they are."""
-    records = [made_result(f"s{index}", max_score=MAX_SCORE, cases={"1": made_check(hint=f"hint.{index}",
-                                                                                    hint_text=f"mistake {index}")})
-               for index in range(7)]
+    records = [
+        made_result(
+            f"s{index}",
+            max_score=MAX_SCORE,
+            cases={"1": made_check(hint=f"hint.{index}", hint_text=f"mistake {index}")},
+        )
+        for index in range(7)
+    ]
     lines = terminal.terminal_summary(records, 1.0, 4, "out", Level("bwrap", full=True)).splitlines()
     start = lines.index(text("report.mistakes_top")) + 1
     listed = [line for line in lines[start:] if " × " in line]
@@ -619,17 +684,29 @@ def test_after_a_merge_the_first_line_says_how_many_were_graded_and_how_many_wri
     monkeypatch.setenv("LAB_LANG", language)
     records = class_records()
     first = terminal.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True), merged=1).splitlines()[0]
-    assert first == {"zh": "Lab09: 评分 1 份 (合并后共 7 份)，用时 0.1 秒 (1 个并行)",
-                     "en": "Lab09: graded 1 (merged: 7 in all) in 0.1 s (1 at a time)"}[language]
+    assert (
+        first
+        == {
+            "zh": "Lab09: 评分 1 份 (合并后共 7 份)，用时 0.1 秒 (1 个并行)",
+            "en": "Lab09: graded 1 (merged: 7 in all) in 0.1 s (1 at a time)",
+        }[language]
+    )
     whole = terminal.terminal_summary(records, 0.1, 4, "out", Level("bwrap", full=True)).splitlines()[0]
-    assert whole == {"zh": "Lab09: 7 份提交评分完成，用时 0.1 秒 (4 个并行)",
-                     "en": "Lab09: graded 7 submissions in 0.1 s (4 at a time)"}[language]
+    assert (
+        whole
+        == {
+            "zh": "Lab09: 7 份提交评分完成，用时 0.1 秒 (4 个并行)",
+            "en": "Lab09: graded 7 submissions in 0.1 s (4 at a time)",
+        }[language]
+    )
 
 
 @pytest.mark.parametrize("count", [0, 1, 7])
 def test_grades_json_written_record_by_record_is_the_same_text_as_the_whole_document(count):
-    records = [replace(record, cases={"t1": made_check(hint="h", message="a\nb \u4e2d\U0001f600")})
-               for record in class_records()[:count]]
+    records = [
+        replace(record, cases={"t1": made_check(hint="h", message="a\nb \u4e2d\U0001f600")})
+        for record in class_records()[:count]
+    ]
     stream = io.StringIO()
     grades_json.write_grades_json(stream, records, CLASS_LIMITS, config.course_settings(), Level("bwrap", full=True))
     written = stream.getvalue()
@@ -643,13 +720,21 @@ def test_a_large_class_gets_one_usable_page_with_every_student_in_grades_csv():
     records = []
     for index in range(3000):
         status = "no_student_py" if index % 10 == 3 else "ok"
-        records.append(made_result(f"s{index:04d}", status=status, score=0 if status != "ok" else 100 - index % 7 * 10,
-                                   max_score=MAX_SCORE, notes=("note",), why="why",
-                                   cases={"t1": made_check(hint="h", hint_text="slip")}))
+        records.append(
+            made_result(
+                f"s{index:04d}",
+                status=status,
+                score=0 if status != "ok" else 100 - index % 7 * 10,
+                max_score=MAX_SCORE,
+                notes=("note",),
+                why="why",
+                cases={"t1": made_check(hint="h", hint_text="slip")},
+            )
+        )
     page = report_page.page(records, config.course_settings(), Level("bwrap", full=True))
     table = page.split("id=students>")[1].split("</table>")[0]
     rows = re.findall(r'<tr><td data-v="(s\d+)">', table)
-    ranked = sorted(records, key=lambda r: (r.gradable, r.score, r.student))[:report_page.MAX_ROWS]
+    ranked = sorted(records, key=lambda r: (r.gradable, r.score, r.student))[: report_page.MAX_ROWS]
     assert rows == sorted(r.student for r in ranked) and len(rows) == report_page.MAX_ROWS == 1000
     assert text("report.students_shown", shown=1000, count=3000).split("grades.csv")[0] in page
     for section in ("not-graded", "notes"):
@@ -661,6 +746,7 @@ def test_a_large_class_gets_one_usable_page_with_every_student_in_grades_csv():
 
 # --- regrades --------------------------------------------------------------------------------------
 
+
 def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_path):
     folder = honest_class(tmp_path / "class", ("alice", "carol"))
     shutil.copy(STUDENTS / "wrong" / "no_trim.py", folder / "bob.py")
@@ -671,8 +757,14 @@ def test_a_regrade_of_one_student_refuses_or_merges_and_prints_the_change(tmp_pa
     fixed.mkdir()
     shutil.copy(SOLUTION, fixed / "bob.py")
 
-    refused = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(fixed), "--out", str(out)], cwd=ROOT,
-                             env=clean_env(), capture_output=True, text=True, timeout=120)
+    refused = subprocess.run(
+        [sys.executable, "-m", "labkit.instructor.grade", str(fixed), "--out", str(out)],
+        cwd=ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     warning = audit.warning(sandbox_level(), os.environ.get("LAB_UNSAFE", ""))  # printed first below full strength
     said = [line for line in refused.stderr.strip().splitlines() if line != warning]
     assert refused.returncode == 2 and len(said) == 1 and "MERGE=1" in said[0]
@@ -707,13 +799,13 @@ def test_merge_refuses_a_grades_json_it_could_not_have_written(tmp_path):
 
 HOSTILE_CLASS = {
     "deep400": "def format_prompt(messages):\n    x = []\n    for _ in range(400):\n        x = [x]\n    return x\n\n\n"
-               "def extract_response(output):\n    return ''\n",
+    "def extract_response(output):\n    return ''\n",
     "deep5000": "import sys\nsys.setrecursionlimit(50000)\n\n\ndef format_prompt(messages):\n    x = []\n"
-                "    for _ in range(5000):\n        x = [x]\n    return x\n\n\ndef extract_response(output):\n    return ''\n",
+    "    for _ in range(5000):\n        x = [x]\n    return x\n\n\ndef extract_response(output):\n    return ''\n",
     "surrogate": "def format_prompt(messages):\n    return ''\n\n\ndef extract_response(output):\n"
-                 "    raise ValueError('\\ud800 lone')\n",
+    "    raise ValueError('\\ud800 lone')\n",
     "screen": "def format_prompt(messages):\n    raise ValueError('\\x1b[2J\\x1b[H[TEST 1] ... [PASS]')\n\n\n"
-              "def extract_response(output):\n    return ''\n",
+    "def extract_response(output):\n    return ''\n",
 }
 
 

@@ -17,8 +17,14 @@ SECOND = "lab10"  # the course's second lab (labs/lab10/): what proves a lab oth
 
 
 def lab_py(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "lab.py", *args, f"PYTHON={sys.executable}"], cwd=ROOT,
-                          env=env or clean_env(PYTHONDONTWRITEBYTECODE="1"), capture_output=True, text=True, timeout=180)
+    return subprocess.run(
+        [sys.executable, "lab.py", *args, f"PYTHON={sys.executable}"],
+        cwd=ROOT,
+        env=env or clean_env(PYTHONDONTWRITEBYTECODE="1"),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
 
 
 def test_the_course_has_lab09_at_its_top_and_each_folder_of_labs_holding_its_spec(tmp_path, monkeypatch):
@@ -34,10 +40,17 @@ def test_the_course_has_lab09_at_its_top_and_each_folder_of_labs_holding_its_spe
     assert course.labs() == {"lab09": (".", "lab09.spec"), "lab11": ("labs/lab11", "lab11.spec")}
 
 
-@pytest.mark.parametrize("argv, environ, chosen", [
-    (["test", "LAB=lab10"], {}, "lab10"), (["--lab", "lab10", "test"], {}, "lab10"), (["--lab=lab10"], {}, "lab10"),
-    (["test"], {"LAB": "lab10"}, "lab10"), (["test", "LAB=lab09"], {"LAB": "lab10"}, "lab09"), (["test"], {}, ""),
-])
+@pytest.mark.parametrize(
+    "argv, environ, chosen",
+    [
+        (["test", "LAB=lab10"], {}, "lab10"),
+        (["--lab", "lab10", "test"], {}, "lab10"),
+        (["--lab=lab10"], {}, "lab10"),
+        (["test"], {"LAB": "lab10"}, "lab10"),
+        (["test", "LAB=lab09"], {"LAB": "lab10"}, "lab09"),
+        (["test"], {}, ""),
+    ],
+)
 def test_lab_is_named_in_makes_spelling_as_an_option_or_by_the_environment(argv, environ, chosen):
     assert course.named(argv, environ) == chosen
 
@@ -63,16 +76,20 @@ def test_make_test_lab_runs_that_labs_stub_and_lab_py_its_reference():
     assert stub.returncode != 0 and "测试结果: 0 通过, 8 失败" in stub.stdout, stub.stdout + stub.stderr
     solved = lab_py("test", "--lab", SECOND, f"STUDENT={second}/solutions/student.py")
     assert solved.returncode == 0 and "测试结果: 8 通过, 0 失败" in solved.stdout, solved.stdout + solved.stderr
-    by_environment = lab_py("test", f"STUDENT={second}/solutions/student.py",
-                            env=clean_env(LAB=SECOND, PYTHONDONTWRITEBYTECODE="1"))
+    by_environment = lab_py(
+        "test", f"STUDENT={second}/solutions/student.py", env=clean_env(LAB=SECOND, PYTHONDONTWRITEBYTECODE="1")
+    )
     assert by_environment.returncode == 0 and "8 通过" in by_environment.stdout
 
 
 def test_an_unknown_lab_is_one_line_naming_the_labs_there_are_and_exit_code_2():
     for result in (make("test", "LAB=lab99"), lab_py("test", "LAB=lab99"), lab_py("help", env=clean_env(LAB="lab99"))):
         said = [line for line in result.stderr.splitlines() if not line.startswith("make: ***")]
-        assert result.returncode == 2 and result.stdout == "" and said == [
-            f"LAB=lab99: 课程里没有这个实验 (有: {', '.join(course.labs())})"], result.stderr
+        assert (
+            result.returncode == 2
+            and result.stdout == ""
+            and said == [f"LAB=lab99: 课程里没有这个实验 (有: {', '.join(course.labs())})"]
+        ), result.stderr
 
 
 def test_make_help_lists_the_courses_labs_and_each_labs_own_course_file():
@@ -94,21 +111,33 @@ def test_two_labs_may_both_give_case_1_a_label_inline_each_installed_only_while_
     from labkit.spec import Text
     from lab09 import hints
     from lab09.chat import texts
+
     module = types.ModuleType("other_texts")
-    module.TEXTS = {key: value for key, value in {**hints.TEXTS, **texts.TEXTS}.items()
-                    if not (key.startswith("case.") and key.endswith(".label"))}
+    module.TEXTS = {
+        key: value
+        for key, value in {**hints.TEXTS, **texts.TEXTS}.items()
+        if not (key.startswith("case.") and key.endswith(".label"))
+    }
     monkeypatch.setitem(sys.modules, "other_texts", module)
-    other = dataclasses.replace(LAB, id="other", checks=tuple(
-        dataclasses.replace(check, label=Text(f"别的 {check.id}", f"other {check.id}")) for check in LAB.checks),
-        texts=("other_texts",))
+    other = dataclasses.replace(
+        LAB,
+        id="other",
+        checks=tuple(
+            dataclasses.replace(check, label=Text(f"别的 {check.id}", f"other {check.id}")) for check in LAB.checks
+        ),
+        texts=("other_texts",),
+    )
     from labkit import spec
+
     monkeypatch.setattr(spec, "active", lambda: other)
     assert i18n.text("case.1.label", "en") == "other 1"
     monkeypatch.setattr(spec, "active", lambda: LAB)
     assert i18n.text("case.1.label", "en").startswith("single turn")
 
 
-def test_a_text_the_core_will_ask_of_a_lab_is_named_with_the_lab_and_its_file_when_the_spec_loads(tmp_path, monkeypatch):
+def test_a_text_the_core_will_ask_of_a_lab_is_named_with_the_lab_and_its_file_when_the_spec_loads(
+    tmp_path, monkeypatch
+):
     """A drawn check that also runs on fixed inputs is shown, when graded, under section graded_<its section>
     (its text section.graded_<its section>); without it every submission of such a lab was a grader_error
     (found mid-run, not at load)."""
@@ -118,22 +147,30 @@ def test_a_text_the_core_will_ask_of_a_lab_is_named_with_the_lab_and_its_file_wh
     (package / "texts.py").write_text(
         "from lab09 import hints\nfrom lab09.chat import texts\n"
         "TEXTS = {key: value for key, value in {**hints.TEXTS, **texts.TEXTS}.items()\n"
-        "         if key != 'section.graded_properties'}\n", encoding="utf-8")
+        "         if key != 'section.graded_properties'}\n",
+        encoding="utf-8",
+    )
     (package / "spec.py").write_text(
         "import dataclasses\nfrom lab09.spec import LAB as LAB09\n"
         "LAB = dataclasses.replace(LAB09, id='missing', texts=('missing_text.texts',))\n",
-        encoding="utf-8")  # the section is declared (labkit.spec.GRADED_PREFIX), its header's text is not
+        encoding="utf-8",
+    )  # the section is declared (labkit.spec.GRADED_PREFIX), its header's text is not
     (package / "unsectioned.py").write_text(
         "import dataclasses\nfrom lab09.spec import LAB as LAB09\n"
         "LAB = dataclasses.replace(LAB09, id='unsectioned',\n"
         "                          sections=tuple(s for s in LAB09.sections if s.id != 'graded_properties'))\n",
-        encoding="utf-8")  # a lab that declares no such section is refused at load too, naming it
+        encoding="utf-8",
+    )  # a lab that declares no such section is refused at load too, naming it
     monkeypatch.syspath_prepend(str(tmp_path))
     from labkit import spec
+
     with pytest.raises(ValueError, match="unsectioned check p1: section graded_properties is not one of the lab's"):
         spec.load("missing_text.unsectioned")
-    with pytest.raises(KeyError, match=r"missing: no text for \['section.graded_properties'\] in missing_text.texts "
-                                        r"\(the lab of .*missing_text/spec.py\)"):
+    with pytest.raises(
+        KeyError,
+        match=r"missing: no text for \['section.graded_properties'\] in missing_text.texts "
+        r"\(the lab of .*missing_text/spec.py\)",
+    ):
         spec.load("missing_text.spec")
     said = lab_py("test", env=clean_env(LAB_SPEC="missing_text.spec", PYTHONPATH=str(tmp_path)))
     assert said.returncode == 2 and len(said.stderr.splitlines()) == 1 and "section.graded_properties" in said.stderr
@@ -144,8 +181,14 @@ def test_the_stub_note_knows_a_stub_that_returns_empty_dicts_and_lists(tmp_path)
     "": Lab10's returns {} and []."""
     second = course.labs()[SECOND][0]
     shutil.copy(ROOT / second / "solutions" / "student.py", tmp_path / "student.py")
-    ran = subprocess.run([sys.executable, str(ROOT / "lab.py"), "test", f"LAB={SECOND}", f"PYTHON={sys.executable}"],
-                         cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=180)  # started here
+    ran = subprocess.run(
+        [sys.executable, str(ROOT / "lab.py"), "test", f"LAB={SECOND}", f"PYTHON={sys.executable}"],
+        cwd=tmp_path,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )  # started here
     assert "还和初始代码一样" in ran.stdout and "STUDENT=" in ran.stdout, ran.stdout
 
 
@@ -153,8 +196,11 @@ def test_make_test_full_of_the_second_lab_gives_its_reference_every_check_from_t
     """Lab10 was built before the course kept the fixed inputs of make test-full's drawn checks as data
     (Lab.fixed_inputs): its property checks were an internal error, "p1: the lab keeps no fixed inputs for it"."""
     full = make("test-full", f"LAB={SECOND}", f"STUDENT={course.labs()[SECOND][0]}/solutions/student.py")
-    assert full.returncode == 0 and "性质检查: 2 通过, 0 失败" in full.stdout and "扩展检查: 12 通过, 0 失败" in full.stdout, \
-        full.stdout[-2000:]
+    assert (
+        full.returncode == 0
+        and "性质检查: 2 通过, 0 失败" in full.stdout
+        and "扩展检查: 12 通过, 0 失败" in full.stdout
+    ), full.stdout[-2000:]
 
 
 def test_a_labs_reference_imports_its_given_module_beside_the_courses_shared_face(monkeypatch):
@@ -163,6 +209,7 @@ def test_a_labs_reference_imports_its_given_module_beside_the_courses_shared_fac
     it (generated checks, make tables)."""
     from conftest import use_lab
     from labkit.assess import lab_reference
+
     for _lab in use_lab(SECOND, monkeypatch):
         lab_reference.cache_clear()
         try:
@@ -183,6 +230,7 @@ def test_make_new_lab_writes_a_lab_that_passes_its_tests_and_the_cores_and_build
     engine's walls, the isolation attacks at the strongest level, a small class graded); Lab09's, the toy's and
     Lab10's runs of them are make check's own."""
     from test_handout import copy_of_the_lab, git
+
     clone = copy_of_the_lab(tmp_path)
     with monkeypatch.context() as patched:
         patched.setattr(course, "ROOT", str(clone))
@@ -191,12 +239,24 @@ def test_make_new_lab_writes_a_lab_that_passes_its_tests_and_the_cores_and_build
     root = f"labs/{name}"
 
     def run(*args):
-        return subprocess.run(["make", "--no-print-directory", *args, f"PYTHON={sys.executable}"], cwd=clone,
-                              env=clean_env(PYTHONDONTWRITEBYTECODE="1"), capture_output=True, text=True, timeout=600)
+        return subprocess.run(
+            ["make", "--no-print-directory", *args, f"PYTHON={sys.executable}"],
+            cwd=clone,
+            env=clean_env(PYTHONDONTWRITEBYTECODE="1"),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
 
     def pytest_in_clone(*args):
-        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=clone,
-                              env=clean_env(PYTHONDONTWRITEBYTECODE="1"), capture_output=True, text=True, timeout=900)
+        return subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+            cwd=clone,
+            env=clean_env(PYTHONDONTWRITEBYTECODE="1"),
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
 
     made = run("new-lab", f"NAME={name}")
     assert made.returncode == 0 and made.stdout.startswith(f"new lab: {root}/"), made.stdout + made.stderr
@@ -211,7 +271,9 @@ def test_make_new_lab_writes_a_lab_that_passes_its_tests_and_the_cores_and_build
     core = pytest_in_clone("-k", name, f"--basetemp={tmp_path / 'core'}", "tests")
     assert core.returncode == 0 and " passed" in core.stdout and "failed" not in core.stdout, core.stdout[-5000:]
     secret = (clone / root / "solutions" / "grading.ini").read_text(encoding="utf-8")
-    assert f"secret = {name}-" in secret and secret not in (ROOT / "solutions" / "grading.ini").read_text(encoding="utf-8")
+    assert f"secret = {name}-" in secret and secret not in (ROOT / "solutions" / "grading.ini").read_text(
+        encoding="utf-8"
+    )
     git(clone, "add", root)
     git(clone, "commit", "-qm", f"{name}, as make new-lab wrote it")
     built = run("dist", f"LAB={name}")

@@ -25,8 +25,14 @@ WRONG_LAB = {"LAB": "lab09", "LAB_SPEC": "lab09.spec"}  # a shell that names ano
 
 
 def dist(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "--no-print-directory", "dist", *args, f"PYTHON={sys.executable}"], cwd=folder,
-                          env=clean_env(), capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        ["make", "--no-print-directory", "dist", *args, f"PYTHON={sys.executable}"],
+        cwd=folder,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def unpacked(archive: Path, into: Path) -> Path:
@@ -47,29 +53,73 @@ def test_the_second_labs_handout_works_alone_with_a_fresh_venv_and_the_wrong_lab
     assert built.returncode == 0, built.stderr
     handout = unpacked(ROOT / "dist" / f"{HANDOUT}.tar.gz", tmp_path)
     names = sorted(path.relative_to(handout).as_posix() for path in handout.rglob("*") if path.is_file())
-    assert {"Makefile", "lab.py", "requirements.txt", "pytest.ini", "TASK.md", "TASK.en.md", "framework/student.py",
-            "framework/api.py", "framework/verify.py", "lab10/spec.py", "lab10/serve.py"} <= set(names)
-    assert not [name for name in names if name.split("/")[0] in ("labs", "solutions", "tests", "students")
-                or "instructor" in name or name == "lab10/generated.py"]
+    assert {
+        "Makefile",
+        "lab.py",
+        "requirements.txt",
+        "pytest.ini",
+        "TASK.md",
+        "TASK.en.md",
+        "framework/student.py",
+        "framework/api.py",
+        "framework/verify.py",
+        "lab10/spec.py",
+        "lab10/serve.py",
+    } <= set(names)
+    assert not [
+        name
+        for name in names
+        if name.split("/")[0] in ("labs", "solutions", "tests", "students")
+        or "instructor" in name
+        or name == "lab10/generated.py"
+    ]
     lab09 = {name for name in names if name.startswith("lab09/")}  # only what Lab10's server imports of Lab09
-    assert lab09 == {"lab09/__init__.py", "lab09/spec.py", "lab09/examples.py", "lab09/reference.py",
-                     "lab09/chat/__init__.py", "lab09/chat/tinylm.py", "lab09/chat/corpus.py", "lab09/chat/topics.txt"}
-    assert (handout / "framework" / "student.py").read_bytes() == (SECOND_ROOT / "framework" / "student.py").read_bytes()
+    assert lab09 == {
+        "lab09/__init__.py",
+        "lab09/spec.py",
+        "lab09/examples.py",
+        "lab09/reference.py",
+        "lab09/chat/__init__.py",
+        "lab09/chat/tinylm.py",
+        "lab09/chat/corpus.py",
+        "lab09/chat/topics.txt",
+    }
+    assert (handout / "framework" / "student.py").read_bytes() == (
+        SECOND_ROOT / "framework" / "student.py"
+    ).read_bytes()
     assert "the eight cases" in (handout / "pytest.ini").read_text(encoding="utf-8")
     assert (handout / "Makefile").read_text(encoding="utf-8").startswith("# Lab10 · HTTP 服务 — ")
     assert 'LAB_SPEC = "lab10.spec"' in (handout / "framework" / "__init__.py").read_text(encoding="utf-8")
 
     base = getattr(sys, "_base_executable", sys.executable)  # a fresh venv, made by the handout's own make test
-    stub = subprocess.run(["make", "--no-print-directory", "test", f"BASE_PYTHON={base}"], cwd=handout,
-                          env=student_shell(), capture_output=True, text=True, timeout=600)
+    stub = subprocess.run(
+        ["make", "--no-print-directory", "test", f"BASE_PYTHON={base}"],
+        cwd=handout,
+        env=student_shell(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert (handout / ".venv").is_dir(), stub.stderr
     assert stub.returncode != 0 and text("summary", passed=0, failed=8) in stub.stdout.splitlines(), stub.stdout
     shutil.copy(SECOND_ROOT / "solutions" / "student.py", handout / "framework" / "student.py")
-    solved = subprocess.run(["make", "--no-print-directory", "test"], cwd=handout, env=student_shell(LAB="lab99"),
-                            capture_output=True, text=True, timeout=600)
+    solved = subprocess.run(
+        ["make", "--no-print-directory", "test"],
+        cwd=handout,
+        env=student_shell(LAB="lab99"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert solved.returncode == 0 and text("summary", passed=8, failed=0) in solved.stdout.splitlines(), solved.stdout
-    helped = subprocess.run([sys.executable, "lab.py", "help"], cwd=handout, env=student_shell(), capture_output=True,
-                            text=True, timeout=120).stdout
+    helped = subprocess.run(
+        [sys.executable, "lab.py", "help"],
+        cwd=handout,
+        env=student_shell(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert "python lab.py serve" in helped and "八个测试" in helped
     assert "lab09" not in helped and "LAB=" not in helped  # a handout is one lab: no list of the course's
 
@@ -78,6 +128,7 @@ def test_the_builds_check_refuses_a_handout_that_finds_its_lab_only_through_the_
     """A handout whose framework/__init__.py does not fix its lab relied on the environment it was built in (the
     build's check used to inherit LAB_SPEC); the check now runs with the wrong lab named and refuses it."""
     from labkit.instructor import dist as build
+
     files, _ = build.handout_sources()
     files["framework/__init__.py"] = ((ROOT / "framework" / "__init__.py").read_bytes(), 0o644)  # not fixed
     folder = tmp_path / "handout"
@@ -104,9 +155,14 @@ def test_an_uncommitted_lab_is_named_in_one_line(tmp_path):
 
 
 def test_the_gradescope_bundle_of_a_lab_carries_that_lab_its_answer_key_and_its_course_file():
-    made = subprocess.run(["make", "--no-print-directory", "gradescope", f"LAB={SECOND}",
-                           f"BASE_PYTHON={sys.executable}"], cwd=ROOT, env=clean_env(), capture_output=True, text=True,
-                          timeout=120)
+    made = subprocess.run(
+        ["make", "--no-print-directory", "gradescope", f"LAB={SECOND}", f"BASE_PYTHON={sys.executable}"],
+        cwd=ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert made.returncode == 0, made.stderr
     with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
         names = set(bundle.namelist())

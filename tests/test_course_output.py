@@ -18,8 +18,12 @@ def transcript(name: str, sheet: str = "TASK.md", tested: str = "framework/stude
     task = (ROOT / sheet).read_text(encoding="utf-8")
     found = re.search(rf"<!-- transcript: {name} -->\n```text\n(.*?)```", task, re.S)
     assert found, f"{sheet} has no transcript {name}"
-    return re.sub(r"^(测试的文件|tested): framework/student\.py$", lambda line: line.group(1) + ": " + tested,
-                  found.group(1), flags=re.M)
+    return re.sub(
+        r"^(测试的文件|tested): framework/student\.py$",
+        lambda line: line.group(1) + ": " + tested,
+        found.group(1),
+        flags=re.M,
+    )
 
 
 def test_stub_gives_the_baseline_of_task_md_and_fails():
@@ -40,8 +44,9 @@ def test_layout_matches_the_original_c_lab():
     lines = make("test", "STUDENT=solutions/student.py").stdout.splitlines()
     assert lines[0] == "=== Prompt 格式化 ===" and "=== 响应提取 ===" in lines
     results = [line for line in lines if line.startswith("[TEST ")]
-    assert [re.match(r"\[TEST (\d+)\] .+ \.\.\. \[PASS\]$", line).group(1) for line in results] == \
-        [case.id for case in LAB.selected("test")]
+    assert [re.match(r"\[TEST (\d+)\] .+ \.\.\. \[PASS\]$", line).group(1) for line in results] == [
+        case.id for case in LAB.selected("test")
+    ]
     assert lines[-5:-1] == ["=" * 40, f"测试结果: {SIX} 通过, 0 失败", "=" * 40, "测试的文件: solutions/student.py"]
     assert lines[-6] == ""
     assert "make test-full" in lines[-1]  # the six pass: one line says what else the grade checks
@@ -56,8 +61,9 @@ def test_the_pointer_line_comes_only_when_the_six_pass():
 
 def test_english_transcripts_of_task_en_md_are_real():
     assert make("test", env=clean_env(LAB_LANG="en")).stdout == transcript("stub", "TASK.en.md")
-    assert make("test", "STUDENT=solutions/student.py", env=clean_env(LAB_LANG="en")).stdout == \
-        transcript("solution", "TASK.en.md", tested="solutions/student.py")
+    assert make("test", "STUDENT=solutions/student.py", env=clean_env(LAB_LANG="en")).stdout == transcript(
+        "solution", "TASK.en.md", tested="solutions/student.py"
+    )
 
 
 def test_english_on_request():
@@ -71,29 +77,59 @@ def test_english_on_request():
 
 def test_exit_is_nonzero_unless_all_six_ran_and_passed():
     for extra in ("-k", "TEST1"), ("-k", "TEST4 or TEST5"):
-        result = subprocess.run([sys.executable, "-m", "pytest", "framework/verify.py", "--lab-report", "-qq",
-                                 "--tb=no", "-rN", "-p", "no:cacheprovider", f"--student={SOLUTION}", *extra],
-                                cwd=ROOT, capture_output=True, text=True, env=clean_env())
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "framework/verify.py",
+                "--lab-report",
+                "-qq",
+                "--tb=no",
+                "-rN",
+                "-p",
+                "no:cacheprovider",
+                f"--student={SOLUTION}",
+                *extra,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=clean_env(),
+        )
         assert "[PASS]" in result.stdout and result.returncode != 0
 
 
-@pytest.mark.parametrize("student, outcome", [("framework/student.py", f"{SIX} failed"),
-                                              ("solutions/student.py", f"{SIX} passed")])
+@pytest.mark.parametrize(
+    "student, outcome", [("framework/student.py", f"{SIX} failed"), ("solutions/student.py", f"{SIX} passed")]
+)
 def test_plain_pytest_shows_the_same_six_cases(student, outcome):
-    result = subprocess.run([sys.executable, "-m", "pytest", "framework/verify.py", "-p", "no:cacheprovider",
-                             f"--student={student}", "-v"], cwd=ROOT, capture_output=True, text=True,
-                            env=clean_env())
-    assert [f"TEST{case.id}" for case in LAB.selected("test")] == re.findall(r"test_case\[(TEST\d+)\]", result.stdout)[:SIX]
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "framework/verify.py", "-p", "no:cacheprovider", f"--student={student}", "-v"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+    )
+    assert [f"TEST{case.id}" for case in LAB.selected("test")] == re.findall(r"test_case\[(TEST\d+)\]", result.stdout)[
+        :SIX
+    ]
     assert outcome in result.stdout
     if outcome == f"{SIX} failed":
         assert 'expected: "<|user|>\\n你好\\n<|assistant|>\\n"' in result.stdout or "期望" in result.stdout
 
 
 def test_an_ide_running_from_inside_framework_finds_the_student_file():
-    result = subprocess.run([sys.executable, "-m", "pytest", "verify.py", "-p", "no:cacheprovider", "-q"],
-                            cwd=ROOT / "framework", capture_output=True, text=True, env=clean_env())
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "verify.py", "-p", "no:cacheprovider", "-q"],
+        cwd=ROOT / "framework",
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+    )
     assert f"{SIX} failed" in result.stdout and "returned an empty string" in result.stdout.replace(
-        "函数返回了空字符串", "returned an empty string")
+        "函数返回了空字符串", "returned an empty string"
+    )
 
 
 def test_failure_details_show_input_expected_actual_and_hint(write_student):
@@ -110,20 +146,40 @@ def test_the_summary_names_the_file_tested_and_says_when_the_stub_is_tested_besi
     """A student who edited a student.py outside framework/ ran make test and saw only the stub's hints: the
     summary names the file tested, and says loudly that it is still the stub while an edited file sits in
     the folder the command was started from."""
-    (tmp_path / "student.py").write_text((ROOT / "solutions" / "student.py").read_text(encoding="utf-8"),
-                                         encoding="utf-8")
-    result = subprocess.run([sys.executable, str(ROOT / "lab.py"), "test", f"PYTHON={sys.executable}"],
-                            cwd=tmp_path, capture_output=True, text=True, env=clean_env(), timeout=120)
+    (tmp_path / "student.py").write_text(
+        (ROOT / "solutions" / "student.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "lab.py"), "test", f"PYTHON={sys.executable}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=120,
+    )
     summary = result.stdout.split("=" * 40)[-1].splitlines()
     assert summary[1] == "测试的文件: framework/student.py"
     other = str(tmp_path / "student.py")
-    assert summary[2] == (f'注意: framework/student.py 的两个函数还和初始代码一样 (都返回 "")，而旁边的 {other} 不一样: '
-                          f"你改的是那个文件吗？测试它: python lab.py test STUDENT={other}")
-    tested = subprocess.run([sys.executable, str(ROOT / "lab.py"), "test", f"STUDENT={other}",
-                             f"PYTHON={sys.executable}"], cwd=tmp_path, capture_output=True, text=True,
-                            env=clean_env(), timeout=120)
+    assert summary[2] == (
+        f'注意: framework/student.py 的两个函数还和初始代码一样 (都返回 "")，而旁边的 {other} 不一样: '
+        f"你改的是那个文件吗？测试它: python lab.py test STUDENT={other}"
+    )
+    tested = subprocess.run(
+        [sys.executable, str(ROOT / "lab.py"), "test", f"STUDENT={other}", f"PYTHON={sys.executable}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=120,
+    )
     assert tested.returncode == 0 and f"测试的文件: {other}" in tested.stdout and "注意" not in tested.stdout
     (tmp_path / "student.py").write_text("# nothing here yet\n", encoding="utf-8")  # not a student file: no note
-    again = subprocess.run([sys.executable, str(ROOT / "lab.py"), "test", f"PYTHON={sys.executable}"],
-                           cwd=tmp_path, capture_output=True, text=True, env=clean_env(), timeout=120)
+    again = subprocess.run(
+        [sys.executable, str(ROOT / "lab.py"), "test", f"PYTHON={sys.executable}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=120,
+    )
     assert "注意" not in again.stdout and again.stdout == transcript("stub")

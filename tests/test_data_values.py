@@ -19,14 +19,26 @@ NO_DETECTORS = Detectors()
 def returned(value, expected, case=TABLE[0], detectors=NO_DETECTORS):
     """The verdict on one call that returned `value` (as data) where `expected` is wanted."""
     case = replace(case, examples=(Example(("input",), expected),))
-    call = CallRecord({"kind": "data", "type": type(value).__name__, "value": value, "is_argument": []}, None,
-                      ["input"], {"text": "", "dropped": 0}, 0.0)
+    call = CallRecord(
+        {"kind": "data", "type": type(value).__name__, "value": value, "is_argument": []},
+        None,
+        ["input"],
+        {"text": "", "dropped": 0},
+        0.0,
+    )
     return judge(case, CaseRun(calls=[call]), LoadOutcome("ok"), (), detectors)
 
 
-@pytest.mark.parametrize("actual, expected", [
-    ({"stream": 0}, {"stream": False}), ({"max_tokens": True}, {"max_tokens": 1}), ({"n": 16.0}, {"n": 16}),
-    ([{"a": [1, True]}], [{"a": [1, 1]}]), ({"a": 1}, {"a": 1, "b": None})])
+@pytest.mark.parametrize(
+    "actual, expected",
+    [
+        ({"stream": 0}, {"stream": False}),
+        ({"max_tokens": True}, {"max_tokens": 1}),
+        ({"n": 16.0}, {"n": 16}),
+        ([{"a": [1, True]}], [{"a": [1, 1]}]),
+        ({"a": 1}, {"a": 1, "b": None}),
+    ],
+)
 def test_equal_in_python_is_not_the_same_data(actual, expected):
     assert actual == expected or len(actual) != len(expected)  # what == alone would have let pass
     assert not same_data(actual, expected)
@@ -42,17 +54,23 @@ def test_the_first_difference_is_a_path_of_keys_and_indices():
     expected = {"object": "x", "choices": [{"index": 0, "message": {"content": "hi"}}], "usage": {"total": 5}}
     assert differing_path(expected, expected) is None
     assert differing_path(expected, {**expected, "usage": {"total": "5"}}) == ("usage", "total")
-    assert differing_path(expected, {**expected, "choices": [{"index": 0, "message": {"content": " hi"}}]}) == \
-        ("choices", 0, "message", "content")
+    assert differing_path(expected, {**expected, "choices": [{"index": 0, "message": {"content": " hi"}}]}) == (
+        "choices",
+        0,
+        "message",
+        "content",
+    )
     assert differing_path(expected, {**expected, "id": "c"}) == ("id",)
     assert differing_path(expected, {"object": "x", "usage": {"total": 5}}) == ("choices",)
     assert differing_path([1, 2], [1]) == (1,)
 
 
 def test_a_wrong_dict_is_shown_a_key_a_line_with_the_spot_it_first_differs():
-    expected = {"object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant",
-                                                                                    "content": "你好"}}],
-                "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
+    expected = {
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "你好"}}],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+    }
     actual = {**expected, "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": "5"}}
     lines = render.failure_lines(returned(actual, expected), "student.py")
     assert '              "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},' in lines
@@ -69,8 +87,13 @@ class _Named(Detectors):
 def test_a_labs_detectors_name_a_missing_or_wrong_exception():
     case = replace(TABLE[0], examples=(Example(("input",), raises="ValueError", mentions="role"),))
     value = CallRecord({"kind": "str", "value": ""}, None, ["input"], {"text": "", "dropped": 0}, 0.0)
-    other = CallRecord(None, {"type": "KeyError", "kinds": ["KeyError", "LookupError"], "message": "'role'"},
-                       ["input"], {"text": "", "dropped": 0}, 0.0)
+    other = CallRecord(
+        None,
+        {"type": "KeyError", "kinds": ["KeyError", "LookupError"], "message": "'role'"},
+        ["input"],
+        {"text": "", "dropped": 0},
+        0.0,
+    )
     for call, problem in ((value, "no_exception"), (other, "wrong_exception")):
         named = judge(case, CaseRun(calls=[call]), LoadOutcome("ok"), (), _Named())
         plain = judge(case, CaseRun(calls=[call]), LoadOutcome("ok"), (), Detectors())

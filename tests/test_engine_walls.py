@@ -24,8 +24,21 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (LAB, QUICK, ROOT, SECOND, SOLUTION, STUDENTS, armed, for_lab, judged, played, process_table,
-                      role, wait_for)
+from conftest import (
+    LAB,
+    QUICK,
+    ROOT,
+    SECOND,
+    SOLUTION,
+    STUDENTS,
+    armed,
+    for_lab,
+    judged,
+    played,
+    process_table,
+    role,
+    wait_for,
+)
 from framework import tags
 from labkit import assess, render
 from labkit.i18n import text
@@ -45,14 +58,17 @@ def test_plain_data_within_bounds_passes_and_everything_else_is_named():
     assert replies.check_data({1: "x"}) == "a dict key that is not a str"
 
 
-@pytest.mark.parametrize("reply", [
-    {"returned": 5},
-    {"returned": {"kind": "str", "value": 3}},
-    {"returned": {"kind": "str", "value": "3"}, "raised": {"type": "ValueError"}},
-    {"raised": "ValueError"},
-    {"returned": {"kind": "magic"}},
-    [],
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"returned": 5},
+        {"returned": {"kind": "str", "value": 3}},
+        {"returned": {"kind": "str", "value": "3"}, "raised": {"type": "ValueError"}},
+        {"raised": "ValueError"},
+        {"returned": {"kind": "magic"}},
+        [],
+    ],
+)
 def test_a_reply_of_the_wrong_shape_is_refused_whole(reply):
     with pytest.raises(replies.Invalid):
         replies.call(reply, QUICK)
@@ -65,15 +81,19 @@ def test_a_load_reply_about_other_functions_than_the_request_asked_is_refused_as
     asked = ("split_tokens", "to_rpn")
     real = {"ok": True, "functions": {"split_tokens": "ok", "to_rpn": "not_callable"}, "defined": ["to_rpn"]}
     assert replies.load(real, asked)["functions"] == {"split_tokens": "ok", "to_rpn": "not_callable"}
-    for functions in ({"format_prompt": "ok", "extract_response": "ok"}, {"split_tokens": "ok"},
-                      {"split_tokens": "ok", "to_rpn": "ok", "evaluate": "ok"}):
+    for functions in (
+        {"format_prompt": "ok", "extract_response": "ok"},
+        {"split_tokens": "ok"},
+        {"split_tokens": "ok", "to_rpn": "ok", "evaluate": "ok"},
+    ):
         with pytest.raises(replies.Invalid):
             replies.load(dict(real, functions=functions), asked)
 
 
 def test_descriptions_are_made_safe_and_values_are_kept_exactly():
-    checked = replies.call({"raised": {"type": "\x1b[2JEvil", "message": "bad \ud800 \x1b[H", "kinds": ["X"] * 50,
-                                       "line": "7"}}, QUICK)
+    checked = replies.call(
+        {"raised": {"type": "\x1b[2JEvil", "message": "bad \ud800 \x1b[H", "kinds": ["X"] * 50, "line": "7"}}, QUICK
+    )
     raised = checked["raised"]
     assert raised["type"] == "\\x1b[2JEvil" and raised["message"] == "bad \ufffd \\x1b[H"
     assert len(raised["kinds"]) == 20 and "line" not in raised  # a line that is not an int is dropped
@@ -85,8 +105,10 @@ def test_where_no_memory_rlimit_holds_a_watchdog_stops_the_child(monkeypatch, tm
     """macOS refuses RLIMIT_AS; LAB_NO_RLIMIT_AS=1 makes the child skip it here, as there."""
     monkeypatch.setenv("LAB_NO_RLIMIT_AS", "1")
     grows = tmp_path / "student.py"
-    grows.write_text("def format_prompt(messages):\n    return ''\n"
-                     "def extract_response(output):\n    block = b'x' * (3 << 30)\n    return output.strip()\n")
+    grows.write_text(
+        "def format_prompt(messages):\n    return ''\n"
+        "def extract_response(output):\n    block = b'x' * (3 << 30)\n    return output.strip()\n"
+    )
     verdicts = judged(for_lab(grows, lab, tmp_path), limits=replace(QUICK, memory_bytes=256 << 20, case_seconds=30.0))
     second = role(lab, SECOND)
     assert [verdicts[i].problem for i in second] == ["memory"] * len(second)
@@ -110,6 +132,7 @@ def test_a_spent_budget_ends_every_case_still_to_run(tmp_path, lab):
 @pytest.mark.parametrize("error", [errno.EAGAIN, errno.ENOMEM])
 def test_a_machine_out_of_processes_is_the_submissions_status_not_a_crash(monkeypatch, error):
     """Lab09 only: the retries take a second and reach no lab (the full disk below shows the status in both)."""
+
     def refuse(*args, **kwargs):
         raise OSError(error, os.strerror(error))
 
@@ -162,7 +185,9 @@ def test_stop_all_ends_every_child_at_once_and_refuses_new_ones(monkeypatch):
         StudentRun(SOLUTION, limits=QUICK).start()
 
 
-ROOT_ONLY = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only a root grader gives uids away")
+ROOT_ONLY = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only a root grader gives uids away"
+)
 
 
 @ROOT_ONLY
@@ -173,7 +198,12 @@ def test_no_two_graders_on_one_machine_give_a_child_the_same_uid_whatever_their_
     try:
         other = subprocess.run(
             [sys.executable, "-c", "from labkit.run import uids; print(uids.take())"],
-            cwd=ROOT, capture_output=True, text=True, check=True, env=dict(os.environ, TMPDIR=str(tmp_path)))
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env=dict(os.environ, TMPDIR=str(tmp_path)),
+        )
         assert int(other.stdout.strip()) != mine
     finally:
         uids.give_back(mine)
@@ -183,6 +213,7 @@ def test_no_two_graders_on_one_machine_give_a_child_the_same_uid_whatever_their_
 def test_a_uid_that_an_account_has_is_never_given_to_a_child(monkeypatch):
     """`kill -1` as that uid, and the removal of what it owns in /tmp, would reach the account's own."""
     import pwd
+
     taken = next((entry.pw_uid for entry in pwd.getpwall() if entry.pw_uid > 0), None)
     if taken is None:
         pytest.skip("no account here but root")
@@ -211,8 +242,13 @@ def test_what_a_childs_uid_left_in_world_writable_folders_goes_and_nothing_else(
                 path.symlink_to(canary)
             else:
                 path.write_text("left\n")
-        for path in (shared / "left.txt", shared / "tree", shared / "tree" / "deep", shared / "tree" / "deep" / "file",
-                     shared / "link"):
+        for path in (
+            shared / "left.txt",
+            shared / "tree",
+            shared / "tree" / "deep",
+            shared / "tree" / "deep" / "file",
+            shared / "link",
+        ):
             os.lchown(path, uid, uid)
         (shared / "tree").chmod(0)  # whatever modes it set
         assert sweep.remove_files_of(uid) >= 3  # (and whatever an earlier child of that uid left)
@@ -355,8 +391,6 @@ def test_closing_children_leaves_no_zombie_behind(name, engine):
     assert _zombies_of_this_process() - before == set()
 
 
-
-
 @ROOT_ONLY
 def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_with_it(monkeypatch):
     """Root's own processes know no RLIMIT_NPROC: a child that runs as root (no uid others can run its
@@ -383,11 +417,35 @@ def test_a_child_of_root_without_a_uid_of_its_own_gets_a_pids_cgroup_that_goes_w
 # everything that runs after student code may have run is a closure made before it, because student code
 # can swap the code of a plain function it finds (hostile/patches_reporting.py) but not of a closure.
 
-BEFORE_STUDENT_CODE = {"main", "bind", "take_channel", "put_up_walls", "set_limits", "load_libc",
-                       "own_namespaces", "own_folder", "wait_for_worker", "deaf", "drop_capabilities",
-                       "filter_syscalls", "confine", "serving", "provide_module"}
-CHILD_IMPORTS = {"_json", "_signal", "builtins", "io", "sys", "time", "posix", "nt", "resource",
-                 "ctypes"}  # nothing of the
+BEFORE_STUDENT_CODE = {
+    "main",
+    "bind",
+    "take_channel",
+    "put_up_walls",
+    "set_limits",
+    "load_libc",
+    "own_namespaces",
+    "own_folder",
+    "wait_for_worker",
+    "deaf",
+    "drop_capabilities",
+    "filter_syscalls",
+    "confine",
+    "serving",
+    "provide_module",
+}
+CHILD_IMPORTS = {
+    "_json",
+    "_signal",
+    "builtins",
+    "io",
+    "sys",
+    "time",
+    "posix",
+    "nt",
+    "resource",
+    "ctypes",
+}  # nothing of the
 # harness, and not os, which costs a child's start 1 ms (ctypes, where the walls need it, imports it anyway)
 
 
@@ -419,8 +477,11 @@ def _reachable(roots, skip) -> list:
 
 def _globals_used(code) -> set:
     """The global (and builtin) names a code object and the code nested in it look up by name."""
-    names = {instruction.argval for instruction in dis.get_instructions(code)
-             if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "LOAD_FROM_DICT_OR_GLOBALS")}
+    names = {
+        instruction.argval
+        for instruction in dis.get_instructions(code)
+        if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "LOAD_FROM_DICT_OR_GLOBALS")
+    }
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             names |= _globals_used(const)
@@ -436,13 +497,28 @@ def test_everything_that_runs_after_student_code_is_a_closure_whose_code_cannot_
     child = _child_namespace()
     bound = child["bind"]()
     serve, send = child["serving"](bound, {"depth": 16, "value_chars": 1 << 20}, 99)
-    reached = _reachable([serve, send, child["leaver"](SystemExit)],
-                         skip=[bound["names"], bound["builtins"], sys.modules])
+    reached = _reachable(
+        [serve, send, child["leaver"](SystemExit)], skip=[bound["names"], bound["builtins"], sys.modules]
+    )
     plain = {function.__name__ for function in reached if not function.__code__.co_freevars}
     assert plain == {"provide_module"}
     closures = [function for function in reached if function.__code__.co_freevars]
-    assert {"encode", "to_json", "send", "describe", "restore", "load", "call", "calls", "serve", "leave",
-            "mark", "safe_text", "fail", "public_names"} <= {function.__name__ for function in closures}
+    assert {
+        "encode",
+        "to_json",
+        "send",
+        "describe",
+        "restore",
+        "load",
+        "call",
+        "calls",
+        "serve",
+        "leave",
+        "mark",
+        "safe_text",
+        "fail",
+        "public_names",
+    } <= {function.__name__ for function in closures}
     for function in closures:
         assert not _globals_used(function.__code__), function.__qualname__
         with pytest.raises(ValueError):
@@ -475,11 +551,17 @@ def extract_response(output):
 """
 
 
-@pytest.mark.parametrize("module, imports", [
-    ("ops", "import ops\nfrom ops import OPERATORS\nSHOWN = ops.OPERATORS + OPERATORS"),
-    ("toy.given.ops", "import toy.given.ops\nfrom toy.given.ops import OPERATORS\nfrom toy.given import ops\n"
-                      "SHOWN = toy.given.ops.OPERATORS + ops.OPERATORS"),
-])
+@pytest.mark.parametrize(
+    "module, imports",
+    [
+        ("ops", "import ops\nfrom ops import OPERATORS\nSHOWN = ops.OPERATORS + OPERATORS"),
+        (
+            "toy.given.ops",
+            "import toy.given.ops\nfrom toy.given.ops import OPERATORS\nfrom toy.given import ops\n"
+            "SHOWN = toy.given.ops.OPERATORS + ops.OPERATORS",
+        ),
+    ],
+)
 def test_the_given_module_and_the_students_module_are_what_the_load_request_names(write_student, module, imports):
     """Another lab's given module (the toy lab's `ops`), dotted or not, and its file imported as `calc`:
     nothing of Lab09's framework.tags is wired into the child."""
@@ -498,8 +580,11 @@ def test_a_student_file_gets_every_public_name_of_the_labs_given_module(write_st
     module's names (the toy's ops.py: OPERATORS and PRECEDENCE), under the module's own name."""
     given = runpy.run_path(str(lab.root / (lab.given.replace(".", "/") + ".py")))
     names = sorted(name for name in given if not name.startswith("_"))
-    path = write_student(f"from {lab.given} import {', '.join(names)}\n"
-                         f"def {lab.functions[0]}(value):\n    return repr([{', '.join(names)}])\n", name=lab.student_file_name)
+    path = write_student(
+        f"from {lab.given} import {', '.join(names)}\n"
+        f"def {lab.functions[0]}(value):\n    return repr([{', '.join(names)}])\n",
+        name=lab.student_file_name,
+    )
     with StudentRun(path, limits=QUICK) as student:
         assert student.start().ok, student.load
         returned = student.call(lab.functions[0], [None])[0].returned["value"]

@@ -20,8 +20,14 @@ FRAMEWORK = ROOT / "framework"
 
 def python(*args: str, cwd=ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
     """This interpreter (it has pytest) on `args`, as a student's shell would start it; no bytecode left behind."""
-    return subprocess.run([sys.executable, *args], cwd=cwd, env=env or clean_env(PYTHONDONTWRITEBYTECODE="1"),
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        env=env or clean_env(PYTHONDONTWRITEBYTECODE="1"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_lab_py_runs_the_six_like_make_test():
@@ -42,8 +48,9 @@ def test_lab_py_speaks_english_on_request_and_runs_the_other_targets():
 
 def test_help_into_a_reader_that_left_ends_quietly():
     """`python lab.py help | head` ended in a BrokenPipeError traceback (a TA's find, in the handout too)."""
-    helper = subprocess.Popen([sys.executable, "lab.py", "help"], cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE)
+    helper = subprocess.Popen(
+        [sys.executable, "lab.py", "help"], cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     helper.stdout.close()  # the reader is gone before the first line
     _, stderr = helper.communicate(timeout=60)
     assert helper.returncode == 0 and b"Traceback" not in stderr, stderr
@@ -61,8 +68,9 @@ def test_python_framework_verify_py_prints_the_six_with_the_right_exit_code(fold
     assert stub.returncode == 1 and stub.stdout == transcript("stub"), stub.stderr
     solution = os.path.relpath(SOLUTION, folder)
     solved = python(script, f"STUDENT={solution}", f"PYTHON={sys.executable}", cwd=folder)
-    assert solved.returncode == 0 and solved.stdout == transcript("solution", tested="solutions/student.py"), \
+    assert solved.returncode == 0 and solved.stdout == transcript("solution", tested="solutions/student.py"), (
         solved.stderr
+    )
 
 
 @pytest.mark.parametrize("folder", [ROOT, FRAMEWORK], ids=["from the lab", "from framework/"])
@@ -78,7 +86,8 @@ def test_a_students_own_experiment_imports_the_tags_when_run_as_a_script(tmp_pat
     source = SOLUTION.read_text(encoding="utf-8") + (
         '\n\nif __name__ == "__main__":\n'
         '    print(repr(format_prompt([{"role": "user", "content": "hi"}])))\n'
-        '    print(extract_response("<|user|>\\nhi\\n<|assistant|>\\nhello<|end|>\\n"))\n')
+        '    print(extract_response("<|user|>\\nhi\\n<|assistant|>\\nhello<|end|>\\n"))\n'
+    )
     (copy / "framework" / "student.py").write_text(source, encoding="utf-8")
     for folder, script in ((copy, "framework/student.py"), (copy / "framework", "student.py")):
         result = python(script, cwd=folder)
@@ -96,27 +105,49 @@ def test_make_test_accepts_a_python_whose_path_has_a_space(tmp_path):
     home = tmp_path / "my labs" / "venv"
     venv.create(home, with_pip=False)
     spaced = home / "bin" / "python"
-    site = subprocess.run([str(spaced), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [str(spaced), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     import pytest as here  # the folder this interpreter's pytest was installed in
     import pytest_timeout
+
     folders = {os.path.dirname(os.path.dirname(here.__file__)), os.path.dirname(pytest_timeout.__file__)}
     (tmp_path / "my labs" / "venv" / site.split(str(home) + os.sep, 1)[1] / "lab.pth").write_text(
-        "\n".join(sorted(folders)) + "\n")
+        "\n".join(sorted(folders)) + "\n"
+    )
     result = make("test", f"PYTHON={spaced}")
     assert result.returncode != 0 and result.stdout == transcript("stub"), result.stderr
     assert make("test", f"PYTHON={spaced}", "STUDENT=solutions/student.py").returncode == 0
 
 
 def test_make_and_lab_py_take_the_same_options_in_either_spelling():
-    as_make = entry.parse(["chat", "STUDENT=my file.py", "SEED=7", "DEMO=1", "VENV=.venv-x", "BASE_PYTHON=python3.12",
-                           "LAB_LANG=en"])
-    as_options = entry.parse(["--student", "my file.py", "--seed=7", "--demo", "chat", "--venv", ".venv-x",
-                              "--base-python", "python3.12", "--lab-lang", "en"])
+    as_make = entry.parse(
+        ["chat", "STUDENT=my file.py", "SEED=7", "DEMO=1", "VENV=.venv-x", "BASE_PYTHON=python3.12", "LAB_LANG=en"]
+    )
+    as_options = entry.parse(
+        [
+            "--student",
+            "my file.py",
+            "--seed=7",
+            "--demo",
+            "chat",
+            "--venv",
+            ".venv-x",
+            "--base-python",
+            "python3.12",
+            "--lab-lang",
+            "en",
+        ]
+    )
     assert as_make == as_options and as_make["target"] == "chat" and as_make["settings"] == {"SEED": "7", "DEMO": "1"}
     assert "--demo" not in entry.command(entry.parse(["chat", "DEMO="]), "py") and entry.parse([])["target"] == "help"
     assert "--demo" in entry.command(as_make, "py")
-    chat = entry.command(entry.parse(["chat", "REWRITE=0", "REWRITE_DEADLINE=800", "REWRITE_DELAY=900", "SEED=3"]), "py")
+    chat = entry.command(
+        entry.parse(["chat", "REWRITE=0", "REWRITE_DEADLINE=800", "REWRITE_DELAY=900", "SEED=3"]), "py"
+    )
     assert chat[:3] == ["py", "-m", "lab09.chat.main"]  # the module Lab09's spec names for its own target
     for flag in ("--no-rewrite", "--rewrite-deadline 800", "--rewrite-delay 900", "--seed 3"):
         assert flag in " ".join(chat)
@@ -130,12 +161,15 @@ def test_make_chat_takes_a_switch_as_lab_py_does_demo_0_is_no_demo(tmp_path):
     DEMO=0` is, not the demo (it gave `--demo` for any value that was not empty)."""
     asked = dict(input="", env=clean_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
     student = f"STUDENT=solutions/student.py CHAT_PAGE={tmp_path / 'page.html'} CHAT_DB={tmp_path / 'chat.db'}".split()
-    by_make = subprocess.run(["make", "--no-print-directory", "chat", "DEMO=0", *student, f"PYTHON={sys.executable}"],
-                             **asked)
-    by_lab_py = subprocess.run([sys.executable, "lab.py", "chat", "DEMO=0", *student, f"PYTHON={sys.executable}"],
-                               **asked)
-    demo = subprocess.run(["make", "--no-print-directory", "chat", "DEMO=1", *student, f"PYTHON={sys.executable}"],
-                          **asked)
+    by_make = subprocess.run(
+        ["make", "--no-print-directory", "chat", "DEMO=0", *student, f"PYTHON={sys.executable}"], **asked
+    )
+    by_lab_py = subprocess.run(
+        [sys.executable, "lab.py", "chat", "DEMO=0", *student, f"PYTHON={sys.executable}"], **asked
+    )
+    demo = subprocess.run(
+        ["make", "--no-print-directory", "chat", "DEMO=1", *student, f"PYTHON={sys.executable}"], **asked
+    )
     assert by_make.returncode == by_lab_py.returncode == demo.returncode == 0, by_make.stderr
     assert by_make.stdout == by_lab_py.stdout and len(by_make.stdout.splitlines()) < len(demo.stdout.splitlines())
 
@@ -156,8 +190,18 @@ def test_a_value_may_be_a_targets_name_and_help_wins_wherever_it_stands():
     assert entry.parse(["test", "-h"])["target"] == entry.parse(["--help", "chat"])["target"] == "help"
 
 
-@pytest.mark.parametrize("argv", [["tset"], ["test", "--student"], ["test", "chat"], ["test", "--nope"],
-                                  ["--make=1", "test"], ["test", "--student", "--make"], ["FOO=1", "test"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tset"],
+        ["test", "--student"],
+        ["test", "chat"],
+        ["test", "--nope"],
+        ["--make=1", "test"],
+        ["test", "--student", "--make"],
+        ["FOO=1", "test"],
+    ],
+)
 def test_a_wrong_argument_gets_one_line_and_exit_code_2(argv):
     result = python("lab.py", *argv)
     assert result.returncode == 2 and result.stdout == ""
@@ -171,12 +215,16 @@ def test_help_without_make_names_the_windows_command_and_every_target():
     assert "py lab.py test" in out and "STUDENT=" in out and "LAB_LANG=en" in out
 
 
-@pytest.mark.parametrize("declare, refused", [
-    (lambda: Target(name="serve", help="help.serve"), "names the module it runs"),
-    (lambda: Target(name="test", help="help.test", module="lab09.chat.main"), "only its help line"),
-    (lambda: Option(name="DEMO", flag="--demo", on=("1",), off=("0",)), "turn it on, or those that do not"),
-    (lambda: dataclasses.replace(LAB, targets=LAB.targets * 2), "a target is declared twice"),
-], ids=["own-without-module", "core-with-module", "switch-both-ways", "twice"])
+@pytest.mark.parametrize(
+    "declare, refused",
+    [
+        (lambda: Target(name="serve", help="help.serve"), "names the module it runs"),
+        (lambda: Target(name="test", help="help.test", module="lab09.chat.main"), "only its help line"),
+        (lambda: Option(name="DEMO", flag="--demo", on=("1",), off=("0",)), "turn it on, or those that do not"),
+        (lambda: dataclasses.replace(LAB, targets=LAB.targets * 2), "a target is declared twice"),
+    ],
+    ids=["own-without-module", "core-with-module", "switch-both-ways", "twice"],
+)
 def test_a_target_or_option_the_entry_could_not_run_is_refused_at_load(declare, refused):
     with pytest.raises(ValueError, match=refused):
         declare()
@@ -191,7 +239,9 @@ def test_make_help_lists_lab09s_own_chat_after_watch_and_its_options_line_under_
 def test_a_windows_run_waits_for_its_child_and_passes_its_exit_code_on(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # run() moves to the lab; monkeypatch moves back
     monkeypatch.setattr(entry.os, "name", "nt")
-    code = entry.run(sys.executable, [sys.executable, "-c", "import os, sys; sys.exit(3 if os.path.isfile('lab.py') else 4)"])
+    code = entry.run(
+        sys.executable, [sys.executable, "-c", "import os, sys; sys.exit(3 if os.path.isfile('lab.py') else 4)"]
+    )
     assert code == 3  # it ran in the lab, and its exit code came back
 
 

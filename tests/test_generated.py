@@ -44,8 +44,10 @@ def fixed_examples(check) -> list:
     """The examples of `make test-full`'s fixed inputs of the drawn check `check`: each input with what the check
     demands of it, from what the lab keeps of the reference's word on it (the handout's data)."""
     inputs, stencils = inputs_of(check), InputSource().stencils(check)
-    return [inputs.demand(specimen, fill(stencils[repr(specimen)], specimen) if inputs.consult else None)
-            for specimen in InputSource().inputs(check)]
+    return [
+        inputs.demand(specimen, fill(stencils[repr(specimen)], specimen) if inputs.consult else None)
+        for specimen in InputSource().inputs(check)
+    ]
 
 
 def fingerprint(student_id: str) -> str:
@@ -69,6 +71,7 @@ class CountingRun(StudentRun):
 
 
 # --- the inputs ---------------------------------------------------------------------------------------
+
 
 def test_each_student_gets_their_own_inputs_and_a_rerun_the_same_ones():
     alice, bob = (drawn_inputs(name) for name in ("alice", "bob"))
@@ -104,8 +107,11 @@ def test_drawn_inputs_cover_the_protocol_and_stay_inside_it():
     assert any(lab_draws.ASSISTANT_TAG not in output for output in outputs)
     assert any("\r\n" in output for output in outputs)
     for tag in lab_draws.TAGS:  # every kind of boundary turns up after a reply has begun
-        assert any(tag in output[output.find(lab_draws.ASSISTANT_TAG) + 1:]
-                   for output in outputs if lab_draws.ASSISTANT_TAG in output), tag
+        assert any(
+            tag in output[output.find(lab_draws.ASSISTANT_TAG) + 1 :]
+            for output in outputs
+            if lab_draws.ASSISTANT_TAG in output
+        ), tag
 
 
 def test_property_inputs_have_no_answer_key_but_the_rules():
@@ -122,6 +128,7 @@ def test_property_inputs_have_no_answer_key_but_the_rules():
 
 # --- make test-full's fixed inputs: data the handout keeps ------------------------------------------------
 
+
 def test_every_labs_fixed_inputs_are_what_make_tables_writes(lab):
     """Each lab's fixed-inputs module is current, not only Lab09's: Lab10's kept a header the generator no longer
     writes (make tables LAB=lab10 rewrote it, and nothing said so)."""
@@ -136,8 +143,12 @@ def test_the_fixed_inputs_the_handout_keeps_are_what_the_draws_and_the_reference
     found = fixed_inputs.stale(LAB)
     if found is not None:
         now, wanted = found
-        diff = difflib.unified_diff(now.splitlines(keepends=True), wanted.splitlines(keepends=True),
-                                    "lab09/fixed_inputs.py (now)", "lab09/fixed_inputs.py (make tables)")
+        diff = difflib.unified_diff(
+            now.splitlines(keepends=True),
+            wanted.splitlines(keepends=True),
+            "lab09/fixed_inputs.py (now)",
+            "lab09/fixed_inputs.py (make tables)",
+        )
         pytest.fail("lab09/fixed_inputs.py: stale, run make tables\n" + "".join(list(diff)[:60]), pytrace=False)
     assert [check.id for check in fixed_inputs.fixed_checks(LAB)] == [check.id for check in PROPERTY_CASES]
     kept = fixed_inputs.current(LAB)
@@ -151,17 +162,30 @@ def test_make_tables_rewrites_stale_fixed_inputs_and_then_finds_them_current(tmp
     assert fixed_inputs.stale(lab)[0] == ""  # missing
     (tmp_path / "lab09" / "fixed_inputs.py").write_text(
         (LAB.root / "lab09" / "fixed_inputs.py").read_text(encoding="utf-8").replace("<|user|>", "<|User|>", 1),
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     now, wanted = fixed_inputs.stale(lab)
     assert "<|User|>" in now and "<|User|>" not in wanted
     assert fixed_inputs.write(lab) == ["lab09/fixed_inputs.py"] and fixed_inputs.stale(lab) is None
     assert fixed_inputs.write(lab) == []
-    assert (tmp_path / "lab09" / "fixed_inputs.py").read_bytes() == (LAB.root / "lab09" / "fixed_inputs.py").read_bytes()
-    ran = subprocess.run([sys.executable, "-m", "labkit.instructor.fixed_inputs"], cwd=LAB.root, capture_output=True,
-                         text=True, timeout=120)
+    assert (tmp_path / "lab09" / "fixed_inputs.py").read_bytes() == (
+        LAB.root / "lab09" / "fixed_inputs.py"
+    ).read_bytes()
+    ran = subprocess.run(
+        [sys.executable, "-m", "labkit.instructor.fixed_inputs"],
+        cwd=LAB.root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert (ran.returncode, ran.stdout) == (0, "tables: lab09/fixed_inputs.py is current\n")
-    ran = subprocess.run([sys.executable, "-m", "labkit.instructor.fixed_inputs", "--write"], cwd=LAB.root,
-                         capture_output=True, text=True, timeout=120)
+    ran = subprocess.run(
+        [sys.executable, "-m", "labkit.instructor.fixed_inputs", "--write"],
+        cwd=LAB.root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert (ran.returncode, ran.stdout) == (0, "")  # make tables has said its tables are current: nothing to add
 
 
@@ -191,7 +215,8 @@ def test_a_reference_string_that_cuts_cannot_follow_is_refused_when_kept():
     refused by name rather than kept."""
     history = [("user", "a"), ("system", "b")]
     moved = lambda specimen, reference: "".join(  # noqa: E731
-        f"<{role}>{content}" for role, content in sorted(specimen, key=lambda message: message[0] != "system"))
+        f"<{role}>{content}" for role, content in sorted(specimen, key=lambda message: message[0] != "system")
+    )
     with pytest.raises(fixed_inputs.Unfollowable, match="one after another"):
         fixed_inputs.stencil(history, lambda value: moved(value, None), lab_draws.ATOMIC)
     kept = fixed_inputs.stencil(history, lambda value: "".join(f"<{r}>{c}" for r, c in value), lab_draws.ATOMIC)
@@ -208,6 +233,7 @@ def test_shrinking_cuts_items_then_characters_and_keeps_atoms_whole():
 
 # --- running them -------------------------------------------------------------------------------------
 
+
 def test_a_failure_is_shrunk_to_the_smallest_input_and_shown_like_a_table_case():
     g1 = GENERATED_CASES[0]
     inputs = drawn_inputs("alice")
@@ -219,8 +245,13 @@ def test_a_failure_is_shrunk_to_the_smallest_input_and_shown_like_a_table_case()
     assert len(messages) == 1 and len(messages[0]["content"]) == 1 and messages[0]["content"].isspace()
     assert verdict.facts["drawn"]["shrunk"] == "minimal"
     assert "化简后仍然出错的最小输入" in "\n".join(render.failure_lines(verdict, "strips_content.py"))
-    again = explore(StudentRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK),
-                    g1, inputs_of(g1), inputs["g1"], lab_reference())
+    again = explore(
+        StudentRun(STUDENTS / "wrong_full" / "strips_content.py", limits=QUICK),
+        g1,
+        inputs_of(g1),
+        inputs["g1"],
+        lab_reference(),
+    )
     assert again.case.examples == verdict.case.examples  # deterministic, shrinking included
 
 
@@ -239,11 +270,16 @@ def test_a_failure_that_does_not_depend_on_the_input_costs_two_calls_and_shows_t
     shrinker tries the check's smallest input first and stops there (it had taken one greedy step per part of
     the input), with the verdict and hint the greedy steps gave.  A failure with a wrong value still gets the
     rest of its batch, whose answers tell its slips apart."""
-    large = ([("user", "hello there"), ("assistant", "hi"), ("user", "and you?")], "\n", "a long reply",
-             ["<|user|>", "and more"])
+    large = (
+        [("user", "hello there"), ("assistant", "hi"), ("user", "and you?")],
+        "\n",
+        "a long reply",
+        ["<|user|>", "and more"],
+    )
     with CountingRun(STUDENTS / "hostile" / "fills_every_bound.py", limits=LIMITS) as student:
-        verdict = explore(student, P3, inputs_of(P3), [large, *specimens(inputs_of(P3), 1, inputs_of(P3).count)],
-                          lab_reference())
+        verdict = explore(
+            student, P3, inputs_of(P3), [large, *specimens(inputs_of(P3), 1, inputs_of(P3).count)], lab_reference()
+        )
         assert student.calls == 2  # was 32 + 4
     assert (verdict.problem, verdict.hint) == ("wrong_type", "hint.not_str")
     assert verdict.case.examples[0].args == (lab_draws.ASSISTANT_TAG,)  # the empty history's prompt: nothing smaller
@@ -265,11 +301,16 @@ def _toy_tokens(rng, size):
 
 def _is_expression(tokens) -> bool:
     return len(tokens) % 2 == 1 and all(
-        token.isdigit() if index % 2 == 0 else token in "+-*/" for index, token in enumerate(tokens))
+        token.isdigit() if index % 2 == 0 else token in "+-*/" for index, token in enumerate(tokens)
+    )
 
 
-TOY_TOKENS = Inputs(draw=_toy_tokens, valid=_is_expression, atomic=frozenset("+-*/"),
-                    demand=lambda tokens, reference: Example((" ".join(tokens),), list(tokens)))  # the tokens back
+TOY_TOKENS = Inputs(
+    draw=_toy_tokens,
+    valid=_is_expression,
+    atomic=frozenset("+-*/"),
+    demand=lambda tokens, reference: Example((" ".join(tokens),), list(tokens)),
+)  # the tokens back
 
 
 @pytest.fixture
@@ -277,15 +318,25 @@ def toy(monkeypatch):
     yield from use_lab("toy", monkeypatch)
 
 
-@pytest.mark.parametrize("slip, problem, smallest", [
-    ("[c for c in expr if not c.isspace()]", "wrong_value", 2),  # a digit is a token: the smallest is 10-99
-    ("expr.split()", None, None),  # right on these inputs (spaced): the check passes
-    ("' '.join(expr.split())", "wrong_type", 1),  # not a list, whatever the input: its first token alone
-])
-def test_a_check_drawn_for_another_lab_shrinks_its_failure_with_the_same_machinery(toy, tmp_path, slip, problem,
-                                                                                     smallest):
-    check = DrawnCheck(id="d1", function=toy.functions[0], group=toy.checks[0].group, section=toy.checks[0].section,
-                  hint=toy.checks[0].hint, inputs="(drawn in this test)")
+@pytest.mark.parametrize(
+    "slip, problem, smallest",
+    [
+        ("[c for c in expr if not c.isspace()]", "wrong_value", 2),  # a digit is a token: the smallest is 10-99
+        ("expr.split()", None, None),  # right on these inputs (spaced): the check passes
+        ("' '.join(expr.split())", "wrong_type", 1),  # not a list, whatever the input: its first token alone
+    ],
+)
+def test_a_check_drawn_for_another_lab_shrinks_its_failure_with_the_same_machinery(
+    toy, tmp_path, slip, problem, smallest
+):
+    check = DrawnCheck(
+        id="d1",
+        function=toy.functions[0],
+        group=toy.checks[0].group,
+        section=toy.checks[0].section,
+        hint=toy.checks[0].hint,
+        inputs="(drawn in this test)",
+    )
     calc = tmp_path / toy.student_file_name
     calc.write_text(f"def {toy.functions[0]}(expr):\n    return {slip}\n", encoding="utf-8")
     drawn = list(specimens(TOY_TOKENS, seed_of(toy.id, "properties", check.id), 40))
@@ -334,6 +385,7 @@ def test_each_extended_mistake_fails_a_property_check_in_make_test_full_too(path
 
 # --- the class: what cheating, honest and identical files score ----------------------------------------
 
+
 def replay_source(extract_fallback: str, drawn: bool = False) -> str:
     """A file that answers every published input of the case table from a dict — with `drawn`, also every fixed
     input of the property checks, answered from the reference's word the handout keeps on it
@@ -346,14 +398,16 @@ def replay_source(extract_fallback: str, drawn: bool = False) -> str:
     for function, example in answers:
         key = json.dumps([function, list(example.args)], ensure_ascii=False)
         table[key] = ["raise", example.mentions] if example.raises else ["return", example.expected]
-    return (f"import json\nTABLE = json.loads({json.dumps(table, ensure_ascii=False)!r})\n\n\n"
-            "def _answer(function, args):\n"
-            "    kind, value = TABLE.get(json.dumps([function, args], ensure_ascii=False), ['return', None])\n"
-            "    if kind == 'raise':\n        raise ValueError(value)\n    return value\n\n\n"
-            "def format_prompt(messages):\n    found = _answer('format_prompt', [messages])\n"
-            "    return '' if found is None else found\n\n\n"
-            "def extract_response(output):\n    found = _answer('extract_response', [output])\n"
-            f"    return ({extract_fallback}) if found is None else found\n")
+    return (
+        f"import json\nTABLE = json.loads({json.dumps(table, ensure_ascii=False)!r})\n\n\n"
+        "def _answer(function, args):\n"
+        "    kind, value = TABLE.get(json.dumps([function, args], ensure_ascii=False), ['return', None])\n"
+        "    if kind == 'raise':\n        raise ValueError(value)\n    return value\n\n\n"
+        "def format_prompt(messages):\n    found = _answer('format_prompt', [messages])\n"
+        "    return '' if found is None else found\n\n\n"
+        "def extract_response(output):\n    found = _answer('extract_response', [output])\n"
+        f"    return ({extract_fallback}) if found is None else found\n"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -373,8 +427,9 @@ def graded_class(tmp_path_factory):
     outputs, course = [], course_settings(scheme=SCHEME)
     for run in ("first", "second"):
         records = grade_folder(folder, root / run, LIMITS, ClassOptions(jobs=2, course=course)).records
-        outputs.append({p.relative_to(root / run): p.read_bytes() for p in sorted((root / run).rglob("*"))
-                        if p.is_file()})
+        outputs.append(
+            {p.relative_to(root / run): p.read_bytes() for p in sorted((root / run).rglob("*")) if p.is_file()}
+        )
     return {record["student"]: record for record in records}, outputs
 
 
@@ -407,8 +462,10 @@ def test_a_lookup_table_of_everything_the_handout_holds_scores_at_most_half(grad
 
 
 def test_graded_property_checks_draw_for_each_student_and_make_test_full_its_own():
-    drawn = {student: [InputSource(student=student, secret=SECRET).inputs(prop) for prop in PROPERTY_CASES]
-             for student in ("alice", "bob")}
+    drawn = {
+        student: [InputSource(student=student, secret=SECRET).inputs(prop) for prop in PROPERTY_CASES]
+        for student in ("alice", "bob")
+    }
     alice, bob = ([list(inputs) for inputs in drawn[student]] for student in ("alice", "bob"))
     handout = [list(InputSource().inputs(prop)) for prop in PROPERTY_CASES]
     assert all(a != b and a != h and b != h for a, b, h in zip(alice, bob, handout))

@@ -30,20 +30,32 @@ def capture_of(folder, stdout: str, page: str = "<p>会话 #1 · 2026-12-01 09:3
     return folder
 
 
-RUN = ("评分中 3/7 · 已用 5.0 秒 · 预计还要 6.7 秒\n评分中 7/7 · 已用 9.1 秒 · 预计还要 0.0 秒\n"
-       "Lab09: 7 份提交评分完成，用时 9.3 秒 (2 个并行)\n    提示: 回复首尾的空白要去掉: str.strip() (TASK.md 1.5.3 规则 E4)\n")
+RUN = (
+    "评分中 3/7 · 已用 5.0 秒 · 预计还要 6.7 秒\n评分中 7/7 · 已用 9.1 秒 · 预计还要 0.0 秒\n"
+    "Lab09: 7 份提交评分完成，用时 9.3 秒 (2 个并行)\n    提示: 回复首尾的空白要去掉: str.strip() (TASK.md 1.5.3 规则 E4)\n"
+)
 
 
 def test_compare_masks_the_clock_and_nothing_else(tmp_path, capsys):
     before = capture_of(tmp_path / "before", RUN)
     again = RUN.replace("评分中 3/7 · 已用 5.0 秒 · 预计还要 6.7 秒\n", "").replace("9.1", "4.0").replace("9.3", "4.2")
-    assert golden.main(["compare", str(before), str(capture_of(tmp_path / "same", again,
-                                                                 "<p>会话 #1 · 2026-12-02 10:00:00</p>\n"))]) == 0
+    assert (
+        golden.main(
+            [
+                "compare",
+                str(before),
+                str(capture_of(tmp_path / "same", again, "<p>会话 #1 · 2026-12-02 10:00:00</p>\n")),
+            ]
+        )
+        == 0
+    )
 
     hint = RUN.replace("str.strip()", "strip()")
     assert golden.main(["compare", str(before), str(capture_of(tmp_path / "hint", hint))]) == 1
     shown = capsys.readouterr().out
-    assert "-    提示: 回复首尾的空白要去掉: str.strip()" in shown and "+    提示: 回复首尾的空白要去掉: strip()" in shown
+    assert (
+        "-    提示: 回复首尾的空白要去掉: str.strip()" in shown and "+    提示: 回复首尾的空白要去掉: strip()" in shown
+    )
     assert "AFTER/grade-plain/stdout" in shown and "用时 N 秒 (2" in shown  # the context, masked
     assert golden.main(["compare", str(before), str(tmp_path / "hint"), "--allow", "提示: 回复首尾"]) == 0
 

@@ -71,39 +71,83 @@ def build_class(folder: Path, out: Path, canary: Path) -> Path:
         shutil.copy(path, folder / f"hostile_{path.name}")
     targets = [str(out), str(canary)]
     armed("forges_grade_files", folder, TARGETS=targets).replace(folder / "hostile_forges_grade_files.py")
-    armed("leaves_a_process_behind", folder, TARGETS=targets, MARKER=MARKER,
-          GO=str(out / "grades.csv")).replace(folder / "hostile_leaves_a_process_behind.py")
+    armed("leaves_a_process_behind", folder, TARGETS=targets, MARKER=MARKER, GO=str(out / "grades.csv")).replace(
+        folder / "hostile_leaves_a_process_behind.py"
+    )
     shutil.copy(STUDENTS / "wrong" / "str_subclass.py", folder / "str_subclass.py")
     return folder
 
 
 EXPECTED_STATUS = {
-    "control_a": "ok", "control_b": "ok", "zipped": "ok", "two_files": "several_student_py",
-    "broken": "bad_archive", "empty": "no_student_py", "notes": "unsupported", "report": "unsupported",
+    "control_a": "ok",
+    "control_b": "ok",
+    "zipped": "ok",
+    "two_files": "several_student_py",
+    "broken": "bad_archive",
+    "empty": "no_student_py",
+    "notes": "unsupported",
+    "report": "unsupported",
     "gbk": "not_utf8",
-    "str_subclass": "ok", "hostile_exit_at_import": "import_error", "hostile_exit_in_call": "ok",
-    "hostile_sys_exit_in_call": "ok", "hostile_os_exit_in_call": "crashed", "hostile_keyboard_interrupt": "ok",
-    "hostile_loop_in_call": "timeout", "hostile_loop_sigalrm_ignored": "timeout", "hostile_long_c_call": "timeout",
-    "hostile_loop_at_import": "timeout", "hostile_recursion": "ok", "hostile_reads_stdin": "ok",
-    "hostile_huge_allocation": "memory", "hostile_missing_module": "import_error",
-    "hostile_misspelt_function": "missing_function", "hostile_not_callable": "missing_function",
-    "hostile_syntax_error": "syntax_error", "hostile_forged_replies": "ok", "hostile_patches_builtins": "ok",
-    "hostile_steals_solution": "ok", "hostile_fake_pass_lines": "ok", "hostile_floods_stdout": "ok",
-    "hostile_forges_grade_files": "ok", "hostile_patches_reporting": "ok", "hostile_escape_codes": "ok",
-    "hostile_forges_replies_with_nonce": "crashed", "hostile_leaves_a_process_behind": "ok",
-    "hostile_many_names": "missing_function", "hostile_probes_its_walls": "ok",
-    "hostile_returns_deep_nesting": "ok", "hostile_surrogate_in_exception": "ok",
-    "hostile_bloats_with_forged_replies": "crashed", "hostile_grows_its_input": "ok", "hostile_fills_every_bound": "ok",
-    "hostile_leaves_deep_folders": "ok", "hostile_reorders_what_you_read": "ok",
-    "hostile_connects_to_local_sockets": "ok", "hostile_writes_shared_folders": "ok", "hostile_forks_many": "ok",
-    "hostile_steals_from_git": "ok", "hostile_steals_cached_bytecode": "ok", "hostile_copies_a_classmate": "ok",
-    "hostile_nests_sleeping_processes": "ok", "hostile_signals_every_way": "ok", "hostile_signals_its_worker": "ok",
-    "hostile_fills_its_folder": "ok", "hostile_changes_modes_outside": "ok",
+    "str_subclass": "ok",
+    "hostile_exit_at_import": "import_error",
+    "hostile_exit_in_call": "ok",
+    "hostile_sys_exit_in_call": "ok",
+    "hostile_os_exit_in_call": "crashed",
+    "hostile_keyboard_interrupt": "ok",
+    "hostile_loop_in_call": "timeout",
+    "hostile_loop_sigalrm_ignored": "timeout",
+    "hostile_long_c_call": "timeout",
+    "hostile_loop_at_import": "timeout",
+    "hostile_recursion": "ok",
+    "hostile_reads_stdin": "ok",
+    "hostile_huge_allocation": "memory",
+    "hostile_missing_module": "import_error",
+    "hostile_misspelt_function": "missing_function",
+    "hostile_not_callable": "missing_function",
+    "hostile_syntax_error": "syntax_error",
+    "hostile_forged_replies": "ok",
+    "hostile_patches_builtins": "ok",
+    "hostile_steals_solution": "ok",
+    "hostile_fake_pass_lines": "ok",
+    "hostile_floods_stdout": "ok",
+    "hostile_forges_grade_files": "ok",
+    "hostile_patches_reporting": "ok",
+    "hostile_escape_codes": "ok",
+    "hostile_forges_replies_with_nonce": "crashed",
+    "hostile_leaves_a_process_behind": "ok",
+    "hostile_many_names": "missing_function",
+    "hostile_probes_its_walls": "ok",
+    "hostile_returns_deep_nesting": "ok",
+    "hostile_surrogate_in_exception": "ok",
+    "hostile_bloats_with_forged_replies": "crashed",
+    "hostile_grows_its_input": "ok",
+    "hostile_fills_every_bound": "ok",
+    "hostile_leaves_deep_folders": "ok",
+    "hostile_reorders_what_you_read": "ok",
+    "hostile_connects_to_local_sockets": "ok",
+    "hostile_writes_shared_folders": "ok",
+    "hostile_forks_many": "ok",
+    "hostile_steals_from_git": "ok",
+    "hostile_steals_cached_bytecode": "ok",
+    "hostile_copies_a_classmate": "ok",
+    "hostile_nests_sleeping_processes": "ok",
+    "hostile_signals_every_way": "ok",
+    "hostile_signals_its_worker": "ok",
+    "hostile_fills_its_folder": "ok",
+    "hostile_changes_modes_outside": "ok",
 }
-ATTACKERS = ("hostile_forged_replies", "hostile_patches_builtins", "hostile_forges_grade_files",
-             "hostile_patches_reporting", "hostile_escape_codes", "hostile_forges_replies_with_nonce",
-             "hostile_leaves_a_process_behind", "hostile_returns_deep_nesting", "hostile_surrogate_in_exception",
-             "hostile_bloats_with_forged_replies")
+ATTACKERS = (
+    "hostile_forged_replies",
+    "hostile_patches_builtins",
+    "hostile_forges_grade_files",
+    "hostile_patches_reporting",
+    "hostile_escape_codes",
+    "hostile_forges_replies_with_nonce",
+    "hostile_leaves_a_process_behind",
+    "hostile_returns_deep_nesting",
+    "hostile_surrogate_in_exception",
+    "hostile_bloats_with_forged_replies",
+)
 REORDERING = re.compile("[\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\U000e0000-\U000e007f]")  # bidi, Cf
 
 
@@ -154,14 +198,22 @@ def test_scores_are_honest(graded):
     # forging, patching and stealing earn exactly what their honest return values earn: the stub's score
     stub = grade_submission(Submission("stub", "student.py", source=STUB.read_bytes()), LIMITS, SCHEME).score
     assert stub == 0
-    for student in ATTACKERS + ("two_files", "broken", "empty", "gbk", "hostile_syntax_error",
-                                "hostile_exit_at_import", "hostile_loop_at_import"):
+    for student in ATTACKERS + (
+        "two_files",
+        "broken",
+        "empty",
+        "gbk",
+        "hostile_syntax_error",
+        "hostile_exit_at_import",
+        "hostile_loop_at_import",
+    ):
         assert grades[student].score == stub, student
     stealing = grades["hostile_steals_solution"].score
     assert stealing == (stub if "read" in probe.level().blocks else MAX_SCORE)  # honest either way
     # a str subclass that equals everything earns only what its format_prompt earns honestly
-    assert grades["str_subclass"].score == sum(SCHEME.points(c) for c in GRADED if grades["str_subclass"].passed(c)
-                                               and c.function == "format_prompt")
+    assert grades["str_subclass"].score == sum(
+        SCHEME.points(c) for c in GRADED if grades["str_subclass"].passed(c) and c.function == "format_prompt"
+    )
     assert grades["hostile_floods_stdout"].score == MAX_SCORE  # printing 200 MB changes nothing
     # a hang, an exit or a crash costs only the cases where it happens: format_prompt's cases still pass
     for student in ("hostile_loop_in_call", "hostile_os_exit_in_call", "hostile_exit_in_call"):
@@ -171,8 +223,11 @@ def test_scores_are_honest(graded):
 def test_nothing_of_a_submission_outlives_grading_or_escapes_into_the_outputs(graded):
     root, grades, leftovers = graded
     assert leftovers == []  # the process left behind was gone when grading returned
-    written = [root / "out" / "grades.csv", root / "out" / "grades.json",
-               *sorted((root / "out" / "feedback").glob("*.txt"))]
+    written = [
+        root / "out" / "grades.csv",
+        root / "out" / "grades.json",
+        *sorted((root / "out" / "feedback").glob("*.txt")),
+    ]
     for path in written:
         content = path.read_text(encoding="utf-8")  # valid UTF-8: no lone surrogate got through
         assert "mallory" not in content, path
@@ -251,7 +306,7 @@ def test_json_has_every_verdict_message_and_timing(graded):
     caret = next(line for line in control_b.splitlines() if line.lstrip().startswith("^"))
     actual = next(line for line in control_b.splitlines() if line.startswith("实际:"))
     # the layout is kept: the caret stays under the differing character (CJK labels are two columns wide)
-    assert caret.index("^") == render.width(actual[:actual.index('"2"')]) + 1
+    assert caret.index("^") == render.width(actual[: actual.index('"2"')]) + 1
 
 
 def test_feedback_is_what_make_test_full_prints(graded):
@@ -285,7 +340,7 @@ def test_feedback_is_what_make_test_full_prints(graded):
 def without_generated(feedback: str) -> str:
     """The feedback less what only grading runs: the generated checks' section and summary line."""
     before, rest = feedback.split("\n\n=== 生成检查", 1)
-    after = rest[rest.index("\n\n" + "=" * 40):]
+    after = rest[rest.index("\n\n" + "=" * 40) :]
     return before + "\n".join(line for line in after.split("\n") if not line.startswith("生成检查: "))
 
 
@@ -293,13 +348,13 @@ def property_section(report: str) -> list[str]:
     """The lines of the property checks' section: its header, its [TEST pN] lines and their explanations."""
     lines = report.split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith("=== 性质检查"))
-    return lines[start:lines.index("", start)]
+    return lines[start : lines.index("", start)]
 
 
 def outside_properties(report: str) -> list[str]:
     lines, section = report.split("\n"), property_section(report)
     start = lines.index(section[0])
-    return lines[:start] + lines[start + len(section):]
+    return lines[:start] + lines[start + len(section) :]
 
 
 def verdict_lines(section: list[str]) -> list[str]:
@@ -331,18 +386,26 @@ def test_report_is_one_self_contained_page(graded):
 def test_grading_twice_gives_identical_files(tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()
-    paths = [SOLUTION, STUDENTS / "wrong" / "no_trim.py", HOSTILE / "loop_in_call.py", HOSTILE / "fake_pass_lines.py",
-             HOSTILE / "os_exit_in_call.py", HOSTILE / "syntax_error.py"]
+    paths = [
+        SOLUTION,
+        STUDENTS / "wrong" / "no_trim.py",
+        HOSTILE / "loop_in_call.py",
+        HOSTILE / "fake_pass_lines.py",
+        HOSTILE / "os_exit_in_call.py",
+        HOSTILE / "syntax_error.py",
+    ]
     for path in paths:
         shutil.copy(path, folder / path.name)
     outputs = []
     for run in ("first", "second"):
-        result = make("grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / run}", "JOBS=2",
-                      env=clean_env(LAB_TIMEOUT="0.5"))
+        result = make(
+            "grade", f"SUBMISSIONS={folder}", f"OUT={tmp_path / run}", "JOBS=2", env=clean_env(LAB_TIMEOUT="0.5")
+        )
         assert result.returncode == 0, result.stderr
         assert "ETA" in result.stderr or "预计" in result.stderr
-        outputs.append({p.relative_to(tmp_path / run): p.read_bytes()
-                        for p in sorted((tmp_path / run).rglob("*")) if p.is_file()})
+        outputs.append(
+            {p.relative_to(tmp_path / run): p.read_bytes() for p in sorted((tmp_path / run).rglob("*")) if p.is_file()}
+        )
     assert outputs[0] == outputs[1] and len(outputs[0]) == 3 + len(paths)  # grades.csv, .json, report; feedback
     assert not [p for p in (tmp_path / "first").iterdir() if p.name.startswith(".")]  # no staging left
 
@@ -367,6 +430,7 @@ def test_grade_without_submissions_says_how():
 
 def test_every_way_of_asking_lists_every_option_readme_documents():
     from labkit.instructor.grade import MAKE_OPTIONS, MAKE_USAGE  # make grade's variables, in one place
+
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     synopsis = readme.split("## Grading a class", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
     assert " ".join(synopsis.split()) == MAKE_USAGE  # README's synopsis is the grader's own
@@ -377,8 +441,14 @@ def test_every_way_of_asking_lists_every_option_readme_documents():
     assert sorted(passed_on) == sorted(documented)  # every variable the recipe hands to the grader
     usage = make("grade").stderr
     assert f"usage: {MAKE_USAGE}" in usage
-    grader = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--help"], cwd=ROOT, env=clean_env(),
-                            capture_output=True, text=True, timeout=60).stdout
+    grader = subprocess.run(
+        [sys.executable, "-m", "labkit.instructor.grade", "--help"],
+        cwd=ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
     assert all(f"--{option.lstrip('-')}" in grader for _, _, option in MAKE_OPTIONS)
     assert MAKE_USAGE in " ".join(grader.split())
     assert all(f"{name}= is {option}" in " ".join(grader.split()) for name, _, option in MAKE_OPTIONS)
@@ -406,13 +476,27 @@ def test_gradescope_results_follow_its_schema(lab, tmp_path):
     submission.mkdir()
     shutil.copy(wrong, submission / lab.student_file_name)
     results = tmp_path / "results" / "results.json"
-    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
-                    "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            "--gradescope",
+            "--submission",
+            str(submission),
+            "--results",
+            str(results),
+        ],
+        cwd=ROOT,
+        check=True,
+        env=clean_env(),
+    )
     document = json.loads(results.read_text(encoding="utf-8"))
     scheme = config.load()
     assert set(document) >= {"score", "tests"}
     assert [(test["number"], test["name"]) for test in document["tests"]] == [
-        (case.column, f"[TEST {case.id}] {text(case.label_key)}") for case in lab.graded]
+        (case.column, f"[TEST {case.id}] {text(case.label_key)}") for case in lab.graded
+    ]
     course = course_settings(environ=clean_env(), scheme=scheme)  # the course the run above graded for
     for test, case in zip(document["tests"], lab.graded):
         assert set(test) >= {"name", "score", "max_score", "status", "output", "visibility"}
@@ -423,7 +507,8 @@ def test_gradescope_results_follow_its_schema(lab, tmp_path):
     assert document["score"] == sum(t["score"] for t in document["tests"]) < scheme.max_score
     assert document["score"] > 0 or len(lab.graded) == 1  # some passed, some failed (but in a lab of one check)
     failed = [test["output"] for test in document["tests"] if test["status"] == "failed"]
-    assert failed and all(output.startswith(f"{text('field.call')}: ") for output in failed), failed  # the call, then why
+    # the call, then why
+    assert failed and all(output.startswith(f"{text('field.call')}: ") for output in failed), failed
     assert [output for output in failed if text(named) in output], failed  # the detector's hint, in the lab's words
 
 
@@ -431,14 +516,35 @@ def test_gradescope_says_why_nothing_ran_as_grades_json_does(tmp_path):
     submission = tmp_path / "class" / "submission"
     submission.mkdir(parents=True)  # nothing in it: no student.py, and nothing else found either
     results = tmp_path / "results.json"
-    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
-                    "--results", str(results)], cwd=ROOT, check=True, env=clean_env())
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            "--gradescope",
+            "--submission",
+            str(submission),
+            "--results",
+            str(results),
+        ],
+        cwd=ROOT,
+        check=True,
+        env=clean_env(),
+    )
     outputs = {test["output"] for test in json.loads(results.read_text(encoding="utf-8"))["tests"]}
     shutil.copy(SOLUTION, tmp_path / "class" / "alice.py")  # a class with nothing to grade is refused (issue 29)
-    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "class"), "--out", str(tmp_path / "out")],
-                   cwd=ROOT, check=True, env=clean_env(), capture_output=True)
-    [record] = [record for record in json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["students"]
-                if record["student"] == "submission"]
+    subprocess.run(
+        [sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "class"), "--out", str(tmp_path / "out")],
+        cwd=ROOT,
+        check=True,
+        env=clean_env(),
+        capture_output=True,
+    )
+    [record] = [
+        record
+        for record in json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["students"]
+        if record["student"] == "submission"
+    ]
     assert record["status"] == "no_student_py" and outputs == {record["why"]} and record["why"].endswith(": —")
 
 
@@ -446,7 +552,16 @@ def test_gradescope_bundle_has_its_entry_points_and_no_solution():
     assert make("gradescope").returncode == 0
     with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:
         names = set(bundle.namelist())
-    assert {"setup.sh", "run_autograder", "labkit/instructor/grade.py", "solutions/grading.ini", "labkit/run/engine.py"} <= names
+    assert {
+        "setup.sh",
+        "run_autograder",
+        "labkit/instructor/grade.py",
+        "solutions/grading.ini",
+        "labkit/run/engine.py",
+    } <= names
     # the course file and the generated checks' answer key, read by the grader only (the child cannot)
-    assert sorted(name for name in names if name.startswith("solutions/")) == ["solutions/grading.ini", "solutions/student.py"]
+    assert sorted(name for name in names if name.startswith("solutions/")) == [
+        "solutions/grading.ini",
+        "solutions/student.py",
+    ]
     assert not any(name.startswith("tests/") or name == "framework/student.py" for name in names)

@@ -20,14 +20,19 @@ SCHEME = config.load()
 
 
 def build() -> bytes:
-    subprocess.run(["make", "--no-print-directory", "dist"], cwd=ROOT, check=True, env=clean_env(),
-                   capture_output=True)
+    subprocess.run(["make", "--no-print-directory", "dist"], cwd=ROOT, check=True, env=clean_env(), capture_output=True)
     return (ROOT / "dist" / "lab09-step8.tar.gz").read_bytes()
 
 
 def lab_make(folder, *args):
-    return subprocess.run(["make", "--no-print-directory", *args, f"PYTHON={sys.executable}"], cwd=folder,
-                          env=clean_env(), capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        ["make", "--no-print-directory", *args, f"PYTHON={sys.executable}"],
+        cwd=folder,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_handout_works_alone_and_holds_no_reference_implementation(tmp_path):
@@ -41,21 +46,34 @@ def test_the_handout_works_alone_and_holds_no_reference_implementation(tmp_path)
     assert not any(part in ("solutions", "tests", "instructor", ".ci") for name in names for part in name.split("/"))
     assert (lab / "TASK.md").exists() and (lab / "TASK.en.md").exists() and (lab / "requirements.txt").exists()
     assert (lab / "framework" / "student.py").read_bytes() == STUB.read_bytes()
-    defining = [path.relative_to(lab).as_posix() for path in lab.rglob("*.py")
-                if {"format_prompt", "extract_response", "trim_history"} & {
-                    node.name for node in ast.walk(ast.parse(path.read_bytes())) if isinstance(node, ast.FunctionDef)}]
+    defining = [
+        path.relative_to(lab).as_posix()
+        for path in lab.rglob("*.py")
+        if {"format_prompt", "extract_response", "trim_history"}
+        & {node.name for node in ast.walk(ast.parse(path.read_bytes())) if isinstance(node, ast.FunctionDef)}
+    ]
     assert defining == ["framework/student.py"]
     source = SOLUTION.read_text(encoding="utf-8")
-    statements = [ast.get_source_segment(source, statement) for node in ast.parse(source).body
-                  if isinstance(node, ast.FunctionDef) for statement in node.body[1:]]  # after the docstrings
+    statements = [
+        ast.get_source_segment(source, statement)
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef)
+        for statement in node.body[1:]
+    ]  # after the docstrings
     telling = [statement for statement in statements if len(statement) >= 25]
     texts = [path.read_text(encoding="utf-8", errors="replace") for path in lab.rglob("*") if path.is_file()]
     assert len(telling) >= 6 and not any(statement in text for statement in telling for text in texts)
 
     baseline = lab_make(lab, "test")
     assert baseline.returncode != 0 and baseline.stdout == transcript("stub")
-    without_make = subprocess.run([sys.executable, "lab.py", "test", f"PYTHON={sys.executable}"], cwd=lab,
-                                  env=clean_env(), capture_output=True, text=True, timeout=120)
+    without_make = subprocess.run(
+        [sys.executable, "lab.py", "test", f"PYTHON={sys.executable}"],
+        cwd=lab,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert without_make.returncode != 0 and without_make.stdout == transcript("stub")
     help_text = lab_make(lab, "help").stdout
     assert "make chat" in help_text and "make grade" not in help_text and "make check" not in help_text
@@ -63,9 +81,15 @@ def test_the_handout_works_alone_and_holds_no_reference_implementation(tmp_path)
         asked = lab_make(lab, target, "SUBMISSIONS=.")
         said = [line for line in asked.stderr.splitlines() if not line.startswith("make: ***")]
         assert asked.returncode != 0 and "Nothing to be done" not in asked.stdout + asked.stderr, target
-        assert said == [f"make {target}: 评分等老师用的目标不在学生发放包里 (可用的目标见 make help) / grading and the "
-                        "other instructors' targets are not part of the student handout (make help lists the ones "
-                        "it has)"] and asked.stdout == "", (target, asked.stderr)
+        assert (
+            said
+            == [
+                f"make {target}: 评分等老师用的目标不在学生发放包里 (可用的目标见 make help) / grading and the "
+                "other instructors' targets are not part of the student handout (make help lists the ones "
+                "it has)"
+            ]
+            and asked.stdout == ""
+        ), (target, asked.stderr)
     assert not (lab / "dist").exists() and not (lab / "grades").exists()
     assert lab_make(lab, "challenge").stdout.count("[FAIL]") == len(LAB.selected("challenge"))
     assert not any(SCHEME.secret in text for text in texts)  # the seed of the generated checks stays home
@@ -97,8 +121,23 @@ def copy_of_the_lab(tmp_path):
 
 def git(folder, *args):
     folder.mkdir(parents=True, exist_ok=True)
-    return subprocess.run(["git", "-C", str(folder), "-c", "user.name=Lab", "-c", "user.email=lab@example.invalid",
-                           "-c", "commit.gpgsign=false", *args], check=True, capture_output=True, text=True)
+    return subprocess.run(
+        [
+            "git",
+            "-C",
+            str(folder),
+            "-c",
+            "user.name=Lab",
+            "-c",
+            "user.email=lab@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            *args,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_dist_builds_from_the_committed_tree_and_refuses_a_committed_solution(tmp_path):
@@ -130,23 +169,42 @@ def test_a_fresh_handout_zips_with_python_and_ides_find_the_six(tmp_path):
     lab = tmp_path / "lab09-step8"
     archive = shutil.make_archive(str(tmp_path / "again"), "zip", tmp_path, "lab09-step8")  # zipfile: ≥ 1980 only
     with zipfile.ZipFile(archive) as bundle, zipfile.ZipFile(ROOT / "dist" / "lab09-step8.zip") as shipped:
-        assert sorted(bundle.namelist()) == sorted(name for name in shipped.namelist()) or \
-            set(shipped.namelist()) <= set(bundle.namelist())
+        assert sorted(bundle.namelist()) == sorted(name for name in shipped.namelist()) or set(
+            shipped.namelist()
+        ) <= set(bundle.namelist())
         assert shipped.read("lab09-step8/framework/student.py") == STUB.read_bytes()
     env = clean_env(PYTHONDONTWRITEBYTECODE="1")
-    collected = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
-                               cwd=lab, env=env, capture_output=True, text=True, timeout=120)
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=lab,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     tests = [line for line in collected.stdout.splitlines() if "::" in line]
     six = [case.id for case in LAB.selected("test")]
     assert tests == [f"framework/verify.py::test_case[TEST{n}]" for n in six], collected.stdout
-    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=lab, env=env,
-                         capture_output=True, text=True, timeout=120)
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=lab,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ran.returncode == 1 and f"{len(six)} failed" in ran.stdout
 
 
 def test_dist_outputs_follow_the_umask():
-    subprocess.run(["make", "--no-print-directory", "dist", f"PYTHON={sys.executable}"], cwd=ROOT, check=True,
-                   env=clean_env(), capture_output=True, umask=0o027)
+    subprocess.run(
+        ["make", "--no-print-directory", "dist", f"PYTHON={sys.executable}"],
+        cwd=ROOT,
+        check=True,
+        env=clean_env(),
+        capture_output=True,
+        umask=0o027,
+    )
     modes = {path.name: path.stat().st_mode & 0o777 for path in (ROOT / "dist").iterdir()}
     assert modes["lab09-step8.tar.gz"] == modes["lab09-step8.zip"] == 0o640
     assert (ROOT / "dist" / "lab09-step8" / "TASK.md").stat().st_mode & 0o777 == 0o640
@@ -327,8 +385,11 @@ DECOYS = (lambda value, *rest: "", lambda value, *rest: None, lambda value, *res
           lambda value, *rest: value.strip(), lambda value, *rest: value[-1])
 '''
 
-PLANTED_ANSWERS = {("lab09._planted.layout", "format_prompt"), ("lab09._planted._layout_demand", "format_prompt"),
-                   ("lab09._planted.Reply.cut", "extract_response")}
+PLANTED_ANSWERS = {
+    ("lab09._planted.layout", "format_prompt"),
+    ("lab09._planted._layout_demand", "format_prompt"),
+    ("lab09._planted.Reply.cut", "extract_response"),
+}
 
 
 def answer_sets() -> list:
@@ -340,13 +401,17 @@ def answer_sets() -> list:
     from labkit.assess import InputSource, inputs_of
     from labkit.spec import DrawnCheck
     from test_generated import fixed_examples
+
     graded = InputSource(student="a probe", secret=SCHEME.secret, count=SCHEME.generated_count)
     found: dict = {}
     for check in LAB.checks:
         if isinstance(check, DrawnCheck):
             inputs = inputs_of(check)
-            runs = ([("make test-full's fixed inputs", list(InputSource().inputs(check)), fixed_examples(check))]
-                    if not inputs.share else [])
+            runs = (
+                [("make test-full's fixed inputs", list(InputSource().inputs(check)), fixed_examples(check))]
+                if not inputs.share
+                else []
+            )
             drawn = list(graded.inputs(check))
             said = [inputs.consult(s, lab_reference()) if inputs.consult else None for s in drawn]
             runs.append(("inputs drawn for a student", drawn, [inputs.demand(s, w) for s, w in zip(drawn, said)]))
@@ -355,12 +420,14 @@ def answer_sets() -> list:
         for where, specimens, examples in runs:
             kept = found.setdefault((check.function, check.group.id + (f", {where}" if where else "")), [])
             for specimen, example in zip(specimens, examples):
-                pieces = specimen if isinstance(specimen, list) and all(isinstance(p, str) for p in specimen) \
-                    else None
+                pieces = specimen if isinstance(specimen, list) and all(isinstance(p, str) for p in specimen) else None
                 if example.raises is None:
                     kept.append({"args": list(example.args), "expected": example.expected, "pieces": pieces})
-    return [{"function": function, "name": name, "examples": examples}
-            for (function, name), examples in found.items() if examples]
+    return [
+        {"function": function, "name": name, "examples": examples}
+        for (function, name), examples in found.items()
+        if examples
+    ]
 
 
 def defined_functions(root, modules) -> set:
@@ -375,8 +442,11 @@ def defined_functions(root, modules) -> set:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 found.add(f"{module}.{node.name}")
             elif isinstance(node, ast.ClassDef):
-                found |= {f"{module}.{node.name}.{item.name}" for item in node.body
-                          if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                found |= {
+                    f"{module}.{node.name}.{item.name}"
+                    for item in node.body
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                }
     return found
 
 
@@ -398,19 +468,31 @@ def test_no_function_the_handout_ships_gives_a_function_s_answers_in_any_shape(t
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(content)
     (tmp_path / "lab09" / "_planted.py").write_text(PLANTED, encoding="utf-8")
-    modules = sorted((name[:-len("/__init__.py")] if name.endswith("/__init__.py") else name[:-3]).replace("/", ".")
-                     for name in [*files, "lab09/_planted.py"]
-                     if name.endswith(".py") and name != LAB.student_file and name.split("/")[0] in ("framework", "lab09"))
-    assert {"lab09.mistakes", "lab09.slip_outputs", "lab09.draws", "lab09.fixed_inputs", "lab09.chat.main"} <= set(modules)
+    modules = sorted(
+        (name[: -len("/__init__.py")] if name.endswith("/__init__.py") else name[:-3]).replace("/", ".")
+        for name in [*files, "lab09/_planted.py"]
+        if name.endswith(".py") and name != LAB.student_file and name.split("/")[0] in ("framework", "lab09")
+    )
+    assert {"lab09.mistakes", "lab09.slip_outputs", "lab09.draws", "lab09.fixed_inputs", "lab09.chat.main"} <= set(
+        modules
+    )
     sets = answer_sets()
     assert {answer_set["function"] for answer_set in sets} == set(LAB.functions)
     reference = lab_reference()
     for answer_set in sets:  # the sets are right: the reference gives every answer, its input as given
-        assert all(getattr(reference, answer_set["function"])(*copy.deepcopy(example["args"])) == example["expected"]
-                   for example in answer_set["examples"]), answer_set["name"]
-    probed = subprocess.run([sys.executable, "-c", PROBE, *modules], cwd=tmp_path, input=json.dumps(sets),
-                            env=clean_env(PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1", HOME=str(tmp_path)),
-                            capture_output=True, text=True, timeout=600)
+        assert all(
+            getattr(reference, answer_set["function"])(*copy.deepcopy(example["args"])) == example["expected"]
+            for example in answer_set["examples"]
+        ), answer_set["name"]
+    probed = subprocess.run(
+        [sys.executable, "-c", PROBE, *modules],
+        cwd=tmp_path,
+        input=json.dumps(sets),
+        env=clean_env(PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1", HOME=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert probed.returncode == 0, probed.stderr[-3000:]
     report = json.loads(probed.stdout)
     flagged = {(name, function) for name, function, _, _ in report["flagged"]}

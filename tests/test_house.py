@@ -59,8 +59,11 @@ def test_no_product_module_docstring_is_over_five_lines():
 
 
 def test_every_module_docs_design_md_names_exists():
-    named = [heading.strip("`") for heading in headings(DESIGN.read_text(encoding="utf-8"))
-             if re.fullmatch(r"`?[\w./-]+\.(py|txt|ini|sh)`?", heading)]
+    named = [
+        heading.strip("`")
+        for heading in headings(DESIGN.read_text(encoding="utf-8"))
+        if re.fullmatch(r"`?[\w./-]+\.(py|txt|ini|sh)`?", heading)
+    ]
     assert len(named) >= 30, named  # a section per module whose docstring points here
     assert [name for name in named if not (ROOT / name).is_file()] == []
     assert len(named) == len(set(named)), "a module with two sections"

@@ -32,8 +32,26 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (ALL, CLASS_LIMITS, DEFAULT, LAB, LABS, QUICK, ROOT, SOLUTION, STUDENTS, armed, clean_env, for_lab,
-                      in_order, make, role, unavailable, use_lab, wait_for)
+from conftest import (
+    ALL,
+    CLASS_LIMITS,
+    DEFAULT,
+    LAB,
+    LABS,
+    QUICK,
+    ROOT,
+    SOLUTION,
+    STUDENTS,
+    armed,
+    clean_env,
+    for_lab,
+    in_order,
+    make,
+    role,
+    unavailable,
+    use_lab,
+    wait_for,
+)
 from labkit import assess, render
 from labkit.i18n import text
 from labkit.run import interpreters, probe as probe_module, sandbox, sweep, uids
@@ -58,8 +76,10 @@ LEVELS = {  # a name for the test -> (environment, what the level must include)
     "none": ({"LAB_SANDBOX": "none"}, "none"),
     # where the kernel refuses the child a pid namespace: the seccomp filter keeps its signals in, the reaper does
     # what it can with what it leaves; and with no wall at all
-    "landlock-4-no-pidns": ({"LAB_SANDBOX": "landlock", "LAB_LANDLOCK_ABI": "4", "LAB_NO_NAMESPACES": "1"},
-                            "landlock-4 (no pid namespace)"),
+    "landlock-4-no-pidns": (
+        {"LAB_SANDBOX": "landlock", "LAB_LANDLOCK_ABI": "4", "LAB_NO_NAMESPACES": "1"},
+        "landlock-4 (no pid namespace)",
+    ),
     "none-no-pidns": ({"LAB_SANDBOX": "none", "LAB_NO_NAMESPACES": "1"}, "none (no pid namespace)"),
 }
 
@@ -110,8 +130,11 @@ def level(request, monkeypatch):
     return forced_or_skipped(monkeypatch, request.param)
 
 
-@pytest.fixture(params=[(DEFAULT[0], name) for name in sorted(LEVELS)] +
-                [(name, "strongest") for name in LABS if name != DEFAULT[0]], ids="-".join)
+@pytest.fixture(
+    params=[(DEFAULT[0], name) for name in sorted(LEVELS)]
+    + [(name, "strongest") for name in LABS if name != DEFAULT[0]],
+    ids="-".join,
+)
 def attacked(request, monkeypatch):
     """`level` for the attacks, with the lab they attack active: Lab09 at every level, every other lab of
     conftest.LABS (the toy, Lab10) at the strongest."""
@@ -147,12 +170,11 @@ def open_folder():
 @pytest.fixture
 def shared_folder():
     """A sticky world-writable folder of this test's (1777) inside one of the folders anyone may write."""
-    folder = _made_in([f for f in sweep.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & stat.S_ISVTX],
-                      0o1777)
+    folder = _made_in(
+        [f for f in sweep.SHARED_FOLDERS if os.path.isdir(f) and os.stat(f).st_mode & stat.S_ISVTX], 0o1777
+    )
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
-
-
 
 
 def run_six(path):
@@ -161,7 +183,9 @@ def run_six(path):
     first function runs it (`in_order`, in a lab of one function too)."""
     lab = active()
     cases = [case for case in lab.selected("test") if case.id in role(lab, ALL)]
-    with StudentRun(for_lab(path, lab, path.parent, in_order(lab)), display=lab.student_file_name, limits=QUICK) as student:
+    with StudentRun(
+        for_lab(path, lab, path.parent, in_order(lab)), display=lab.student_file_name, limits=QUICK
+    ) as student:
         verdicts = [assess.verdict(student, case) for case in cases]
         assert [verdict.case.id for verdict in verdicts] == [case.id for case in cases]
         return verdicts, student.level
@@ -171,7 +195,9 @@ def answers_of(path, limits=QUICK) -> tuple[dict, object]:
     """A hostile file's answers ("a:x,b:y" from its format_prompt, called once as the active lab's first
     function) and the level it ran at."""
     lab = active()
-    with StudentRun(for_lab(path, lab, path.parent, in_order(lab)), display=lab.student_file_name, limits=limits) as student:
+    with StudentRun(
+        for_lab(path, lab, path.parent, in_order(lab)), display=lab.student_file_name, limits=limits
+    ) as student:
         record, problem, detail = student.call(lab.functions[0], [[]])
         assert record is not None, (problem, detail)
         return dict(item.split(":", 1) for item in record.returned["value"].split(",")), student.level
@@ -189,7 +215,8 @@ def test_reading_the_solution(attacked, open_folder):
     unread = open_folder / "unread" / "steals_nothing.py"  # what steals_solution.py defines when it reads nothing
     unread.write_text("def format_prompt(messages):\n    return ''\n\n\ndef extract_response(output):\n    return ''\n")
     outcomes = lambda run: [(verdict.passed, verdict.problem) for verdict in run]  # noqa: E731
-    stolen = outcomes(verdicts) != outcomes(run_six(unread)[0])  # it read one solution or another (another lab's: the grader's)
+    # it read one solution or another (another lab's: the grader's)
+    stolen = outcomes(verdicts) != outcomes(run_six(unread)[0])
     assert stolen == ("read" not in level.blocks), level
     if active().id == LAB.id:
         assert stolen == all(verdict.passed for verdict in verdicts)
@@ -220,8 +247,10 @@ def test_changing_modes_times_and_attributes_outside_its_folder(attacked, open_f
     assert seen == level
     after = canary.stat()
     attributes = os.listxattr(canary) if hasattr(os, "listxattr") else []
-    untouched = ((after.st_mode, after.st_mtime_ns) == (before.st_mode, before.st_mtime_ns)
-                 and "user.labkit" not in attributes)
+    untouched = (after.st_mode, after.st_mtime_ns) == (
+        before.st_mode,
+        before.st_mtime_ns,
+    ) and "user.labkit" not in attributes
     assert untouched == ("write" in level.blocks), (level, said)
     if "write" in level.blocks:
         assert set(said.values()) == {"refused"}, said
@@ -261,8 +290,10 @@ def test_connecting_to_local_sockets(attacked, open_folder, tmp_path):
     socket, both this test's, listen; the child sends a line to each."""
     level = attacked
     path, name = open_folder / "bus", f"lab09-test-{uuid.uuid4().hex}"
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as by_path, \
-            socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as abstract:
+    with (
+        socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as by_path,
+        socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as abstract,
+    ):
         by_path.bind(str(path))
         path.chmod(0o777)  # connect() needs write permission on the socket file: any uid has it here
         by_path.listen(1)
@@ -271,8 +302,10 @@ def test_connecting_to_local_sockets(attacked, open_folder, tmp_path):
         answers, seen = answers_of(armed("connects_to_local_sockets", tmp_path, SOCKET=str(path), ABSTRACT=name))
         received = {"path": _received(by_path), "abstract": _received(abstract)}
     assert seen == level
-    assert received == {"path": "sockets" not in level.blocks, "abstract": "sockets" not in level.blocks}, \
-        (level, answers)
+    assert received == {"path": "sockets" not in level.blocks, "abstract": "sockets" not in level.blocks}, (
+        level,
+        answers,
+    )
     assert (answers["path"] == "sent") == received["path"], answers
 
 
@@ -307,8 +340,15 @@ def test_signals_shadow_network_and_namespaces(attacked, tmp_path):
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as listener:
             listener.bind(("127.0.0.1", 0))
             listener.settimeout(1.0)
-            answers, seen = answers_of(armed("probes_its_walls", tmp_path, GRADER_PID=os.getpid(),
-                                             WITNESS_PID=witness.pid, PORT=listener.getsockname()[1]))
+            answers, seen = answers_of(
+                armed(
+                    "probes_its_walls",
+                    tmp_path,
+                    GRADER_PID=os.getpid(),
+                    WITNESS_PID=witness.pid,
+                    PORT=listener.getsockname()[1],
+                )
+            )
             assert seen == level
             try:
                 received = listener.recv(64) == b"lab09-udp"
@@ -362,8 +402,11 @@ def test_nothing_outlives_grading_and_nothing_rewrites_the_results_afterwards(at
     twin.mkdir()
     (twin / "grades.csv").write_text("")
     source = (STUDENTS / "hostile" / "leaves_a_process_behind.py").read_text(encoding="utf-8")
-    later = next(node.value.value for node in ast.parse(source).body
-                 if isinstance(node, ast.Assign) and node.targets[0].id == "LATER")
+    later = next(
+        node.value.value
+        for node in ast.parse(source).body
+        if isinstance(node, ast.Assign) and node.targets[0].id == "LATER"
+    )
     acting = subprocess.Popen([sys.executable, "-S", "-c", later, "lab09-twin", str(go), str(twin)])
     try:
         go.write_text("now")
@@ -436,13 +479,17 @@ def test_every_way_to_signal_out_of_its_walls_and_its_own_signals(attacked, open
     witness = subprocess.Popen([sys.executable, "-c", WITNESS_OF_ALL, str(record), str(ready)], start_new_session=True)
     try:
         wait_for(ready.exists, what="the witness to be ready")
-        answers, seen = answers_of(armed("signals_every_way", open_folder, GRADER_PID=os.getpid(),
-                                         WITNESS_PID=witness.pid), replace(QUICK, case_seconds=20.0))
+        answers, seen = answers_of(
+            armed("signals_every_way", open_folder, GRADER_PID=os.getpid(), WITNESS_PID=witness.pid),
+            replace(QUICK, case_seconds=20.0),
+        )
         assert seen == level
         blocked = "signal" in level.blocks
         if not blocked:
-            wait_for(lambda: record.exists() and len(record.read_text().split()) == len(SIGNALLED),
-                     what="the witness to record every signal sent to it")
+            wait_for(
+                lambda: record.exists() and len(record.read_text().split()) == len(SIGNALLED),
+                what="the witness to record every signal sent to it",
+            )
     finally:
         witness.kill()
         witness.wait()
@@ -457,8 +504,9 @@ def test_every_way_to_signal_out_of_its_walls_and_its_own_signals(attacked, open
     assert (answers["abort"] == "SIGABRT") or own_pid_only, (level, answers)
 
 
-ABORTS = "import os\n\n\ndef format_prompt(messages):\n    os.abort()\n\n\ndef extract_response(output):\n" \
-         "    return ''\n"
+ABORTS = (
+    "import os\n\n\ndef format_prompt(messages):\n    os.abort()\n\n\ndef extract_response(output):\n    return ''\n"
+)
 
 
 def test_a_file_that_aborts_ends_with_sigabrt_at_every_level(attacked, tmp_path):
@@ -468,7 +516,9 @@ def test_a_file_that_aborts_ends_with_sigabrt_at_every_level(attacked, tmp_path)
     aborts = tmp_path / "aborts.py"
     aborts.write_text(ABORTS)
     lab = active()
-    with StudentRun(for_lab(aborts, lab, tmp_path, in_order(lab)), display=lab.student_file_name, limits=QUICK) as student:
+    with StudentRun(
+        for_lab(aborts, lab, tmp_path, in_order(lab)), display=lab.student_file_name, limits=QUICK
+    ) as student:
         record, problem, detail = student.call(lab.functions[0], [[]])
         assert student.level == level
     # (bubblewrap's own first process passes a death by a signal on as the exit code 128 + its number)
@@ -493,7 +543,9 @@ def test_filling_its_own_folder_stops_at_its_bound_and_says_so(attacked, open_fo
     lab = active()
     limits = replace(QUICK, case_seconds=20.0, load_seconds=20.0)
     hostile = armed("fills_its_folder", open_folder, **fill)
-    with StudentRun(for_lab(hostile, lab, open_folder, in_order(lab)), display=lab.student_file_name, limits=limits) as student:
+    with StudentRun(
+        for_lab(hostile, lab, open_folder, in_order(lab)), display=lab.student_file_name, limits=limits
+    ) as student:
         verdict = assess.verdict(student, lab.selected("test")[0])
         assert student.level == level
         status = student.load.status
@@ -584,12 +636,16 @@ def test_the_level_is_named_honestly(level):
     # else the name says so: then it is the reaper's best, not a claim
     ended = {"bwrap", "uid", sandbox.PID_WALL} & set(level.walls)
     assert ("leftover" in level.blocks) == bool(ended) == ("(no pid namespace)" not in level.name), level
-    assert ("disk" in level.blocks) == (any(wall.endswith("(tmpfs)") for wall in level.walls)
-                                        and {"write", "shared"} <= set(level.blocks) and "seccomp" in level.walls)
+    assert ("disk" in level.blocks) == (
+        any(wall.endswith("(tmpfs)") for wall in level.walls)
+        and {"write", "shared"} <= set(level.blocks)
+        and "seccomp" in level.walls
+    )
     assert level.full == (set(sandbox.ATTACKS) <= set(level.blocks))
 
 
 # --- README's table, against the levels ------------------------------------------------------------
+
 
 def readme_table() -> list[list[str]]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -624,8 +680,7 @@ def test_readme_states_exactly_what_each_level_blocks():
     walls = {  # a row's first cell starts with the key (the first key that fits: the longer names first)
         "`bwrap`": (("bwrap", "uid", "landlock-7", "seccomp", "processes ≤ 64 (uid)", folder, "reaper"), 7),
         "`uid + landlock-6+`": (("uid", pidns, "landlock-7", "seccomp", "processes ≤ 64 (uid)", folder, "reaper"), 7),
-        "`landlock-6+ (no pid namespace)`": (("landlock-7", "seccomp", "processes ≤ 64 (userns)", walked, "reaper"),
-                                             7),
+        "`landlock-6+ (no pid namespace)`": (("landlock-7", "seccomp", "processes ≤ 64 (userns)", walked, "reaper"), 7),
         "`landlock-6+`": ((pidns, "landlock-7", "seccomp", "processes ≤ 64 (userns)", folder, "reaper"), 7),
         "`landlock-4": ((pidns, "landlock-4", "seccomp", "processes ≤ 64 (userns)", folder, "reaper"), 4),
         "`uid`": (("uid", pidns, "seccomp", "processes ≤ 64 (uid)", folder, "reaper"), 0),
@@ -633,7 +688,8 @@ def test_readme_states_exactly_what_each_level_blocks():
         "`seccomp`": ((pidns, "seccomp", "processes ≤ 64 (userns)", folder, "reaper"), 0),
         "`uid (no seccomp)`": (("uid", "processes ≤ 64 (uid)", walked, "process group"), 0),  # macOS
         "`none (no pid namespace)`": ((walked, "reaper"), 0),
-        "`none`": ((pidns, folder, "reaper"), 0)}
+        "`none`": ((pidns, folder, "reaper"), 0),
+    }
     rows = readme_table()
     assert sorted(next(k for k in walls if row[0].startswith(k)) for row in rows) == sorted(walls)
     for row in rows:
@@ -643,17 +699,18 @@ def test_readme_states_exactly_what_each_level_blocks():
 
 # --- refusing to grade where a wall does not hold ------------------------------------------------
 
+
 def test_grading_is_refused_where_children_reach_the_graders_sockets_or_the_answer_key(open_folder):
     """Children that run as the grader's own user with no socket wall could reach its D-Bus session bus
     (finding 1); children that could read the answer key or the scheme could copy them (finding 7).  Both
     levels are below full strength, graded only when UNSAFE= names them; and whatever UNSAFE= says, an answer
     key the child could read is refused with its path (labkit/instructor/audit.py)."""
-    own_user = sandbox.Level("landlock-6+ (no seccomp)", ("landlock-7", "reaper"),
-                             sandbox.blocked_by(("landlock-7", "reaper"), 7))
+    own_user = sandbox.Level(
+        "landlock-6+ (no seccomp)", ("landlock-7", "reaper"), sandbox.blocked_by(("landlock-7", "reaper"), 7)
+    )
     assert "D-Bus" in audit.refusal(own_user, "") and "UNSAFE=landlock-6+-no-seccomp" in audit.refusal(own_user, "")
     assert audit.refusal(own_user, "landlock-6+-no-seccomp") is None and audit.refusal(own_user, True) is None
-    at_uid = sandbox.Level("uid", ("uid", "seccomp", "reaper"),
-                           sandbox.blocked_by(("uid", "seccomp", "reaper"), 0))
+    at_uid = sandbox.Level("uid", ("uid", "seccomp", "reaper"), sandbox.blocked_by(("uid", "seccomp", "reaper"), 0))
     key = open_folder / "student.py"
     key.write_text("# the answer key\n")
     key.chmod(0o644)
@@ -684,8 +741,12 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
     stub.mkdir()
     (stub / "apt-get").write_text("#!/bin/sh\nexit 0\n")  # python3 or bubblewrap may be missing: install nothing
     (stub / "apt-get").chmod(0o755)
-    subprocess.run(["bash", str(source / "setup.sh")], check=True, timeout=60,
-                   env=clean_env(PATH=f"{stub}{os.pathsep}{os.environ['PATH']}"))
+    subprocess.run(
+        ["bash", str(source / "setup.sh")],
+        check=True,
+        timeout=60,
+        env=clean_env(PATH=f"{stub}{os.pathsep}{os.environ['PATH']}"),
+    )
     private = [source / "solutions" / "student.py", source / "solutions" / "grading.ini"]
     assert all(not path.stat().st_mode & 0o077 for path in private + [source / "solutions"])
     submission = open_folder / "submission"
@@ -697,9 +758,24 @@ def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkey
     choice = re.search(r"--unsafe '([^']+)'", (source / "run_autograder").read_text(encoding="utf-8"))[1]
 
     def graded() -> dict:  # as run_autograder runs it, with the level it chooses to accept
-        subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--unsafe", choice,
-                        "--submission", str(submission), "--results", str(results)], cwd=source, env=environment,
-                       check=True, timeout=300)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "labkit.instructor.grade",
+                "--gradescope",
+                "--unsafe",
+                choice,
+                "--submission",
+                str(submission),
+                "--results",
+                str(results),
+            ],
+            cwd=source,
+            env=environment,
+            check=True,
+            timeout=300,
+        )
         return json.loads(results.read_text(encoding="utf-8"))
 
     document = graded()
@@ -763,10 +839,17 @@ def test_a_grader_that_is_not_root_gives_each_child_a_process_limit_of_its_own(c
         path.chmod(0o755 if path.is_dir() else 0o644)
     uid = uids.take()  # an ordinary user no other test or grader uses now
     try:
-        ran = subprocess.run([python, "-c", NOT_ROOT, str(hostile), str(lab / "honest.py")], cwd=lab,
-                             user=uid, group=uid, extra_groups=[], capture_output=True, text=True, timeout=120,
-                             env={"PATH": "/usr/bin:/bin", "HOME": str(lab), "LAB_SANDBOX": ceiling,
-                                  "PYTHONDONTWRITEBYTECODE": "1"})
+        ran = subprocess.run(
+            [python, "-c", NOT_ROOT, str(hostile), str(lab / "honest.py")],
+            cwd=lab,
+            user=uid,
+            group=uid,
+            extra_groups=[],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={"PATH": "/usr/bin:/bin", "HOME": str(lab), "LAB_SANDBOX": ceiling, "PYTHONDONTWRITEBYTECODE": "1"},
+        )
     finally:
         uids.give_back(uid)
     assert ran.returncode == 0, ran.stderr
@@ -796,8 +879,10 @@ def _processes_of(uid: int, since: int) -> list[int]:
 GRADER_PROCESSES = 150  # what the grader's user may have in all (prlimit --nproc): threads count too
 
 
-@pytest.mark.skipif(not sandbox.counts_processes_per_user_namespace(),
-                    reason="a grader that is not root gets a process cap per child on Linux 5.14+ only (README)")
+@pytest.mark.skipif(
+    not sandbox.counts_processes_per_user_namespace(),
+    reason="a grader that is not root gets a process cap per child on Linux 5.14+ only (README)",
+)
 @pytest.mark.parametrize("ceiling", ["auto", "landlock"])
 def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes(ceiling, open_folder):
     """Finding 2, the class run of issue 15's "Done when": a class of honest students and forks_many (400
@@ -825,12 +910,35 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     os.chown(work, uid, uid)
     since = None
     try:
-        grader = subprocess.Popen(["prlimit", f"--nproc={GRADER_PROCESSES}:{GRADER_PROCESSES}", "--", python, "-m",
-                                   "labkit.instructor.grade", str(submissions), "--out", str(work / "out"), "--jobs", "4"],
-                                  cwd=lab, user=uid, group=uid, extra_groups=[], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True,
-                                  env={"PATH": "/usr/bin:/bin", "HOME": str(work), "TMPDIR": str(work),
-                                       "LAB_SANDBOX": ceiling, "PYTHONDONTWRITEBYTECODE": "1"})
+        grader = subprocess.Popen(
+            [
+                "prlimit",
+                f"--nproc={GRADER_PROCESSES}:{GRADER_PROCESSES}",
+                "--",
+                python,
+                "-m",
+                "labkit.instructor.grade",
+                str(submissions),
+                "--out",
+                str(work / "out"),
+                "--jobs",
+                "4",
+            ],
+            cwd=lab,
+            user=uid,
+            group=uid,
+            extra_groups=[],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={
+                "PATH": "/usr/bin:/bin",
+                "HOME": str(work),
+                "TMPDIR": str(work),
+                "LAB_SANDBOX": ceiling,
+                "PYTHONDONTWRITEBYTECODE": "1",
+            },
+        )
         since = process_stat(grader.pid)[2]
         stdout, stderr = grader.communicate(timeout=600)
         wait_for(lambda: not _processes_of(uid, since), what="the grader's user to have nothing left running")
@@ -843,7 +951,8 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
     assert sorted(records) == sorted([f"honest{n}" for n in range(len(honest))] + ["forks_many"])
     full = config.load().max_score
     assert {s: (r["status"], r["score"]) for s, r in records.items() if s != "forks_many"} == {
-        f"honest{n}": ("ok", full) for n in range(len(honest))}, stdout
+        f"honest{n}": ("ok", full) for n in range(len(honest))
+    }, stdout
     forker = records["forks_many"]
     assert forker["status"] == "ok" and forker["score"] < full
     forked = int(re.search(r"forked:(\d+)", (work / "out" / "feedback" / "forks_many.txt").read_text("utf-8"))[1])
@@ -854,11 +963,15 @@ def test_a_forker_among_a_class_cannot_spend_a_process_limited_graders_processes
 
 # --- the level each student got ---------------------------------------------------------------------
 
+
 def test_students_graded_below_the_runs_level_are_named_where_the_level_is_shown():
     """Finding 2: after a wall failed, later students were graded weaker while the terminal still said bwrap."""
     run = sandbox.Level("bwrap", ("bwrap",), tuple(sandbox.ATTACKS), True)
-    records = [made_result("alice", sandbox="bwrap"), made_result("bob", sandbox="landlock-6+"),
-               made_result("carol", sandbox="")]  # carol's file never ran: no level to compare
+    records = [
+        made_result("alice", sandbox="bwrap"),
+        made_result("bob", sandbox="landlock-6+"),
+        made_result("carol", sandbox=""),
+    ]  # carol's file never ran: no level to compare
     assert figures.at_other_levels(records, run) == [("bob", "landlock-6+")]
     line = figures.sandbox_line(run, records)
     assert "bob (landlock-6+)" in line and "alice" not in line and "carol" not in line

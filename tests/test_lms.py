@@ -20,9 +20,24 @@ from pathlib import Path
 import pytest
 
 from conftest import CLASS_LIMITS, LABS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, without_level_line
-from lms_fixtures import (CANVAS_ROWS, MOODLE_45, MOODLE_NAMES, RIGHT, WRONG as WRONG_BYTES, blackboard_class,
-                          canvas_class, canvas_gradebook, gbk_zip, moodle_45_class, moodle_45_worksheet, moodle_import,
-                          put, spout_csv, worksheet_row, zip_bytes)
+from lms_fixtures import (
+    CANVAS_ROWS,
+    MOODLE_45,
+    MOODLE_NAMES,
+    RIGHT,
+    WRONG as WRONG_BYTES,
+    blackboard_class,
+    canvas_class,
+    canvas_gradebook,
+    gbk_zip,
+    moodle_45_class,
+    moodle_45_worksheet,
+    moodle_import,
+    put,
+    spout_csv,
+    worksheet_row,
+    zip_bytes,
+)
 from labkit.instructor import config
 from labkit.instructor.outputs import feedback, roster
 from labkit.instructor.class_run import ClassOptions, grade_folder
@@ -61,11 +76,15 @@ def canvas_export(folder: Path) -> Path:
     (folder / "lisi_LATE_10002_50002_student.py").write_bytes(solution)
     (folder / "wangfang_10003_50003_student.py").write_text(HELPER_USER, encoding="utf-8")
     (folder / "wangfang_10003_50004_helper.py").write_bytes(solution)
-    zip_of(folder / "zhaolei_10004_50005_lab09.zip", {"lab09/student.py": solution,
-                                                       "lab09/backup/student.py": stub})
-    tar_of(folder / "chenjing_10005_50006_lab09.tar.gz", {"lab09-step8/framework/student.py": solution,
-                                                          "lab09-step8/framework/tags.py": b"",
-                                                          "lab09-step8/Makefile": b"test:\n"})
+    zip_of(folder / "zhaolei_10004_50005_lab09.zip", {"lab09/student.py": solution, "lab09/backup/student.py": stub})
+    tar_of(
+        folder / "chenjing_10005_50006_lab09.tar.gz",
+        {
+            "lab09-step8/framework/student.py": solution,
+            "lab09-step8/framework/tags.py": b"",
+            "lab09-step8/Makefile": b"test:\n",
+        },
+    )
     (folder / "liuyang_10006_text.html").write_text("<p>我的答案在这里</p>", encoding="utf-8")
     return folder
 
@@ -96,8 +115,10 @@ def test_a_canvas_export_gives_one_row_per_student_keyed_by_the_canvas_id(canvas
 
 def test_every_decision_about_a_students_files_is_stated_in_their_feedback(canvas):
     root, _ = canvas
-    feedback = {path.stem: without_level_line(path.read_text(encoding="utf-8"))
-                for path in (root / "out" / "feedback").iterdir()}
+    feedback = {
+        path.stem: without_level_line(path.read_text(encoding="utf-8"))
+        for path in (root / "out" / "feedback").iterdir()
+    }
     assert "student.py, student-1.py 是同一次上传里同一个文件的几个副本" in feedback["10001"]
     assert "测试的是编号最大、最新的 student-1.py" in feedback["10001"] and "一共提交了" not in feedback["10001"]
     assert "测试的是 lab09.zip/lab09/student.py；lab09.zip/lab09/backup/student.py 在备份文件夹里" in feedback["10004"]
@@ -115,8 +136,9 @@ def test_the_best_attempt_counts_when_asked(tmp_path):
     (folder / "Lab 09_zw123_attempt_2024-03-01-10-00-00_student.py").write_bytes(SOLUTION.read_bytes())
     (folder / "Lab 09_zw123_attempt_2024-03-02-10-00-00_student.py").write_bytes((WRONG / "no_trim.py").read_bytes())
     latest = grade_folder(folder, tmp_path / "latest", CLASS_LIMITS).records[0]
-    best = grade_folder(folder, tmp_path / "best", CLASS_LIMITS,
-                        ClassOptions(course=course_settings(attempt="best"))).records[0]
+    best = grade_folder(
+        folder, tmp_path / "best", CLASS_LIMITS, ClassOptions(course=course_settings(attempt="best"))
+    ).records[0]
     assert (latest["attempt"], best["attempt"]) == (2, 1) and latest["score"] < best["score"] == MAX_SCORE
     assert latest["attempts"] == best["attempts"] == 2
 
@@ -185,13 +207,16 @@ def test_a_misnamed_file_counts_when_it_defines_the_labs_graded_functions(lab, t
     not its work."""
     others = {name for module in LABS.values() for name in load(module).graded_functions} - set(lab.functions)
     assert others, "the labs of conftest.LABS share every function: nothing tells them apart"
-    folder = put(tmp_path / "class", {
-        "solution/answer.py": lab.solution_path.read_bytes(),
-        "first_only/answer.py": defining(lab.graded_functions[:1]),
-        "last_only/answer.py": "import os\n\n" + defining(lab.graded_functions[-1:]),
-        "another_lab/answer.py": defining(sorted(others)),
-        "in_a_class/answer.py": "class Work:\n    " + defining(lab.graded_functions).replace("\n", "\n    "),
-    })
+    folder = put(
+        tmp_path / "class",
+        {
+            "solution/answer.py": lab.solution_path.read_bytes(),
+            "first_only/answer.py": defining(lab.graded_functions[:1]),
+            "last_only/answer.py": "import os\n\n" + defining(lab.graded_functions[-1:]),
+            "another_lab/answer.py": defining(sorted(others)),
+            "in_a_class/answer.py": "class Work:\n    " + defining(lab.graded_functions).replace("\n", "\n    "),
+        },
+    )
     by_id = {s.student: s for s in discover(folder)}
     for student in ("solution", "first_only", "last_only"):
         assert by_id[student].gradable and by_id[student].notes[0][0] == "note.renamed", student
@@ -200,6 +225,7 @@ def test_a_misnamed_file_counts_when_it_defines_the_labs_graded_functions(lab, t
 
 
 # --- archives are read safely --------------------------------------------------------------------
+
 
 def test_archives_never_follow_links_or_climb_out_and_stay_bounded(tmp_path):
     folder = tmp_path / "class"
@@ -216,7 +242,7 @@ def test_archives_never_follow_links_or_climb_out_and_stay_bounded(tmp_path):
             tar.addfile(info, io.BytesIO(b"x=1\n"))
     with zipfile.ZipFile(folder / "zlink.zip", "w") as bundle:
         info = zipfile.ZipInfo("student.py")
-        info.external_attr = (0o120777 << 16)
+        info.external_attr = 0o120777 << 16
         bundle.writestr(info, str(SOLUTION))
         bundle.writestr("../../outside/student.py", SOLUTION.read_bytes())
     bomb = folder / "bomb.tar.gz"
@@ -259,7 +285,8 @@ CANVAS_ROSTER = (
     '"Zhao, Lei",10004,2023004,zhaolei,CS101-B,7,,70,70\n'
     '"Chen, Jing",10005,2023005,chenjing,CS101-B,7,,70,70\n'
     '"Liu, Yang",10006,2023006,liuyang,CS101-B,7,,70,70\n'
-    '"Absent, Student",10008,2023008,absent,CS101-B,0,,0,0\n')
+    '"Absent, Student",10008,2023008,absent,CS101-B,0,,0,0\n'
+)
 
 
 def test_a_canvas_gradebook_export_becomes_an_importable_canvas_csv(tmp_path):
@@ -267,9 +294,25 @@ def test_a_canvas_gradebook_export_becomes_an_importable_canvas_csv(tmp_path):
     (folder / "stranger_10099_50100_student.py").write_bytes(SOLUTION.read_bytes())
     roster = tmp_path / "gradebook.csv"
     roster.write_bytes(b"\xef\xbb\xbf" + CANVAS_ROSTER.encode("utf-8"))
-    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(tmp_path / "out"),
-                             "--roster", str(roster), "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
-                            env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            str(folder),
+            "--out",
+            str(tmp_path / "out"),
+            "--roster",
+            str(roster),
+            "--jobs",
+            "2",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=clean_env(LAB_TIMEOUT="1"),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     written = (tmp_path / "out" / "canvas.csv").read_bytes()
     assert written.startswith(b"\xef\xbb\xbf")  # G5: the BOM read is written back
@@ -277,22 +320,39 @@ def test_a_canvas_gradebook_export_becomes_an_importable_canvas_csv(tmp_path):
     assert lines[0] == "Student,ID,SIS User ID,SIS Login ID,Section,Lab09 (4242)"
     assert lines[1] == "    Points Possible,,,,,10.00"  # G3: as Canvas wrote it
     points = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(lines)}
-    assert points == {"": "10.00", "10001": "10", "10002": "10", "10003": "10", "10004": "10", "10005": "10",
-                      "10006": "0", "10008": ""}  # 10006 handed in no code: 0; 10008 nothing: blank
+    assert points == {
+        "": "10.00",
+        "10001": "10",
+        "10002": "10",
+        "10003": "10",
+        "10004": "10",
+        "10005": "10",
+        "10006": "0",
+        "10008": "",
+    }  # 10006 handed in no code: 0; 10008 nothing: blank
     assert "名单里找不到的提交 (1): 10099 (100/100, stranger_10099_50100_student.py)" in result.stdout
     assert f"结果: {tmp_path / 'out'}/grades.csv、grades.json、report.html、feedback/、canvas.csv" in result.stdout
     assert result.stdout.splitlines()[-1] == (  # issue 29: never "ready to import" with a submission left out
         "canvas.csv 已写出，但还不能直接导入: 1 份提交在名单里找不到，它们的成绩没有写进去 (10099 (100/100, "
-        "stranger_10099_50100_student.py))")
+        "stranger_10099_50100_student.py))"
+    )
     assert "canvas.csv: 写的是 Lab09 (4242) 这一列 (满分 10.00)" in result.stdout
     assert "名单 7 行 = 写了成绩 5 + 没有可运行的代码、写了 0 分 1 + 没有提交 1" in result.stdout
     assert "  没有提交、保持原样 (1): Absent, Student (10008)" in result.stdout
     assert "10099" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8").split('id=unmatched')[1]
     # the roster names its students: its names, not the file names' slugs, in every output
-    names = {row["student"]: row["name"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv",
-                                                                        encoding="utf-8"))}
-    assert names == {"10001": "Zhang, Wei", "10002": "Li, Si", "10003": "Wang, Fang", "10004": "Zhao, Lei",
-                     "10005": "Chen, Jing", "10006": "Liu, Yang", "10099": "stranger"}  # 10099: no row, its slug
+    names = {
+        row["student"]: row["name"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8"))
+    }
+    assert names == {
+        "10001": "Zhang, Wei",
+        "10002": "Li, Si",
+        "10003": "Wang, Fang",
+        "10004": "Zhao, Lei",
+        "10005": "Chen, Jing",
+        "10006": "Liu, Yang",
+        "10099": "stranger",
+    }  # 10099: no row, its slug
     document = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))
     assert {record["student"]: record["name"] for record in document["students"]} == names
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8").split("id=students")[1]
@@ -305,7 +365,8 @@ MOODLE_WORKSHEET = (
     "Participant 1234567,Zhang Wei,zw@example.edu,Submitted for grading,,20.00,Yes,"
     '"Monday, 4 March 2024, 10:00 AM",,-,\n'
     "Participant 1234568,Li Si,ls@example.edu,No submission,,20.00,Yes,-,,-,\n"
-    "Participant 1234569,=HYPERLINK(1),evil@example.edu,Submitted for grading,,20.00,Yes,-,,-,\n")
+    "Participant 1234569,=HYPERLINK(1),evil@example.edu,Submitted for grading,,20.00,Yes,-,,-,\n"
+)
 
 
 @pytest.mark.parametrize("header", ["en", "zh"])
@@ -316,19 +377,26 @@ def test_a_moodle_worksheet_gets_its_grade_column_filled(tmp_path, header):
         shutil.copy(source, folder / f"Someone_{pid}_assignsubmission_file_" / "student.py")
     worksheet = MOODLE_WORKSHEET
     if header == "zh":
-        worksheet = worksheet.replace("Identifier", "识别码").replace("Maximum Grade", "最高成绩").replace(
-            ",Grade,", ",成绩,").replace("Participant ", "参与者")
+        worksheet = (
+            worksheet.replace("Identifier", "识别码")
+            .replace("Maximum Grade", "最高成绩")
+            .replace(",Grade,", ",成绩,")
+            .replace("Participant ", "参与者")
+        )
     roster = tmp_path / "worksheet.csv"
     roster.write_text(worksheet, encoding="utf-8")
     run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(roster_path=roster))
     assert run.unmatched == []
-    names = {row["student"]: row["name"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv",
-                                                                        encoding="utf-8"))}
+    names = {
+        row["student"]: row["name"] for row in csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8"))
+    }
     assert names == {"1234567": "Zhang Wei", "1234569": "'=HYPERLINK(1)"}  # the worksheet's, not "Someone"
     if header == "en":  # the roster's names change nothing from one run to the next
         grade_folder(folder, tmp_path / "again", CLASS_LIMITS, ClassOptions(roster_path=roster))
-        assert all((tmp_path / "out" / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
-                   for name in ("grades.csv", "grades.json", "report.html", "moodle.csv"))
+        assert all(
+            (tmp_path / "out" / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
+            for name in ("grades.csv", "grades.json", "report.html", "moodle.csv")
+        )
     rows = list(csv.reader(open(tmp_path / "out" / "moodle.csv", encoding="utf-8")))
     assert rows[0] == next(csv.reader(io.StringIO(worksheet)))
     grade = rows[0].index("Grade" if header == "en" else "成绩")
@@ -348,6 +416,7 @@ def test_a_roster_that_is_neither_says_so_before_grading(tmp_path):
 
 # --- Gradescope: the same reading of files -----------------------------------------------------------
 
+
 def gradescope(tmp_path, files: dict, metadata: dict | None = None, **env) -> dict:
     submission = tmp_path / "submission"
     submission.mkdir()
@@ -356,20 +425,40 @@ def gradescope(tmp_path, files: dict, metadata: dict | None = None, **env) -> di
     if metadata is not None:
         (tmp_path / "submission_metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
     results = tmp_path / "results" / "results.json"
-    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
-                    "--results", str(results)], cwd=ROOT, check=True, env=clean_env(**env), timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            "--gradescope",
+            "--submission",
+            str(submission),
+            "--results",
+            str(results),
+        ],
+        cwd=ROOT,
+        check=True,
+        env=clean_env(**env),
+        timeout=300,
+    )
     return json.loads(results.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("files", [
-    {"student (1).py": SOLUTION.read_bytes()},
-    {"lab.zip": None},
-    {"lab.tar.gz": None},
-    {"student.py": HELPER_USER.encode(), "helper.py": SOLUTION.read_bytes()},
-], ids=["renamed-copy", "zip", "tar.gz", "helper"])
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"student (1).py": SOLUTION.read_bytes()},
+        {"lab.zip": None},
+        {"lab.tar.gz": None},
+        {"student.py": HELPER_USER.encode(), "helper.py": SOLUTION.read_bytes()},
+    ],
+    ids=["renamed-copy", "zip", "tar.gz", "helper"],
+)
 def test_gradescope_accepts_what_make_grade_accepts(tmp_path, files):
     if "lab.zip" in files:
-        files = {"lab.zip": zip_of(tmp_path / "x.zip", {"lab/framework/student.py": SOLUTION.read_bytes()}).read_bytes()}
+        files = {
+            "lab.zip": zip_of(tmp_path / "x.zip", {"lab/framework/student.py": SOLUTION.read_bytes()}).read_bytes()
+        }
     if "lab.tar.gz" in files:
         files = {"lab.tar.gz": tar_of(tmp_path / "x.tgz", {"lab/student.py": SOLUTION.read_bytes()}).read_bytes()}
     document = gradescope(tmp_path, files)
@@ -377,13 +466,24 @@ def test_gradescope_accepts_what_make_grade_accepts(tmp_path, files):
 
 
 def test_gradescope_reads_late_and_attempts_and_speaks_english_on_request(tmp_path):
-    metadata = {"id": 1, "created_at": "2024-03-02T10:00:00.000000-08:00",
-                "assignment": {"due_date": "2024-03-01T23:59:00.000000-08:00", "total_points": "100.0"},
-                "users": [{"email": "s@example.edu", "id": 7, "name": "S"}],
-                "previous_submissions": [{"submission_time": "2024-03-01T10:00:00.000000-08:00", "score": 100.0},
-                                         {"submission_time": "2024-03-01T11:00:00.000000-08:00", "score": 40.0}]}
-    document = gradescope(tmp_path, {"student.py": (WRONG / "no_trim.py").read_bytes()}, metadata,
-                          LAB_LANG="en", LAB_ATTEMPT="best", LAB_VISIBILITY="after_due_date")
+    metadata = {
+        "id": 1,
+        "created_at": "2024-03-02T10:00:00.000000-08:00",
+        "assignment": {"due_date": "2024-03-01T23:59:00.000000-08:00", "total_points": "100.0"},
+        "users": [{"email": "s@example.edu", "id": 7, "name": "S"}],
+        "previous_submissions": [
+            {"submission_time": "2024-03-01T10:00:00.000000-08:00", "score": 100.0},
+            {"submission_time": "2024-03-01T11:00:00.000000-08:00", "score": 40.0},
+        ],
+    }
+    document = gradescope(
+        tmp_path,
+        {"student.py": (WRONG / "no_trim.py").read_bytes()},
+        metadata,
+        LAB_LANG="en",
+        LAB_ATTEMPT="best",
+        LAB_VISIBILITY="after_due_date",
+    )
     assert document["output_format"] == "text" and document["visibility"] == "after_due_date"
     assert document["extra_data"]["late"] is True and document["extra_data"]["attempt"] == 3
     assert "This is attempt 3." in document["output"] and "after the due date" in document["output"]
@@ -393,8 +493,11 @@ def test_gradescope_reads_late_and_attempts_and_speaks_english_on_request(tmp_pa
 
 
 def test_the_gradescope_bundle_updates_package_lists_before_installing():
-    setup = [line.strip() for line in (ROOT / "labkit" / "instructor" / "gradescope" / "setup.sh").read_text().splitlines()
-             if line.strip().startswith("apt-get")]
+    setup = [
+        line.strip()
+        for line in (ROOT / "labkit" / "instructor" / "gradescope" / "setup.sh").read_text().splitlines()
+        if line.strip().startswith("apt-get")
+    ]
     assert setup[0] == "apt-get update" and setup[1].startswith("apt-get install")
     result = make("gradescope", env=clean_env(LAB_LANG="en"))
     assert result.returncode == 0
@@ -405,6 +508,7 @@ def test_the_gradescope_bundle_updates_package_lists_before_installing():
 
 
 # --- issue 15 finding 5 and 10: inspecting files before grading is a bounded scan, never a parse -------------
+
 
 def _parse_bomb(files: int = 20, size: int = 1 << 20) -> bytes:
     """Finding 5's archive: ~22 KB holding twenty 1 MiB files of `a\\n` lines and no student.py."""
@@ -420,6 +524,7 @@ def test_inspecting_a_parse_bomb_compiles_nothing_in_the_grader(tmp_path, monkey
     in the grader's own process; now nothing of a student's is parsed or compiled before grading."""
     import ast
     import builtins
+
     folder = tmp_path / "class"
     folder.mkdir()
     (folder / "bomb.zip").write_bytes(_parse_bomb())
@@ -432,8 +537,9 @@ def test_inspecting_a_parse_bomb_compiles_nothing_in_the_grader(tmp_path, monkey
     real_parse, real_compile = ast.parse, builtins.compile
     with monkeypatch.context() as patch:  # counted, not refused: pytest itself parses once the test is over
         patch.setattr(ast, "parse", lambda *args, **kwargs: parsed.append(args[1:2]) or real_parse(*args, **kwargs))
-        patch.setattr(builtins, "compile", lambda *args, **kwargs: parsed.append(args[1:2]) or
-                      real_compile(*args, **kwargs))
+        patch.setattr(
+            builtins, "compile", lambda *args, **kwargs: parsed.append(args[1:2]) or real_compile(*args, **kwargs)
+        )
         by_id = {s.student: s for s in discover(folder)}
     assert parsed == []
     assert by_id["bomb"].status == "no_student_py" and len(by_id["bomb"].found) == 9  # 8 named, "… +12"
@@ -445,6 +551,7 @@ def test_one_budget_per_student_however_many_uploads_and_archives(tmp_path, monk
     20 budgets (≈ 50 min of parsing); now one student's entries and nested archives share one budget, and an
     archive beyond what is left is skipped and said so (M1's folder of uploads)."""
     from labkit.instructor.lms import archives
+
     monkeypatch.setattr(archives, "MAX_INFLATED", (3 << 20) + (64 << 10))  # student.py and three uploads
     folder = tmp_path / "moodle" / "Bob Jones_1873401_assignsubmission_file"
     for index in range(20):
@@ -461,9 +568,14 @@ def test_nothing_compiled_in_the_grader_warns_on_its_terminal(tmp_path):
     """Finding 10: with Python 3.12+ scanning a helper's imports printed a SyntaxWarning per invalid escape,
     with the raw BEL/ESC/BS bytes of the student's source, on the instructor's terminal."""
     import warnings
-    folder = put(tmp_path / "class", {"alice/student.py": "from helper import format_prompt, extract_response\n",
-                                      "alice/helper.py": "".join(f'x{i} = "\\{c}"\n' for i, c in
-                                                                 enumerate("\x07\x1b\x08q" * 75))})
+
+    folder = put(
+        tmp_path / "class",
+        {
+            "alice/student.py": "from helper import format_prompt, extract_response\n",
+            "alice/helper.py": "".join(f'x{i} = "\\{c}"\n' for i, c in enumerate("\x07\x1b\x08q" * 75)),
+        },
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         alice = discover(folder)[0]
@@ -473,37 +585,51 @@ def test_nothing_compiled_in_the_grader_warns_on_its_terminal(tmp_path):
 
 # --- archives as students make them (A1–A3) ---------------------------------------------------------------
 
+
 def test_archives_from_windows_and_macos_are_read_as_their_makers_meant(tmp_path):
     """A1: PowerShell 5.1 writes `\\` separators; A2: Chinese Windows writes GBK names without the UTF-8 flag;
     A3: macOS adds __MACOSX/._* and .DS_Store.  The student's folder is read with its real name, the
     AppleDouble copy is no student.py, and neither litters what the feedback lists."""
     windows = zip_bytes({"lab09\\": b"", "lab09\\student.py": RIGHT, "lab09\\backup\\student.py": WRONG_BYTES})
-    mac = zip_bytes({"lab09/student.py": RIGHT, "__MACOSX/lab09/._student.py": b"\x00\x05\x16\x07 junk",
-                     "lab09/.DS_Store": b"\x00\x00\x00\x01Bud1", "lab09/._student.py": b"\x00\x05\x16\x07"})
+    mac = zip_bytes(
+        {
+            "lab09/student.py": RIGHT,
+            "__MACOSX/lab09/._student.py": b"\x00\x05\x16\x07 junk",
+            "lab09/.DS_Store": b"\x00\x00\x00\x01Bud1",
+            "lab09/._student.py": b"\x00\x05\x16\x07",
+        }
+    )
     chinese = gbk_zip({"作业九/student.py": RIGHT, "作业九/备份/student.py": WRONG_BYTES})
-    folder = put(tmp_path / "class", {"wei.zip": windows, "mac.zip": mac, "li.zip": chinese,
-                                      "empty/.DS_Store": b"Bud1", "empty/notes.md": "todo"})
+    folder = put(
+        tmp_path / "class",
+        {"wei.zip": windows, "mac.zip": mac, "li.zip": chinese, "empty/.DS_Store": b"Bud1", "empty/notes.md": "todo"},
+    )
     by_id = {s.student: s for s in discover(folder)}
     assert by_id["wei"].attempts[0].files == ("wei.zip/lab09/student.py",)
     assert by_id["mac"].attempts[0].files == ("mac.zip/lab09/student.py",) and by_id["mac"].notes == ()
     assert by_id["li"].attempts[0].files == ("li.zip/作业九/student.py",)
-    assert ("note.chose_backup", {"chosen": "li.zip/作业九/student.py", "others": "li.zip/作业九/备份/student.py"}) \
-        in by_id["li"].notes
+    assert (
+        "note.chose_backup",
+        {"chosen": "li.zip/作业九/student.py", "others": "li.zip/作业九/备份/student.py"},
+    ) in by_id["li"].notes
     assert by_id["empty"].found == ("notes.md",)  # .DS_Store is not the student's work
     from labkit.instructor.one_submission import grade_submission
+
     said = feedback.feedback_text(grade_submission(by_id["li"], CLASS_LIMITS, config.load()))
     assert "测试的是 li.zip/作业九/student.py；li.zip/作业九/备份/student.py 在备份文件夹里" in said
 
 
 # --- issue 16: every shape of the facts, one row per student keyed by the LMS's id -------------------------
 
+
 @pytest.fixture(scope="module")
 def moodle(tmp_path_factory):
     root = tmp_path_factory.mktemp("moodle45")
     folder = moodle_45_class(root / "download")
     (root / "Grades-CS101-Lab09-42.csv").write_bytes(moodle_45_worksheet())
-    run = grade_folder(folder, root / "out", CLASS_LIMITS,
-                       ClassOptions(jobs=2, roster_path=root / "Grades-CS101-Lab09-42.csv"))
+    run = grade_folder(
+        folder, root / "out", CLASS_LIMITS, ClassOptions(jobs=2, roster_path=root / "Grades-CS101-Lab09-42.csv")
+    )
     return root, run, {record["student"]: record for record in run.records}
 
 
@@ -517,7 +643,8 @@ def test_a_moodle_45_download_gives_one_row_per_participant_id(moodle):
     assert records["1873404"]["files"] == ["student (1).py"] and records["1873404"]["attempts"] == 1
     assert records["1873402"]["files"] == ["lab/student.py"]
     assert {student: record["name"] for student, record in records.items()} == {
-        pid: name for pid, name in MOODLE_NAMES.items() if pid in records}  # the two Li Wei apart by id
+        pid: name for pid, name in MOODLE_NAMES.items() if pid in records
+    }  # the two Li Wei apart by id
     assert any("在线文本" in note for note in records["1873401"]["notes"])
 
 
@@ -526,8 +653,16 @@ def test_moodle_lateness_comes_from_the_worksheets_status(moodle):
     submitted when due), on time; the row of a student who handed in nothing keeps no grade."""
     _, _, records = moodle
     assert {student: record["late"] for student, record in records.items()} == {
-        "1873401": True, "1873402": False, "1873403": True, "1873404": False, "1873405": True, "1873406": False,
-        "1873407": False, "1873408": False, "1873409": False}
+        "1873401": True,
+        "1873402": False,
+        "1873403": True,
+        "1873404": False,
+        "1873405": True,
+        "1873406": False,
+        "1873407": False,
+        "1873408": False,
+        "1873409": False,
+    }
 
 
 def test_moodle_csv_is_what_upload_grading_worksheet_accepts(moodle):
@@ -544,7 +679,7 @@ def test_moodle_csv_is_what_upload_grading_worksheet_accepts(moodle):
     grade = MOODLE_45.index("Grade")
     for before, after in zip(original[1:], lines[1:]):
         cells_before, cells_after = next(csv.reader([before.decode()]), []), next(csv.reader([after.decode()]), [])
-        assert cells_after[:grade] + cells_after[grade + 1:] == cells_before[:grade] + cells_before[grade + 1:]
+        assert cells_after[:grade] + cells_after[grade + 1 :] == cells_before[:grade] + cells_before[grade + 1 :]
         if cells_after and cells_after[grade] == cells_before[grade]:
             assert after == before  # untouched rows are byte-identical
     assert b'"Good start - see me"' in written and b"Participant 1873410" in written
@@ -556,11 +691,28 @@ def canvas_semicolons(tmp_path_factory):
     root = tmp_path_factory.mktemp("canvas_semicolons")
     folder = canvas_class(root / "download")
     gradebook = root / "gradebook.csv"
-    gradebook.write_bytes(canvas_gradebook(CANVAS_ROWS, separator=";", bom=True, manual=True, decimal=",",
-                                           points="7.00"))
-    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(root / "out"),
-                             "--roster", str(gradebook), "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
-                            env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    gradebook.write_bytes(
+        canvas_gradebook(CANVAS_ROWS, separator=";", bom=True, manual=True, decimal=",", points="7.00")
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            str(folder),
+            "--out",
+            str(root / "out"),
+            "--roster",
+            str(gradebook),
+            "--jobs",
+            "2",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=clean_env(LAB_TIMEOUT="1"),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     records = {r["student"]: r for r in json.loads((root / "out" / "grades.json").read_text("utf-8"))["students"]}
     return root, result.stdout, records
@@ -570,10 +722,32 @@ def test_a_canvas_download_gives_one_row_per_canvas_id_with_late_from_its_marker
     """C1–C6: one row per user id or anonymous id, LATE read from the file name (C1, C4), a text or URL entry
     is no code (C3), the renamed re-upload counts (C6), the two Li Wei apart."""
     _, _, records = canvas_semicolons
-    assert sorted(records) == ["10001", "10002", "10004", "10005", "10006", "10007", "10008", "10009", "10010",
-                               "10011", "10012", "anon_Bc4Dm", "anon_Xq3Kp"]
+    assert sorted(records) == [
+        "10001",
+        "10002",
+        "10004",
+        "10005",
+        "10006",
+        "10007",
+        "10008",
+        "10009",
+        "10010",
+        "10011",
+        "10012",
+        "anon_Bc4Dm",
+        "anon_Xq3Kp",
+    ]
     assert {s for s, r in records.items() if r["score"] == MAX_SCORE} == {
-        "10001", "10002", "10004", "10005", "10006", "10009", "10011", "10012", "anon_Xq3Kp"}
+        "10001",
+        "10002",
+        "10004",
+        "10005",
+        "10006",
+        "10009",
+        "10011",
+        "10012",
+        "anon_Xq3Kp",
+    }
     assert {s: r["late"] for s, r in records.items() if r["late"]} == {"10002": True, "anon_Bc4Dm": True}
     assert records["10001"]["late"] is False and records["10007"]["late"] is False  # Canvas marks late ones
     assert records["10007"]["status"] == records["10008"]["status"] == "no_student_py"
@@ -604,15 +778,32 @@ def test_canvas_csv_keeps_the_separator_decimal_mark_and_cells_it_must_not_touch
     assert lines[0] == "Student;ID;SIS User ID;SIS Login ID;Section;Lab09 (4242)"
     assert lines[1] == "    Points Possible;;;;;7,00" and "Manual Posting" not in written.decode("utf-8")
     cells = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(lines, delimiter=";")}
-    score = {s: f"{r['score'] * 7 / MAX_SCORE:.2f}".rstrip("0").rstrip(".").replace(".", ",")
-             for s, r in records.items()}
-    assert cells == {"": "7,00", "10001": "7", "10002": "7", "10004": "7", "10005": "7", "10006": "7",
-                     "10007": "0", "10008": "0", "10009": "7", "10010": score["10010"], "10012": "EX",
-                     "10013": "N/A", "10011": ""}
+    score = {
+        s: f"{r['score'] * 7 / MAX_SCORE:.2f}".rstrip("0").rstrip(".").replace(".", ",") for s, r in records.items()
+    }
+    assert cells == {
+        "": "7,00",
+        "10001": "7",
+        "10002": "7",
+        "10004": "7",
+        "10005": "7",
+        "10006": "7",
+        "10007": "0",
+        "10008": "0",
+        "10009": "7",
+        "10010": score["10010"],
+        "10012": "EX",
+        "10013": "N/A",
+        "10011": "",
+    }
     assert "," in score["10010"]  # a fraction, written with the decimal comma read
     late = records["anon_Bc4Dm"]["score"]  # a wrong file's score: as the spec's points give it
-    assert f"名单里找不到的提交 (2): anon_Bc4Dm ({late:g}/100, LATE_anon_Bc4Dm_50004_student.py), anon_Xq3Kp (100/100, " \
-        "anon_Xq3Kp_50003_student.py)" in stdout and "SpeedGrader" in stdout
+    assert (
+        f"名单里找不到的提交 (2): anon_Bc4Dm ({late:g}/100, LATE_anon_Bc4Dm_50004_student.py), anon_Xq3Kp (100/100, "
+        "anon_Xq3Kp_50003_student.py)"
+        in stdout
+        and "SpeedGrader" in stdout
+    )
     assert "  EX (免交)、保持原样 (1): Excused, Edd (10012)" in stdout
     assert "  N/A (看不到这个作业)、保持原样 (1): Hidden, Hal (10013)" in stdout
     assert stdout.count("10011") == 1 and "Canvas 的测试学生 (Student View) 的提交 (10011) 照样评了分" in stdout  # G6
@@ -636,17 +827,39 @@ def test_moodle_team_submissions_are_graded_once_per_group(tmp_path):
     """M1: with team submissions each group's folder is `<group>_<group id>`, or `Default group` with no id,
     and the worksheet has a Group column; the group's row is keyed by its id, matches no participant, and
     the feedback and terminal say its members get the grade in Moodle."""
-    folder = put(tmp_path / "download", {"Team A_42_assignsubmission_file/student.py": RIGHT,
-                                         "Default group_assignsubmission_file/student.py": RIGHT})
+    folder = put(
+        tmp_path / "download",
+        {"Team A_42_assignsubmission_file/student.py": RIGHT, "Default group_assignsubmission_file/student.py": RIGHT},
+    )
     header = MOODLE_45[:4] + ["Group"] + MOODLE_45[4:]
-    rows = [header] + [row[:4] + [group] + row[4:] for row, group in (
-        (worksheet_row("2001", "Zhang Wei", "Submitted for grading"), "Team A"),
-        (worksheet_row("2002", "Li Si", "Submitted for grading"), "Team A"),
-        (worksheet_row("2003", "Wang Fang", "Submitted for grading"), "Default group"))]
+    rows = [header] + [
+        row[:4] + [group] + row[4:]
+        for row, group in (
+            (worksheet_row("2001", "Zhang Wei", "Submitted for grading"), "Team A"),
+            (worksheet_row("2002", "Li Si", "Submitted for grading"), "Team A"),
+            (worksheet_row("2003", "Wang Fang", "Submitted for grading"), "Default group"),
+        )
+    ]
     (tmp_path / "worksheet.csv").write_bytes(spout_csv(rows))
-    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(tmp_path / "out"),
-                             "--roster", str(tmp_path / "worksheet.csv"), "--jobs", "1"], cwd=ROOT,
-                            capture_output=True, text=True, env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            str(folder),
+            "--out",
+            str(tmp_path / "out"),
+            "--roster",
+            str(tmp_path / "worksheet.csv"),
+            "--jobs",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=clean_env(LAB_TIMEOUT="1"),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     records = {r["student"]: r for r in json.loads((tmp_path / "out" / "grades.json").read_text("utf-8"))["students"]}
     assert sorted(records) == ["42", "Default group"] and records["42"]["team"] == "Team A"
@@ -662,8 +875,10 @@ def test_moodle_team_submissions_are_graded_once_per_group(tmp_path):
 
 def records_of(*rows) -> list[dict]:
     """Records as grading writes them, for gradebook tests that need no grading: (student, layout, score)."""
-    return [{"student": student, "layout": layout, "name": name, "status": "ok", "score": score,
-             "max_score": MAX_SCORE} for student, layout, score, name in rows]
+    return [
+        {"student": student, "layout": layout, "name": name, "status": "ok", "score": score, "max_score": MAX_SCORE}
+        for student, layout, score, name in rows
+    ]
 
 
 @pytest.mark.parametrize("variant", ["comma", "first-last", "no-sis"])
@@ -674,13 +889,17 @@ def test_canvas_gradebook_variants_are_read_and_written_back_as_they_came(tmp_pa
     path.write_bytes(canvas_gradebook(CANVAS_ROWS, **options))
     book = roster.load(path)
     assert (book.kind, book.delimiter, book.decimal, book.bom) == ("canvas", ",", ".", False)
-    matched, unmatched = roster.match(book, records_of(("10001", "canvas", 75, "zhangwei"),
-                                                       ("10099", "canvas", 100, "stranger")))
+    matched, unmatched = roster.match(
+        book, records_of(("10001", "canvas", 75, "zhangwei"), ("10099", "canvas", 100, "stranger"))
+    )
     name, content = roster.export(book, matched, course_settings())
     header, points, *rows = list(csv.reader(io.StringIO(content)))
     student = {"comma": ["Student"], "first-last": ["LastName", "FirstName"], "no-sis": ["Student"]}[variant]
     assert header == student + ["ID"] + ([] if variant == "no-sis" else ["SIS User ID"]) + [
-        "SIS Login ID", "Section", "Lab09 (4242)"]
+        "SIS Login ID",
+        "Section",
+        "Lab09 (4242)",
+    ]
     assert points[0] == "    Points Possible" and points[-1] == "10.00" and unmatched == ["10099"]
     assert {row[header.index("ID")]: row[-1] for row in rows}["10001"] == "7.5"
     assert roster.named(book, records_of(("10001", "canvas", 75, "zhangwei")), matched)[0]["name"] == "Zhang, Wei"
@@ -691,12 +910,33 @@ MOODLE_HEADERS_OF = {  # W4: the worksheet's header words in every language of t
     "en-4.5": ("Identifier", "Full name", "Status", "Grade", "Maximum grade", "Last modified (grade)", "Participant "),
     "zh_cn-4.5": ("标识符", "全名", "状态", "成绩", "最高分", "上次修改（评分）", "参与人"),
     "zh_cn-3.x": ("识别码", "全名", "状态", "成绩", "最高成绩", "最后修改（教师）", "参与者"),
-    "de": ("ID", "Vollständiger Name", "Status", "Bewertung", "Bestwertung", "Zuletzt geändert (Bewertung)",
-           "Teilnehmer/in"),
-    "fr": ("Identifiant", "Nom complet", "Statut", "Note", "Note maximale", "Dernière modification (note)",
-           "Participant "),
-    "es": ("Identificador", "Nombre completo", "Estado", "Calificación", "Calificación máxima",
-           "Última modificación (calificación)", "Participante "),
+    "de": (
+        "ID",
+        "Vollständiger Name",
+        "Status",
+        "Bewertung",
+        "Bestwertung",
+        "Zuletzt geändert (Bewertung)",
+        "Teilnehmer/in",
+    ),
+    "fr": (
+        "Identifiant",
+        "Nom complet",
+        "Statut",
+        "Note",
+        "Note maximale",
+        "Dernière modification (note)",
+        "Participant ",
+    ),
+    "es": (
+        "Identificador",
+        "Nombre completo",
+        "Estado",
+        "Calificación",
+        "Calificación máxima",
+        "Última modificación (calificación)",
+        "Participante ",
+    ),
 }
 MOODLE_LATE_OF = {  # W3: "Submitted for grading - <time> late" as each language pack writes it
     "en-4.x": ("Submitted for grading - 2 hours 13 mins late", "Submitted for grading - Graded"),
@@ -717,8 +957,10 @@ def test_moodle_worksheets_in_every_language_are_read_by_meaning(tmp_path, langu
     comma = language in ("de", "fr")
     late, on_time = MOODLE_LATE_OF[language]
     header = [identifier, name, "Email", status, grade, maximum, modified]
-    rows = [header] + [[f"{hidden}{pid}", who, f"{pid}@example.edu", state, "", "20,00" if comma else "20.00", "-"]
-                       for pid, who, state in (("301", "Zhang Wei", late), ("302", "Li Si", on_time))]
+    rows = [header] + [
+        [f"{hidden}{pid}", who, f"{pid}@example.edu", state, "", "20,00" if comma else "20.00", "-"]
+        for pid, who, state in (("301", "Zhang Wei", late), ("302", "Li Si", on_time))
+    ]
     path = tmp_path / "worksheet.csv"
     path.write_bytes(spout_csv(rows))
     book = roster.load(path)
@@ -737,15 +979,25 @@ def test_moodle_worksheets_in_every_language_are_read_by_meaning(tmp_path, langu
     assert ("12,94" if comma else "12.94") in out
 
 
-@pytest.mark.parametrize("content, says", [
-    ("name,grade\nalice,\n", "既不是 Canvas"),
-    ("Identifier,Full name,Status,Punkte,Höchstpunkte\nParticipant 1,A,x,,10\n",
-     "分不清哪一列是 grade, maximum；找到的列: Identifier, Full name, Status, Punkte, Höchstpunkte"),
-    ("Student,ID,SIS Login ID,Section,Lab09 (4242)\n    Points Possible,,,,10.00\n\"Zhang, Wei\",10001,zw,A,,5\n",
-     "第 3 行有 6 个单元格，表头有 5 个"),
-    ("Student,ID,SIS Login ID,Section,Lab09 (4242)\n\"Zhang, Wei\",10001,zw,A,\n\"Li, Si\",10001,ls,A,\n",
-     "ID 列不是每行一个不同的编号 (10001)"),
-], ids=["neither", "unclear-columns", "shifted-row", "repeated-id"])
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        ("name,grade\nalice,\n", "既不是 Canvas"),
+        (
+            "Identifier,Full name,Status,Punkte,Höchstpunkte\nParticipant 1,A,x,,10\n",
+            "分不清哪一列是 grade, maximum；找到的列: Identifier, Full name, Status, Punkte, Höchstpunkte",
+        ),
+        (
+            "Student,ID,SIS Login ID,Section,Lab09 (4242)\n    Points Possible,,,,10.00\n\"Zhang, Wei\",10001,zw,A,,5\n",
+            "第 3 行有 6 个单元格，表头有 5 个",
+        ),
+        (
+            "Student,ID,SIS Login ID,Section,Lab09 (4242)\n\"Zhang, Wei\",10001,zw,A,\n\"Li, Si\",10001,ls,A,\n",
+            "ID 列不是每行一个不同的编号 (10001)",
+        ),
+    ],
+    ids=["neither", "unclear-columns", "shifted-row", "repeated-id"],
+)
 def test_a_gradebook_that_cannot_be_trusted_is_refused_in_one_line_before_grading(tmp_path, content, says):
     """Build 2: a file that is not a gradebook of the kind expected, whose columns cannot be told apart, or
     that would be written shifted is refused in one line, naming what it found, before anything is graded."""
@@ -771,28 +1023,51 @@ def test_a_grade_never_lands_on_another_student_of_the_same_name(tmp_path):
     folder = put(tmp_path / "download", {"Li Wei_123_assignsubmission_file/student.py": RIGHT})
     rows = [MOODLE_45, worksheet_row("456", "Li Wei", "No submission", maximum="20.00")]
     (tmp_path / "worksheet.csv").write_bytes(spout_csv(rows))
-    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(tmp_path / "out"),
-                             "--roster", str(tmp_path / "worksheet.csv"), "--jobs", "1"], cwd=ROOT,
-                            capture_output=True, text=True, env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            str(folder),
+            "--out",
+            str(tmp_path / "out"),
+            "--roster",
+            str(tmp_path / "worksheet.csv"),
+            "--jobs",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=clean_env(LAB_TIMEOUT="1"),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert moodle_import((tmp_path / "out" / "moodle.csv").read_bytes()) == {}
     assert "名单里找不到的提交 (1): 123 (100/100, Li Wei_123_assignsubmission_file)" in result.stdout
     assert [line for line in result.stdout.splitlines() if "456" in line] == ["  没有提交、保持原样 (1): Li Wei (456)"]
-    assert '<li>123 (100/100, Li Wei_123_assignsubmission_file)</li>' in (
-        tmp_path / "out" / "report.html").read_text("utf-8").split("id=unmatched")[1]
+    assert (
+        '<li>123 (100/100, Li Wei_123_assignsubmission_file)</li>'
+        in (tmp_path / "out" / "report.html").read_text("utf-8").split("id=unmatched")[1]
+    )
 
 
 def test_a_plain_folder_is_matched_by_name_only_when_one_row_has_it_and_says_so(tmp_path):
     """Build 3: a plain folder has no id, so its name is used, said so in the feedback and the report; a name
     two rows share matches neither; an entry named after an id matches by that id."""
-    folder = put(tmp_path / "class", {"Zhang Wei/student.py": RIGHT, "Li Wei/student.py": RIGHT,
-                                      "2023002/student.py": RIGHT})
+    folder = put(
+        tmp_path / "class", {"Zhang Wei/student.py": RIGHT, "Li Wei/student.py": RIGHT, "2023002/student.py": RIGHT}
+    )
     (tmp_path / "gradebook.csv").write_bytes(canvas_gradebook(CANVAS_ROWS))
     run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(roster_path=tmp_path / "gradebook.csv"))
     assert sorted(run.unmatched) == ["Li Wei"]
-    cells = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(
-        (tmp_path / "out" / "canvas.csv").read_text("utf-8").splitlines()[:1] +
-        (tmp_path / "out" / "canvas.csv").read_text("utf-8").splitlines()[2:])}
+    cells = {
+        row["ID"]: row["Lab09 (4242)"]
+        for row in csv.DictReader(
+            (tmp_path / "out" / "canvas.csv").read_text("utf-8").splitlines()[:1]
+            + (tmp_path / "out" / "canvas.csv").read_text("utf-8").splitlines()[2:]
+        )
+    }
     assert cells["10001"] == "10" and cells["10002"] == "10" and cells["10009"] == cells["10010"] == ""
     feedback = (tmp_path / "out" / "feedback" / "Zhang Wei.txt").read_text("utf-8")
     assert "下载里没有你的编号，按姓名对应到成绩册里的 Zhang, Wei" in feedback
@@ -804,12 +1079,16 @@ def test_five_files_in_one_upload_are_one_attempt_graded_as_readme_says(tmp_path
     """Build 5: student.py, student (1).py … student (4).py in one zip were graded as five attempts ("submitted
     5 times"); one upload is one attempt, the highest number (the newest copy) is graded, the feedback names
     it, and ATTEMPT=best chooses among attempts, not among one upload's files."""
-    copies = {"lab/student.py": RIGHT, **{f"lab/student ({n}).py": WRONG_BYTES for n in (1, 2, 3)},
-              "lab/student (4).py": (WRONG / "first_not_last.py").read_bytes()}
+    copies = {
+        "lab/student.py": RIGHT,
+        **{f"lab/student ({n}).py": WRONG_BYTES for n in (1, 2, 3)},
+        "lab/student (4).py": (WRONG / "first_not_last.py").read_bytes(),
+    }
     folder = put(tmp_path / "class", {"alice.zip": zip_bytes(copies)})
     for attempt in ("latest", "best"):
-        record = grade_folder(folder, tmp_path / attempt, CLASS_LIMITS,
-                              ClassOptions(course=course_settings(attempt=attempt))).records[0]
+        record = grade_folder(
+            folder, tmp_path / attempt, CLASS_LIMITS, ClassOptions(course=course_settings(attempt=attempt))
+        ).records[0]
         assert (record["attempt"], record["attempts"]) == (1, 1) and record["score"] < MAX_SCORE
         assert record["files"] == ["alice.zip/lab/student (4).py"]
         feedback = (tmp_path / attempt / "feedback" / "alice.txt").read_text("utf-8")
@@ -820,14 +1099,16 @@ def test_five_files_in_one_upload_are_one_attempt_graded_as_readme_says(tmp_path
 
 def test_lateness_is_blank_where_nothing_says_it(tmp_path):
     """Build 4: a Moodle download without a worksheet, a plain folder: unknown, blank in grades.csv, not 0."""
-    folder = put(tmp_path / "class", {"Zhang Wei_1873401_assignsubmission_file/student.py": RIGHT,
-                                      "alice/student.py": RIGHT})
+    folder = put(
+        tmp_path / "class", {"Zhang Wei_1873401_assignsubmission_file/student.py": RIGHT, "alice/student.py": RIGHT}
+    )
     grade_folder(folder, tmp_path / "out", CLASS_LIMITS)
     rows = list(csv.DictReader(open(tmp_path / "out" / "grades.csv", encoding="utf-8")))
     assert {row["student"]: row["late"] for row in rows} == {"1873401": "", "alice": ""}
 
 
 # --- the LMS's download as it comes: its zip (C7), read in place -------------------------------------------
+
 
 def zipped(folder: Path, path: Path) -> Path:
     """`folder`'s files in a zip at `path`, by their paths inside it, deflated, as the LMS's download zips them."""
@@ -842,23 +1123,39 @@ def moodle_download(folder: Path) -> Path:
     """M1: the Moodle 4.5 class, and a folder of uploads holding a zip (opened, one level) and a tool folder
     the folder reader never walks into."""
     moodle_45_class(folder)
-    return put(folder, {"Li Si_1873411_assignsubmission_file/lab.zip": zip_bytes({"lab/student.py": RIGHT}),
-                        "Li Si_1873411_assignsubmission_file/lab/node_modules/x/student.py": WRONG_BYTES})
+    return put(
+        folder,
+        {
+            "Li Si_1873411_assignsubmission_file/lab.zip": zip_bytes({"lab/student.py": RIGHT}),
+            "Li Si_1873411_assignsubmission_file/lab/node_modules/x/student.py": WRONG_BYTES,
+        },
+    )
 
 
 def blackboard_download(folder: Path) -> Path:
     """B1–B3: two attempts with their receipts, user names with `.` and `_`, a receipt in Dutch, one with no file."""
     first, second = "Lab 09_wei.zhang_attempt_2024-03-01-10-00-00", "Lab 09_wei.zhang_attempt_2024-03-02-09-30-00"
     typed, li = "Lab 09_o.neill_attempt_2024-03-01-12-00-00", "Lab 09_li_si_2_attempt_2024-03-01-11-00-00"
-    return put(folder, {f"{first}_student.py": WRONG_BYTES, f"{first}.txt": "Name: Wei Zhang (wei.zhang)\n",
-                        f"{second}_student.py": RIGHT, f"{second}.txt": "Name: Wei Zhang (wei.zhang)\n",
-                        f"{li}_student.py": RIGHT, f"{li}.txt": "Naam: Li Si (li_si_2)\n",
-                        f"{typed}.txt": "Name: Aoife O'Neill (o.neill)\nSubmission Field:\ndef format_prompt(m): …\n"})
+    return put(
+        folder,
+        {
+            f"{first}_student.py": WRONG_BYTES,
+            f"{first}.txt": "Name: Wei Zhang (wei.zhang)\n",
+            f"{second}_student.py": RIGHT,
+            f"{second}.txt": "Name: Wei Zhang (wei.zhang)\n",
+            f"{li}_student.py": RIGHT,
+            f"{li}.txt": "Naam: Li Si (li_si_2)\n",
+            f"{typed}.txt": "Name: Aoife O'Neill (o.neill)\nSubmission Field:\ndef format_prompt(m): …\n",
+        },
+    )
 
 
 DOWNLOADS = {"canvas": canvas_export, "moodle": moodle_download, "blackboard": blackboard_download}
-ZIP_NAMES = {"canvas": "cs101-lab09_submissions.zip",  # C7: <course slug>-<title slug> submissions, spaces → _
-             "moodle": "CS101-Lab09-42.zip", "blackboard": "gradebook_CS101_Lab 09_2024-03-03-10-00-00.zip"}
+ZIP_NAMES = {
+    "canvas": "cs101-lab09_submissions.zip",  # C7: <course slug>-<title slug> submissions, spaces → _
+    "moodle": "CS101-Lab09-42.zip",
+    "blackboard": "gradebook_CS101_Lab 09_2024-03-03-10-00-00.zip",
+}
 
 
 @pytest.mark.parametrize("lms", sorted(DOWNLOADS))
@@ -887,9 +1184,23 @@ def test_a_zip_of_one_student_stays_one_student(tmp_path):
         (alice,) = discover(source)
         assert (alice.student, alice.layout) == ("alice", "plain")
         assert alice.attempts[0].files == ("alice.zip/lab09/student.py", "alice.zip/lab09/helper.py")
-    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder / "alice.zip"), "--out",
-                             str(tmp_path / "out"), "--jobs", "1"], cwd=ROOT, capture_output=True, text=True,
-                            env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            str(folder / "alice.zip"),
+            "--out",
+            str(tmp_path / "out"),
+            "--jobs",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=clean_env(LAB_TIMEOUT="1"),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert "alice.zip 里的文件不是 Canvas、Moodle 或 Blackboard 下载的格式: 当作一名学生的提交" in result.stdout
     records = json.loads((tmp_path / "out" / "grades.json").read_text("utf-8"))["students"]
@@ -903,27 +1214,47 @@ def test_make_grade_takes_the_canvas_zip_and_says_which_layout_it_recognised(tmp
     unzipped = canvas_export(tmp_path / "unzipped")
     download = zipped(unzipped, tmp_path / "cs101-lab09_submissions.zip")
     grade_folder(unzipped, tmp_path / "from_folder", CLASS_LIMITS, ClassOptions(jobs=2))
-    result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(download), "--out", str(tmp_path / "out"),
-                             "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
-                            env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "labkit.instructor.grade", str(download), "--out", str(tmp_path / "out"), "--jobs", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=clean_env(LAB_TIMEOUT="1"),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
-    assert "SUBMISSIONS: cs101-lab09_submissions.zip 是 LMS 的下载，认出的布局: Canvas (8 个条目)；直接读 zip，不解压" \
+    assert (
+        "SUBMISSIONS: cs101-lab09_submissions.zip 是 LMS 的下载，认出的布局: Canvas (8 个条目)；直接读 zip，不解压"
         in result.stdout
+    )
     assert (tmp_path / "out" / "grades.csv").read_bytes() == (tmp_path / "from_folder" / "grades.csv").read_bytes()
-    english = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(unzipped), "--out", str(tmp_path / "en"),
-                              "--jobs", "2"], cwd=ROOT, capture_output=True, text=True,
-                             env=clean_env(LAB_TIMEOUT="1", LAB_LANG="en"), timeout=300)
+    english = subprocess.run(
+        [sys.executable, "-m", "labkit.instructor.grade", str(unzipped), "--out", str(tmp_path / "en"), "--jobs", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=clean_env(LAB_TIMEOUT="1", LAB_LANG="en"),
+        timeout=300,
+    )
     assert "SUBMISSIONS: the folder unzipped, layout recognised: Canvas (8 entries)" in english.stdout
     (tmp_path / "notes.txt").write_text("not a download", encoding="utf-8")
-    refused = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "notes.txt")], cwd=ROOT,
-                             capture_output=True, text=True, env=clean_env(), timeout=60)
+    refused = subprocess.run(
+        [sys.executable, "-m", "labkit.instructor.grade", str(tmp_path / "notes.txt")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=60,
+    )
     assert refused.returncode == 2 and refused.stderr == (
-        f"SUBMISSIONS: {tmp_path / 'notes.txt'} 是一个文件，不是班级文件夹，也不是 LMS 下载的 .zip: 请给装着全班提交的文件夹或那个 .zip\n")
+        f"SUBMISSIONS: {tmp_path / 'notes.txt'} 是一个文件，不是班级文件夹，也不是 LMS 下载的 .zip: 请给装着全班提交的文件夹或那个 .zip\n"
+    )
 
 
 def test_a_submissions_folder_that_cannot_be_read_is_named_as_such(tmp_path, monkeypatch, capsys):
     """It was reported as an OUT that could not be written ("写不了 grades/"), with nothing graded either way."""
     from labkit.instructor import grade
+
     (tmp_path / "class").mkdir()
     real = grade.os.listdir
 
@@ -931,6 +1262,7 @@ def test_a_submissions_folder_that_cannot_be_read_is_named_as_such(tmp_path, mon
         if Path(path) == tmp_path / "class":
             raise PermissionError(13, "Permission denied", str(path))
         return real(path)
+
     monkeypatch.setattr(grade.os, "listdir", refused)
     assert grade.main([str(tmp_path / "class"), "--out", str(tmp_path / "out")]) == 2
     [line] = capsys.readouterr().err.splitlines()
@@ -943,6 +1275,7 @@ def test_a_students_upload_inside_the_zip_is_bounded_by_their_budget(tmp_path, m
     that student's one budget: a bomb is cut off at the budget and skipped (named in the feedback), their
     student.py still graded, and the next student gets a budget of their own."""
     from labkit.instructor.lms import archives
+
     monkeypatch.setattr(archives, "MAX_INFLATED", 4 << 20)
     raw = io.BytesIO()
     with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as bundle:

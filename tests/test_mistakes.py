@@ -106,15 +106,27 @@ MISTAKES = {
 }
 
 # Slips in the shape of the result: every case they fail names them, not only the first.
-NAMED_IN_EVERY_FAILING_CASE = ("history_lost", "system_dropped", "misspelt_system_tag", "end_after_every_message",
-                               "crlf_newlines", "forgot_tag_length", "off_by_one_start", "no_generation_tag")
+NAMED_IN_EVERY_FAILING_CASE = (
+    "history_lost",
+    "system_dropped",
+    "misspelt_system_tag",
+    "end_after_every_message",
+    "crlf_newlines",
+    "forgot_tag_length",
+    "off_by_one_start",
+    "no_generation_tag",
+)
 
 # TASK.md's common mistakes (常见错误与排查顺序), item by item, and wrong submissions that make them.
 COMMON_MISTAKES = {
     1: ("missing_colon", "saved_as_gbk", "chat_loop_at_top_level"),
     2: ("returns_list", "forgot_return", "none_when_no_tag", "returns_bytes"),
-    3: ("no_generation_tag", "generation_after_every_user", "generation_after_every_user_and_at_end",
-        "generation_tag_no_newline"),
+    3: (
+        "no_generation_tag",
+        "generation_after_every_user",
+        "generation_after_every_user_and_at_end",
+        "generation_tag_no_newline",
+    ),
     4: ("content_before_tag", "tag_same_line", "missing_newline", "blank_line"),
     5: ("system_as_user", "system_dropped"),
     6: ("history_lost",),
@@ -198,16 +210,28 @@ MULTI_MISTAKES = {
 
 
 # folder of tests/students -> (its table, the cases its files are judged on: expected.FOLDERS)
-TABLES = {folder: (table, expected.FOLDERS[folder]) for folder, table in (
-    ("wrong", MISTAKES), ("wrong_full", EXTENDED_MISTAKES), ("wrong_multi", MULTI_MISTAKES),
-    ("wrong_trim", TRIM_MISTAKES), ("wrong_rewrite", REWRITE_MISTAKES))}
+TABLES = {
+    folder: (table, expected.FOLDERS[folder])
+    for folder, table in (
+        ("wrong", MISTAKES),
+        ("wrong_full", EXTENDED_MISTAKES),
+        ("wrong_multi", MULTI_MISTAKES),
+        ("wrong_trim", TRIM_MISTAKES),
+        ("wrong_rewrite", REWRITE_MISTAKES),
+    )
+}
 ENTRIES = [(folder, name) for folder, (table, _) in TABLES.items() for name in sorted(table)]
 
 
 def test_the_benchmark_class_leaves_out_exactly_the_wrong_files_that_hang():
     from tests.bench import HANGING
-    hang = {name for folder in ("wrong", "wrong_full", "wrong_multi")
-            for name, (_, hint) in TABLES[folder][0].items() if hint in ("hint.timeout", "hint.timeout_prompt")}
+
+    hang = {
+        name
+        for folder in ("wrong", "wrong_full", "wrong_multi")
+        for name, (_, hint) in TABLES[folder][0].items()
+        if hint in ("hint.timeout", "hint.timeout_prompt")
+    }
     assert set(HANGING) == hang
 
 
@@ -254,8 +278,11 @@ def test_cited_reads_ranges_lists_sections_and_common_mistakes():
     assert cited("(TASK.md 常见错误 11)") == cited("(TASK.en.md, common mistake 11)") == {"mistake 11"}
 
 
-CATALOGUE = [(folder, path.stem) for folder in ("wrong", "wrong_full", "wrong_multi")
-             for path in sorted((STUDENTS / folder).glob("*.py"))]
+CATALOGUE = [
+    (folder, path.stem)
+    for folder in ("wrong", "wrong_full", "wrong_multi")
+    for path in sorted((STUDENTS / folder).glob("*.py"))
+]
 
 
 def test_the_catalogue_holds_at_least_40_mistakes_in_the_six_and_every_common_mistake_of_task_md():
@@ -280,6 +307,7 @@ def every_check_of(folder: str, name: str) -> list:
     """The verdicts of every check a wrong submission meets in grading: the six, the extended, property and
     generated checks (drawn for one student id, with the default scheme)."""
     from labkit.instructor import config
+
     scheme = config.load()
     graded = InputSource(student=name, secret=scheme.secret, count=scheme.generated_count)
     with StudentRun(STUDENTS / folder / f"{name}.py", display=f"{name}.py", limits=QUICK) as student:
@@ -365,11 +393,13 @@ def test_a_wrong_value_records_expected_and_actual():
 
 # --- the findings of issue 18 (hints on every check), each as it was reported --------------------------
 
+
 def test_the_shrinker_never_cuts_a_string_into_the_characters_of_a_tag():
     """A reply shrunk to ">" next to a real tag reads as the tag's last character, so a file that took the
     first <|assistant|> was told it forgot `+ len(ASSISTANT_TAG)`: no candidate may begin with the end of a
     tag or end with the start of one unless the string itself did."""
     from lab09.draws import INPUTS
+
     for text in ("ok>", "x|>y", "ab<", "a<|b", "好的r|>"):
         for candidate in INPUTS["p3"].smaller(text):
             assert not candidate.startswith((">", "|>")) or text.startswith((">", "|>")), (text, candidate)
@@ -382,21 +412,28 @@ def test_an_input_two_slips_explain_alike_is_told_apart_by_the_other_answers():
     from the last one.  The judge lists both; the check's other answers (those of the same file) decide."""
     from lab09 import mistakes
     from labkit.spec import Example
+
     case = LAB.check("p3")
     shown = Example(("<|assistant|>\n>\n<|assistant|>",), "")
     assert {"hint.first_not_last", "hint.tag_text_left"} <= set(mistakes.explanations(shown, ">"))
     # the same file on two more outputs: it keeps taking the first reply
-    others = [(Example(("<|user|>\nhi\n<|assistant|>\nA\n<|user|>\nmore\n<|assistant|>\nB",), "B"), "A"),
-              (Example(("<|assistant|>\nok\n<|assistant|>\nlast",), "last"), "ok")]
+    others = [
+        (Example(("<|user|>\nhi\n<|assistant|>\nA\n<|user|>\nmore\n<|assistant|>\nB",), "B"), "A"),
+        (Example(("<|assistant|>\nok\n<|assistant|>\nlast",), "last"), "ok"),
+    ]
     assert mistakes.DETECTORS.wrong_value(case, shown, ">", others) == "hint.first_not_last"
 
 
-@pytest.mark.parametrize("history, actual", [
-    ([("user", "a"), ("assistant", "b")], "<|user|>\na\n<|assistant|>\n<|assistant|>\nB\n<|assistant|>\n"),
-    ([("user", "a"), ("assistant", "")], "<|user|>\na\n<|assistant|>\n<|assistant|>\n\n<|assistant|>\n\n"),
-    ([("user", "a"), ("user", "b")], "<|user|>\na\n<|assistant|>\n<|user|>\n b\n<|assistant|>\n"),
-    ([("system", "s"), ("user", "a"), ("system", "t")], "<|system|>\ns\n<|user|>\na\n<|assistant|>\n<|system|>\nt"),
-], ids=["assistant", "empty assistant", "user", "system"])
+@pytest.mark.parametrize(
+    "history, actual",
+    [
+        ([("user", "a"), ("assistant", "b")], "<|user|>\na\n<|assistant|>\n<|assistant|>\nB\n<|assistant|>\n"),
+        ([("user", "a"), ("assistant", "")], "<|user|>\na\n<|assistant|>\n<|assistant|>\n\n<|assistant|>\n\n"),
+        ([("user", "a"), ("user", "b")], "<|user|>\na\n<|assistant|>\n<|user|>\n b\n<|assistant|>\n"),
+        ([("system", "s"), ("user", "a"), ("system", "t")], "<|system|>\ns\n<|user|>\na\n<|assistant|>\n<|system|>\nt"),
+    ],
+    ids=["assistant", "empty assistant", "user", "system"],
+)
 def test_a_generation_line_after_a_user_message_is_named_by_f3_whatever_follows(history, actual):
     """Issue 26: a prompt with an <|assistant|> line after every user message was told "write content verbatim"
     (x5) or "the messages are out of order" (p1, g1): its first difference lies in the tag line after a user
@@ -404,6 +441,7 @@ def test_a_generation_line_after_a_user_message_is_named_by_f3_whatever_follows(
     the prompt gets wrong after it (here another slip each, so no replay of the slip gives the output)."""
     from lab09 import mistakes
     from labkit.spec import Example
+
     messages = [{"role": role, "content": content} for role, content in history]
     example = Example((messages,), judged_reference("format_prompt", messages))
     assert mistakes.DETECTORS.wrong_value(LAB.check("p1"), example, actual) == "hint.generation_after_every_user"
@@ -412,6 +450,7 @@ def test_a_generation_line_after_a_user_message_is_named_by_f3_whatever_follows(
 def judged_reference(function: str, *args):
     """What the reference solution returns for `args`."""
     from labkit.assess import lab_reference
+
     return getattr(lab_reference(), function)(*args)
 
 
@@ -424,22 +463,26 @@ def test_a_drawn_check_shows_the_mistake_it_found_not_a_look_alike():
     assert not any(piece.strip().startswith((">", "|>")) for piece in output.split(ASSISTANT_TAG)[1:])
 
 
-@pytest.mark.parametrize("raised, given, rule", [
-    ({"type": "ValueError", "message": "substring not found"}, "  no tag here  ", "E1"),
-    ({"type": "IndexError", "message": "list index out of range"}, "plain text", "E1"),
-    ({"type": "TypeError", "message": "unsupported operand"}, "plain text", "E1"),
-    ({"type": "IndexError", "message": "list index out of range"}, "<|user|>\nhi\n<|assistant|>", "E3"),
-    ({"type": "IndexError", "message": "list index out of range"}, "<|user|>\nhi\n<|assistant|>\nok", "E3"),
-    ({"type": "ValueError", "message": "substring not found"}, "<|user|>\nhi\n<|assistant|><|end|>", "E4"),
-    ({"type": "KeyError", "message": "'system'"}, [{"role": "system", "content": "x"}], "F2"),
-    ({"type": "IndexError", "message": "list index out of range"}, [], "F3"),
-    ({"type": "IndexError", "message": "string index out of range"}, [{"role": "user", "content": ""}], "F1"),
-])
+@pytest.mark.parametrize(
+    "raised, given, rule",
+    [
+        ({"type": "ValueError", "message": "substring not found"}, "  no tag here  ", "E1"),
+        ({"type": "IndexError", "message": "list index out of range"}, "plain text", "E1"),
+        ({"type": "TypeError", "message": "unsupported operand"}, "plain text", "E1"),
+        ({"type": "IndexError", "message": "list index out of range"}, "<|user|>\nhi\n<|assistant|>", "E3"),
+        ({"type": "IndexError", "message": "list index out of range"}, "<|user|>\nhi\n<|assistant|>\nok", "E3"),
+        ({"type": "ValueError", "message": "substring not found"}, "<|user|>\nhi\n<|assistant|><|end|>", "E4"),
+        ({"type": "KeyError", "message": "'system'"}, [{"role": "system", "content": "x"}], "F2"),
+        ({"type": "IndexError", "message": "list index out of range"}, [], "F3"),
+        ({"type": "IndexError", "message": "string index out of range"}, [{"role": "user", "content": ""}], "F1"),
+    ],
+)
 def test_an_exception_is_named_by_the_rule_of_the_input_it_broke_on(raised, given, rule, monkeypatch):
     """A crash is the slip of the input's shape: E1 for an output without <|assistant|>, E3 for a reply that
     is empty or has no boundary after it, F2 for a role missing from a table, F3 for an empty history."""
     from lab09.mistakes import DETECTORS
     from labkit import i18n, judge as judging
+
     function = "extract_response" if isinstance(given, str) else "format_prompt"
     key = judging.exception_hint(raised, function, given, DETECTORS)
     for language in ("zh", "en"):
@@ -448,6 +491,7 @@ def test_an_exception_is_named_by_the_rule_of_the_input_it_broke_on(raised, give
 
 def test_none_is_named_by_the_branch_of_the_input_that_returned_it():
     from lab09 import mistakes as judging
+
     assert judging._none_hint("extract_response", "plain", "plain") == "hint.none_no_tag"
     assert judging._none_hint("extract_response", "<|assistant|>\nhi", "hi") == "hint.none_no_boundary"
     assert judging._none_hint("extract_response", "<|assistant|><|end|>", "") == "hint.none_empty_reply"
@@ -461,11 +505,23 @@ def test_the_exceptions_every_lab_names_alike_come_before_the_labs_detectors():
     the lab's detectors name, a lab without them leaves to the judge's general hint."""
     from lab09.mistakes import DETECTORS
     from labkit.judge import NO_DETECTORS, exception_hint
+
     for detectors in (DETECTORS, NO_DETECTORS):
-        assert exception_hint({"type": "RecursionError", "message": "maximum recursion depth exceeded"},
-                              "extract_response", "plain text", detectors) == "hint.recursion"
-        assert exception_hint({"type": "ModuleNotFoundError", "message": "No module named 'tags'"},
-                              "format_prompt", [], detectors) == "hint.import_tags"
+        assert (
+            exception_hint(
+                {"type": "RecursionError", "message": "maximum recursion depth exceeded"},
+                "extract_response",
+                "plain text",
+                detectors,
+            )
+            == "hint.recursion"
+        )
+        assert (
+            exception_hint(
+                {"type": "ModuleNotFoundError", "message": "No module named 'tags'"}, "format_prompt", [], detectors
+            )
+            == "hint.import_tags"
+        )
     by_key = {"type": "AttributeError", "message": "'dict' object has no attribute 'role'"}
     assert exception_hint(by_key, "format_prompt", [{"role": "user", "content": "x"}], DETECTORS) == "hint.dict_access"
     assert exception_hint(by_key, "", None, DETECTORS) == "hint.dict_access"  # at load too

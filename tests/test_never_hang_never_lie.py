@@ -13,8 +13,23 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import (ALL, FIRST, LAB, QUICK, SECOND, SOLUTION, STUDENTS, clean_env, failing, for_lab, judged, make,
-                      played, plays, role)
+from conftest import (
+    ALL,
+    FIRST,
+    LAB,
+    QUICK,
+    SECOND,
+    SOLUTION,
+    STUDENTS,
+    clean_env,
+    failing,
+    for_lab,
+    judged,
+    make,
+    played,
+    plays,
+    role,
+)
 from labkit import render
 from labkit.i18n import text
 from labkit.run import probe
@@ -22,19 +37,27 @@ from labkit.run import probe
 HOSTILE = STUDENTS / "hostile"
 EXTRACT = set(role(LAB, SECOND))
 
+
 def tagged(lab) -> list:
     """The checks of the function playing extract_response that loop_in_call.py loops in: those given an output
     holding "<|" (its loop's condition) in some example (Lab09's 5 and 6: case 4 has no tag)."""
-    return [i for i in role(lab, SECOND)
-            if any(example.args and "<|" in str(example.args[0]) for example in lab.check(i).examples)]
+    return [
+        i
+        for i in role(lab, SECOND)
+        if any(example.args and "<|" in str(example.args[0]) for example in lab.check(i).examples)
+    ]
 
 
 def listed(lab) -> list:
     """The checks fills_every_bound.py gets to fill: its format_prompt extends the list it is given, and raises
     on anything else, as Lab09's solution does (another lab's first function given a str or a dict: no wall is
     tested there, and the check fails as the solution's does)."""
-    return [i for i in role(lab, ALL) if lab.check(i).function in played(lab, SECOND)
-            or all(example.args and isinstance(example.args[0], list) for example in lab.check(i).examples)]
+    return [
+        i
+        for i in role(lab, ALL)
+        if lab.check(i).function in played(lab, SECOND)
+        or all(example.args and isinstance(example.args[0], list) for example in lab.check(i).examples)
+    ]
 
 
 # file -> (the checks that fail: a role, or a function of the lab giving their ids; the problem(s) of its failing
@@ -134,8 +157,11 @@ def expected(lab, name) -> tuple:
         if "wrong_value" in problems and kinds != {"str"}:
             problems = problems - {"wrong_value"} | {"wrong_type"} | ({"wrong_value"} if "str" in kinds else set())
     if any(example.raises for i in ids for example in lab.check(i).examples):  # a check that demands an exception
-        problems = problems | ({"no_exception"} if problems & {"wrong_type", "wrong_value"} else set()) | \
-            ({"wrong_exception"} if "raised" in problems else set())  # (Lab10's): a value there is no exception, a
+        problems = (
+            problems
+            | ({"no_exception"} if problems & {"wrong_type", "wrong_value"} else set())
+            | ({"wrong_exception"} if "raised" in problems else set())
+        )  # (Lab10's): a value there is no exception, a
         # raise the wrong one
     return ids, problems, hint
 
@@ -154,8 +180,9 @@ def test_hostile_file_fails_exactly_where_it_misbehaves(name, lab_engine, tmp_pa
     assert list(verdicts) == role(lab, ALL) and {v.case.function for v in verdicts.values()} == set(played(lab, ALL))
     assert {i for i in broken if verdicts[i].passed} == set()
     assert {i: verdicts[i].problem for i in broken if verdicts[i].problem not in problems} == {}
-    assert {i: (v.passed, v.problem) for i, v in verdicts.items() if i not in broken} == \
-        {i: untouched[i] for i in verdicts if i not in broken}  # the checks it leaves alone: as the solution's
+    assert {i: (v.passed, v.problem) for i, v in verdicts.items() if i not in broken} == {
+        i: untouched[i] for i in verdicts if i not in broken
+    }  # the checks it leaves alone: as the solution's
     if broken and hint is not None:
         assert verdicts[broken[0]].hint == hint
     for verdict in verdicts.values():  # and every failure renders in both languages without error
@@ -184,8 +211,13 @@ def test_load_failures_carry_the_details_students_need(lab, tmp_path):
     near = name[:3] + name[4:]  # a letter left out, as in misspelt_function.py
     misspelt = tmp_path / "misspelt" / lab.student_file_name
     misspelt.parent.mkdir()
-    misspelt.write_text("".join(f"def {near if function == name else function}(value):\n    return value\n\n\n"
-                                for function in played(lab, ALL)), encoding="utf-8")
+    misspelt.write_text(
+        "".join(
+            f"def {near if function == name else function}(value):\n    return value\n\n\n"
+            for function in played(lab, ALL)
+        ),
+        encoding="utf-8",
+    )
     lines = render.failure_lines(judged(misspelt)[second], misspelt.name)
     assert any(near in line for line in lines)  # what it does define, named
 
@@ -198,8 +230,11 @@ def test_os_exit_reports_the_exit_code_and_later_cases_still_run(lab, tmp_path):
 
 
 def test_exceptions_point_at_the_students_own_line(write_student, lab, tmp_path):
-    path = write_student("def format_prompt(messages):\n    return ''\n\n\ndef extract_response(output):\n"
-                         "    reply = None\n    return reply.strip()\n", name="written.py")
+    path = write_student(
+        "def format_prompt(messages):\n    return ''\n\n\ndef extract_response(output):\n"
+        "    reply = None\n    return reply.strip()\n",
+        name="written.py",
+    )
     raised = judged(for_lab(path, lab, tmp_path))[role(lab, SECOND)[0]].facts["raised"]
     assert (raised["type"], raised["line"], raised["code"]) == ("AttributeError", 7, "return reply.strip()")
 
@@ -221,7 +256,9 @@ def test_bom_and_crlf_are_fine(write_student, lab):
 
 def test_missing_file_is_a_clear_failure(tmp_path, lab):
     verdicts = judged(tmp_path / lab.student_file_name)
-    assert failing(verdicts) == set(role(lab, ALL)) and verdicts[role(lab, ALL)[0]].facts["load"].status == "missing_file"
+    assert (
+        failing(verdicts) == set(role(lab, ALL)) and verdicts[role(lab, ALL)[0]].facts["load"].status == "missing_file"
+    )
 
 
 def test_nothing_of_the_lab_is_visible_from_the_child(write_student):
@@ -229,7 +266,8 @@ def test_nothing_of_the_lab_is_visible_from_the_child(write_student):
         "import os, sys\n"
         "seen = repr([os.getcwd(), sys.path, sys.argv, dict(os.environ), sys.executable, __file__])\n"
         "def format_prompt(messages):\n    return seen\n"
-        "def extract_response(output):\n    return ''\n")
+        "def extract_response(output):\n    return ''\n"
+    )
     seen = judged(probe)[role(LAB, FIRST)[0]].facts["actual"]
     for secret in ("solutions", "tests/students", str(SOLUTION.parent.parent)):
         assert secret not in seen
@@ -237,22 +275,27 @@ def test_nothing_of_the_lab_is_visible_from_the_child(write_student):
 
 # --- the same guarantees through `make test`, as a student runs it -----------------------------------
 
+
 def test_fake_pass_lines_never_reach_the_report_unmarked():
     result = make("test", f"STUDENT={HOSTILE / 'fake_pass_lines.py'}")
     lines = result.stdout.splitlines()
     assert result.returncode != 0
     summary = text("summary", "zh", passed=len(role(LAB, ALL)) - len(EXTRACT), failed=len(EXTRACT))
     assert [line for line in lines if line.startswith("测试结果")] == [summary], result.stdout
-    assert not [line for line in lines if "fake" in line and not line.lstrip().startswith(("打印:", "|", "测试的文件:"))], \
-        result.stdout  # (the file's own name, fake_pass_lines.py, is in the line naming the file tested)
+    assert not [
+        line for line in lines if "fake" in line and not line.lstrip().startswith(("打印:", "|", "测试的文件:"))
+    ], result.stdout  # (the file's own name, fake_pass_lines.py, is in the line naming the file tested)
     forged = f"Result: {len(role(LAB, ALL))} passed"
     assert forged not in result.stdout.replace(f"| {forged}", "")
 
 
 @pytest.mark.parametrize("name", ["loop_in_call", "os_exit_in_call", "syntax_error", "exit_at_import"])
 def test_make_test_always_prints_the_summary_and_fails(name, engine):
-    result = make("test", f"STUDENT={HOSTILE / f'{name}.py'}",
-                  env=clean_env(LAB_TIMEOUT="0.5", LAB_ENGINE="portable" if engine == "portable" else ""))
+    result = make(
+        "test",
+        f"STUDENT={HOSTILE / f'{name}.py'}",
+        env=clean_env(LAB_TIMEOUT="0.5", LAB_ENGINE="portable" if engine == "portable" else ""),
+    )
     must_fail, checks = expected(LAB, name)[0], role(LAB, ALL)
     assert result.returncode != 0
     assert text("summary", "zh", passed=len(checks) - len(must_fail), failed=len(must_fail)) in result.stdout

@@ -24,8 +24,10 @@ MAX_SCORE = config.load().max_score
 # Ruby's [[:word:]] holds combining marks (Python's \w does not): ọ̀ is o + U+0323 + U+0300, and `İ` lower-cases to
 # i + U+0307.  Canvas stores a name as it was typed (NFC, or NFD from a Mac): both must be read.
 MARKED = {"100109": "Adébáyọ̀, Olúmídé", "100110": "Öztürk, İlayda"}
-SLUGS = {"100109": "ad\u00e9b\u00e1y\u1ecd\u0300ol\u00fam\u00edd\u00e9",  # as Canvas wrote them
-         "100110": "\u00f6zt\u00fcrki\u0307layda"}
+SLUGS = {
+    "100109": "ad\u00e9b\u00e1y\u1ecd\u0300ol\u00fam\u00edd\u00e9",  # as Canvas wrote them
+    "100110": "\u00f6zt\u00fcrki\u0307layda",
+}
 
 
 def marked_download(folder, form: str = "NFC"):
@@ -55,8 +57,9 @@ def test_those_two_students_get_their_rows_in_the_gradebook(tmp_path):
     rows = [(name, user, f"u{user}", "A", "", "", "") for user, name in MARKED.items()]
     rows.append(("Zhang, Wei", "10001", "zw", "A", "", "", ""))
     (tmp_path / "gradebook.csv").write_bytes(canvas_gradebook(rows))
-    run = grade_folder(folder, tmp_path / "out", CLASS_LIMITS,
-                       ClassOptions(jobs=2, roster_path=tmp_path / "gradebook.csv"))
+    run = grade_folder(
+        folder, tmp_path / "out", CLASS_LIMITS, ClassOptions(jobs=2, roster_path=tmp_path / "gradebook.csv")
+    )
     assert run.unmatched == []
     lines = (tmp_path / "out" / "canvas.csv").read_text("utf-8").splitlines()
     cells = {row["ID"]: row["Lab09 (4242)"] for row in csv.DictReader(lines[:1] + lines[2:])}
@@ -69,11 +72,20 @@ def test_a_gradescope_user_listed_twice_seeds_that_user_once(tmp_path):
     """S3: a real submission_metadata.json lists one user id twice (with two due dates): the submission is that
     user's, seeded by that id alone ("3690678", not "3690678+3690678"), late by the first listing's due date; a
     group of two stays both."""
-    user = {"id": 3690678, "email": "s@example.edu", "name": "S", "sid": "",
-            "assignment": {"due_date": "2022-02-14T04:30:00.000000-08:00", "late_due_date": None}}
-    metadata = {"id": 1, "created_at": "2022-02-14T19:51:39.947996-08:00", "previous_submissions": [],
-                "assignment": {"due_date": "2022-02-14T04:30:00.000000-08:00", "total_points": "4"},
-                "users": [user, dict(user, name="S Test", assignment={"due_date": "2022-02-16T04:30:00.000000-08:00"})]}
+    user = {
+        "id": 3690678,
+        "email": "s@example.edu",
+        "name": "S",
+        "sid": "",
+        "assignment": {"due_date": "2022-02-14T04:30:00.000000-08:00", "late_due_date": None},
+    }
+    metadata = {
+        "id": 1,
+        "created_at": "2022-02-14T19:51:39.947996-08:00",
+        "previous_submissions": [],
+        "assignment": {"due_date": "2022-02-14T04:30:00.000000-08:00", "total_points": "4"},
+        "users": [user, dict(user, name="S Test", assignment={"due_date": "2022-02-16T04:30:00.000000-08:00"})],
+    }
     path = tmp_path / "submission_metadata.json"
     path.write_text(json.dumps(metadata), encoding="utf-8")
     facts = gradescope_metadata(path)
@@ -88,22 +100,36 @@ def test_canvas_test_student_is_graded_but_left_out_of_the_class_figures(tmp_pat
     `Student, Test`) hands in like anyone: graded, in grades.csv, its gradebook row left as it was, and in none of
     the class's figures (counts, statuses, scores, pass rates, mistakes); named once in the terminal and the
     report.  It counted as a student of the class before."""
-    folder = put(tmp_path / "download", {"studenttest_3143_207797_student.py": WRONG,
-                                         "smithbob_340934_208490284_student.py": RIGHT,
-                                         "wellslane_334244_394803489_student.py": RIGHT})
-    rows = [("Smith, Bob", "340934", "bob", "A", "", "", ""), ("Wells, Lane", "334244", "lane", "A", "", "", ""),
-            ("Student, Test", "3143", "", "", "", "", "")]
+    folder = put(
+        tmp_path / "download",
+        {
+            "studenttest_3143_207797_student.py": WRONG,
+            "smithbob_340934_208490284_student.py": RIGHT,
+            "wellslane_334244_394803489_student.py": RIGHT,
+        },
+    )
+    rows = [
+        ("Smith, Bob", "340934", "bob", "A", "", "", ""),
+        ("Wells, Lane", "334244", "lane", "A", "", "", ""),
+        ("Student, Test", "3143", "", "", "", "", ""),
+    ]
     (tmp_path / "gradebook.csv").write_bytes(canvas_gradebook(rows))
     for roster in ([], ["--roster", str(tmp_path / "gradebook.csv")]):
         out = tmp_path / ("roster" if roster else "alone")
-        result = subprocess.run([sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out),
-                                 "--jobs", "2", *roster], cwd=ROOT, capture_output=True, text=True,
-                                env=clean_env(LAB_TIMEOUT="1"), timeout=300)
+        result = subprocess.run(
+            [sys.executable, "-m", "labkit.instructor.grade", str(folder), "--out", str(out), "--jobs", "2", *roster],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=clean_env(LAB_TIMEOUT="1"),
+            timeout=300,
+        )
         assert result.returncode == 0, result.stderr
         grades = {row["student"]: row for row in csv.DictReader(open(out / "grades.csv", encoding="utf-8"))}
         assert sorted(grades) == ["3143", "334244", "340934"] and int(grades["3143"]["score"]) < MAX_SCORE
         assert "Lab09: 2 份提交评分完成" in result.stdout and "全部运行完 2" in result.stdout
-        assert f"平均 {MAX_SCORE:.1f}" in result.stdout and "最常见的错误" not in result.stdout  # its slip: not the class's
+        # its slip: not the class's
+        assert f"平均 {MAX_SCORE:.1f}" in result.stdout and "最常见的错误" not in result.stdout
         assert result.stdout.count("3143") == 1 and "Canvas 的测试学生 (Student View) 的提交 (3143)" in result.stdout
         page = (out / "report.html").read_text("utf-8")
         prose = page.split("id=students", 1)[0]

@@ -65,19 +65,26 @@ def rows(out: Path) -> dict:
     return {row["student"]: row for row in csv.DictReader(open(out / "grades.csv", encoding="utf-8"))}
 
 
-def test_a_registered_output_is_written_and_a_student_it_cannot_write_becomes_one_grader_error_row(lab, tmp_path,
-                                                                                                  monkeypatch):
+def test_a_registered_output_is_written_and_a_student_it_cannot_write_becomes_one_grader_error_row(
+    lab, tmp_path, monkeypatch
+):
     marks = Marks(cannot="victim")
     monkeypatch.setattr(registry, "OUTPUTS", (*registry.OUTPUTS, marks.output()))
     out = tmp_path / "out"
     grade_folder(a_class(tmp_path / "class", ("alice", "victim", "zoe"), lab), out, LIMITS, ClassOptions(jobs=2))
     full = config.load().max_score  # the lab's
     assert {path.name: path.read_text() for path in (out / "marks").iterdir()} == {
-        "alice.txt": f"{full}\n", "victim.txt": "0\n", "zoe.txt": f"{full}\n"}
+        "alice.txt": f"{full}\n",
+        "victim.txt": "0\n",
+        "zoe.txt": f"{full}\n",
+    }
     assert open(out / "grades.csv", encoding="utf-8").readline().split(",")[4] == lab.graded[0].column
     assert sorted(marks.checked) == ["alice", "victim", "victim", "zoe"]  # checked again as a grader_error
     assert {student: row["status"] for student, row in rows(out).items()} == {
-        "alice": "ok", "victim": "grader_error", "zoe": "ok"}
+        "alice": "ok",
+        "victim": "grader_error",
+        "zoe": "ok",
+    }
     assert "ValueError: marks cannot write victim" in (out / "feedback" / "victim.txt").read_text(encoding="utf-8")
     assert not [path for path in out.iterdir() if path.name.startswith(".")]  # committed with the others
 
@@ -103,7 +110,8 @@ def test_merge_keeps_the_per_student_files_of_a_registered_output(lab, tmp_path,
     assert (out / "marks" / "alice.txt").read_text() == "as the earlier run left it\n"  # kept, not rendered again
     assert (out / "marks" / "bob.txt").read_text() == f"{rows(out)['bob']['score']}\n" != f"{config.load().max_score}\n"
     assert [column for column in rows(out)["bob"] if column.endswith("_points")] == [
-        f"{group.id}_points" for group in lab.graded_groups]
+        f"{group.id}_points" for group in lab.graded_groups
+    ]
 
 
 def test_a_regrade_onto_an_out_written_before_results_were_typed_keeps_it_as_it_was(tmp_path):
@@ -161,19 +169,31 @@ def _edited(**changes) -> dict:
     return entry
 
 
-@pytest.mark.parametrize("changes", [
-    {"student": "../../escape"}, {"student": 7}, {"score": True}, {"score": "30"}, {"status": None},
-    {"cases": KeyError}, {"cases": []}, {"files": ["a.py", 3]}, {"notes": "one note"}, {"late": "yes"},
-    {"groups": {"six": 1.5}}, {"extra": "a key this grader never writes"},
-])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"student": "../../escape"},
+        {"student": 7},
+        {"score": True},
+        {"score": "30"},
+        {"status": None},
+        {"cases": KeyError},
+        {"cases": []},
+        {"files": ["a.py", 3]},
+        {"notes": "one note"},
+        {"late": "yes"},
+        {"groups": {"six": 1.5}},
+        {"extra": "a key this grader never writes"},
+    ],
+)
 def test_an_entry_this_grader_could_not_have_written_is_refused(changes):
     with pytest.raises(ValueError):
         StudentResult.from_json(_edited(**changes))
 
 
-@pytest.mark.parametrize("case", [
-    {"passed": "yes"}, {"timing": {"limit_seconds": 2.0}}, {"hint": 3}, {"problem": KeyError}, {"unknown": 1},
-])
+@pytest.mark.parametrize(
+    "case", [{"passed": "yes"}, {"timing": {"limit_seconds": 2.0}}, {"hint": 3}, {"problem": KeyError}, {"unknown": 1}]
+)
 def test_a_check_this_grader_could_not_have_written_is_refused(case):
     entry = _edited()
     check = dict(entry["cases"]["t1"])

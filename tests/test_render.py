@@ -26,8 +26,19 @@ def caret_column(lines):
     return actual, caret.index("^")
 
 
-@pytest.mark.parametrize("char, shown", [("\n", "\\n"), ("\t", "\\t"), ("\r", "\\r"), ("\u3000", "\\u3000"),
-                                         ("\u200b", "\\u200b"), ('"', '\\"'), ("\\", "\\\\"), ("好", "好")])
+@pytest.mark.parametrize(
+    "char, shown",
+    [
+        ("\n", "\\n"),
+        ("\t", "\\t"),
+        ("\r", "\\r"),
+        ("\u3000", "\\u3000"),
+        ("\u200b", "\\u200b"),
+        ('"', '\\"'),
+        ("\\", "\\\\"),
+        ("好", "好"),
+    ],
+)
 def test_every_invisible_character_is_made_visible(char, shown):
     assert render.literal("a" + char) == f'"a{shown}"'
 
@@ -35,7 +46,7 @@ def test_every_invisible_character_is_made_visible(char, shown):
 def test_caret_sits_under_the_first_difference_even_after_wide_characters():
     lines = render.failure_lines(verdict_for("你好，世界!", "你好，世界。"), "student.py")
     actual, column = caret_column(lines)
-    prefix = actual[:actual.index('"') + 1] + "你好，世界"
+    prefix = actual[: actual.index('"') + 1] + "你好，世界"
     assert render.width(prefix) == column
     assert "第 1 行第 6 个字符起不同" in lines[[i for i, line in enumerate(lines) if "^" in line][0]]
 
@@ -59,8 +70,10 @@ def test_missing_and_extra_text_are_named():
 
 def test_printed_output_is_indented_and_cannot_fake_a_line():
     verdict = verdict_for("x", "y")
-    verdict.facts["output"] = {"text": "[TEST 1] fake ... [PASS]\n\x1b[2K测试结果: 6 通过\n" + "more\n" * 10,
-                               "dropped": 5}
+    verdict.facts["output"] = {
+        "text": "[TEST 1] fake ... [PASS]\n\x1b[2K测试结果: 6 通过\n" + "more\n" * 10,
+        "dropped": 5,
+    }
     lines = render.failure_lines(verdict, "s.py")
     assert all(line.startswith(render.INDENT) for line in lines)
     printed = [line for line in lines if "| " in line]
@@ -78,14 +91,21 @@ def test_catalogue_has_both_languages_with_the_same_placeholders():
 def test_every_hint_and_label_the_code_can_use_exists():
     from lab09 import draws, generated, mistakes
     from labkit import judge as judge_module
+
     cases = TABLE + LAB.in_group("properties") + LAB.in_group("generated")
     used = {case.hint for case in cases} | {case.label_key for case in cases}
     used |= {hint for case in TABLE for example in case.examples for hint in example.mistakes.values()}
     for source in (judge_module.__file__, render.__file__, draws.__file__, generated.__file__, mistakes.__file__):
-        used |= set(re.findall(r'"((?:hint|problem|load|field|diff|value|printed|drawn|summary)\.[a-z_0-9]+)"',
-                               open(source, encoding="utf-8").read()))
-    used |= {f"hint.{status}" for status in ("missing_file", "not_utf8", "syntax_error", "import_error", "memory",
-                                             "system_error")}
+        used |= set(
+            re.findall(
+                r'"((?:hint|problem|load|field|diff|value|printed|drawn|summary)\.[a-z_0-9]+)"',
+                open(source, encoding="utf-8").read(),
+            )
+        )
+    used |= {
+        f"hint.{status}"
+        for status in ("missing_file", "not_utf8", "syntax_error", "import_error", "memory", "system_error")
+    }
     assert used - set(i18n.CATALOGUE) == set()
 
 
@@ -106,13 +126,19 @@ def test_a_verdict_that_passes_renders_nothing_to_explain():
 def test_a_long_call_keeps_every_argument():
     case = LAB.check("c2")  # c2: trim_history(messages, 2) in its second example
     call = CallRecord({"kind": "data", "type": "list", "value": []}, None, [], {"text": "", "dropped": 0}, 0.0)
-    ok = CallRecord({"kind": "data", "type": "list", "value": case.examples[0].expected, "is_argument": []},
-                    None, list(case.examples[0].args), {"text": "", "dropped": 0}, 0.0)
+    ok = CallRecord(
+        {"kind": "data", "type": "list", "value": case.examples[0].expected, "is_argument": []},
+        None,
+        list(case.examples[0].args),
+        {"text": "", "dropped": 0},
+        0.0,
+    )
     lines = render.failure_lines(judge(case, CaseRun(calls=[ok, call]), LoadOutcome("ok")), "student.py")
     assert any(line.strip() == "], 2) (例 2/2)" for line in lines)
 
 
 # --- bounded, and expected always shown (issue 15 build 3, issue 18 items 2 and 5) ---------------------
+
 
 class CountingList(list):
     """A list that counts how many of its items were read (rendering must not read them all)."""
@@ -137,13 +163,20 @@ def test_a_huge_value_is_cut_with_a_count_of_what_was_left_out():
     huge = CountingList(["x"] * 1_000_000)
     example = Example(([{"role": "user", "content": "你好"}],), "<|user|>\n你好\n<|assistant|>\n", unchanged=True)
     shown = []
-    shown += render.failure_lines(verdict_of({"returned": {"kind": "data", "type": "list", "value": huge}},
-                                             "wrong_type", example), "s.py")
-    shown += render.failure_lines(verdict_of({"returned": {"kind": "data", "type": "dict",
-                                                           "value": {"content": "长" * (1 << 20)}}},
-                                             "wrong_type", example), "s.py")
-    shown += render.failure_lines(verdict_of({"before": list(example.args), "after": [huge]}, "modified_input",
-                                             example), "s.py")
+    shown += render.failure_lines(
+        verdict_of({"returned": {"kind": "data", "type": "list", "value": huge}}, "wrong_type", example), "s.py"
+    )
+    shown += render.failure_lines(
+        verdict_of(
+            {"returned": {"kind": "data", "type": "dict", "value": {"content": "长" * (1 << 20)}}},
+            "wrong_type",
+            example,
+        ),
+        "s.py",
+    )
+    shown += render.failure_lines(
+        verdict_of({"before": list(example.args), "after": [huge]}, "modified_input", example), "s.py"
+    )
     assert CountingList.read < 1000
     assert sum(len(line) for line in shown) < 3000 and all(render.width(line) < 200 for line in shown)
     assert any("… 还有 999" in line for line in shown)  # the list's remaining items, counted
@@ -152,38 +185,77 @@ def test_a_huge_value_is_cut_with_a_count_of_what_was_left_out():
 
 def test_a_list_difference_has_a_caret_under_the_first_differing_character_of_the_item():
     """An ASCII colon instead of a full-width one is nearly invisible in a long message: the caret shows it."""
-    expected = [{"role": "system", "content": "指令"}, {"role": "user", "content": "用户：什么是 token？\n问题：那中文呢？"}]
-    actual = [{"role": "system", "content": "指令"}, {"role": "user", "content": "用户:什么是 token？\n问题:那中文呢？"}]
-    lines = render.failure_lines(verdict_of({"expected": expected, "actual": actual, "returned": {}}, "wrong_value",
-                                            Example(([], "q"), expected), TABLE[0]), "s.py")
+    expected = [
+        {"role": "system", "content": "指令"},
+        {"role": "user", "content": "用户：什么是 token？\n问题：那中文呢？"},
+    ]
+    actual = [
+        {"role": "system", "content": "指令"},
+        {"role": "user", "content": "用户:什么是 token？\n问题:那中文呢？"},
+    ]
+    lines = render.failure_lines(
+        verdict_of(
+            {"expected": expected, "actual": actual, "returned": {}},
+            "wrong_value",
+            Example(([], "q"), expected),
+            TABLE[0],
+        ),
+        "s.py",
+    )
     item = next(line for line in lines if '"用户:' in line)
     caret = lines[lines.index(item) + 1]
-    assert caret.index("^") == render.width(item[:item.index("用户:") + 2]) and "第 2 项的第" in caret
+    assert caret.index("^") == render.width(item[: item.index("用户:") + 2]) and "第 2 项的第" in caret
 
 
-@pytest.mark.parametrize("problem, facts, example, shown", [
-    ("wrong_type", {"returned": {"kind": "other", "type": "NoneType", "repr": "None"}},
-     Example(("x",), "x"), '期望: "x"'),
-    ("wrong_type", {"returned": {"kind": "data", "type": "list", "value": []}}, Example(([], "q"), None), "期望: None"),
-    ("raised", {"raised": {"type": "ValueError", "message": "no"}}, Example(("x",), "x"), '期望: "x"'),
-    ("timeout", {"seconds": 2.0}, Example(("x",), "x"), '期望: "x"'),
-    ("timeout", {"seconds": 2.0}, Example(([],), raises="ValueError", mentions="tool"), '期望: 抛出 ValueError'),
-    ("crashed", {"signal": 11}, Example(("x",), ["a", "b"]), '期望: ["a", "b"]'),
-    ("modified_input", {"before": [[1]], "after": [[2]]}, Example(([1],), "x", unchanged=True), "期望: 参数保持原样"),
-    ("same_object", {}, Example(([1],), [1], fresh=True), "期望: 一个新列表"),
-])
+@pytest.mark.parametrize(
+    "problem, facts, example, shown",
+    [
+        (
+            "wrong_type",
+            {"returned": {"kind": "other", "type": "NoneType", "repr": "None"}},
+            Example(("x",), "x"),
+            '期望: "x"',
+        ),
+        (
+            "wrong_type",
+            {"returned": {"kind": "data", "type": "list", "value": []}},
+            Example(([], "q"), None),
+            "期望: None",
+        ),
+        ("raised", {"raised": {"type": "ValueError", "message": "no"}}, Example(("x",), "x"), '期望: "x"'),
+        ("timeout", {"seconds": 2.0}, Example(("x",), "x"), '期望: "x"'),
+        ("timeout", {"seconds": 2.0}, Example(([],), raises="ValueError", mentions="tool"), '期望: 抛出 ValueError'),
+        ("crashed", {"signal": 11}, Example(("x",), ["a", "b"]), '期望: ["a", "b"]'),
+        (
+            "modified_input",
+            {"before": [[1]], "after": [[2]]},
+            Example(([1],), "x", unchanged=True),
+            "期望: 参数保持原样",
+        ),
+        ("same_object", {}, Example(([1],), [1], fresh=True), "期望: 一个新列表"),
+    ],
+)
 def test_every_failure_shows_what_was_expected(problem, facts, example, shown):
     lines = render.failure_lines(verdict_of(facts, problem, example), "s.py")
     assert any(line.strip().startswith(shown) for line in lines), lines
 
 
-@pytest.mark.parametrize("after, zh, en", [
-    ({"too_large": "<more than 1048576 characters>"}, "现值: (太大了，没有收回: 超过 1048576 个字符，一个值最多这么大)",
-     "after: (too large to come back: more than 1048576 characters, the most a value may have)"),
-    ({"unserializable": "[[{'role': 'user', 'content': '你好'}, <object object at 0x7f>]]"},
-     "现值: (不是普通数据，没有收回: [[{'role': 'user', 'content': '你好'}, <object object at 0x7f>]])",
-     "after: (not plain data, so it did not come back: [[{'role': 'user', 'content': '你好'}, <object object"),
-], ids=["too-large", "not-plain-data"])
+@pytest.mark.parametrize(
+    "after, zh, en",
+    [
+        (
+            {"too_large": "<more than 1048576 characters>"},
+            "现值: (太大了，没有收回: 超过 1048576 个字符，一个值最多这么大)",
+            "after: (too large to come back: more than 1048576 characters, the most a value may have)",
+        ),
+        (
+            {"unserializable": "[[{'role': 'user', 'content': '你好'}, <object object at 0x7f>]]"},
+            "现值: (不是普通数据，没有收回: [[{'role': 'user', 'content': '你好'}, <object object at 0x7f>]])",
+            "after: (not plain data, so it did not come back: [[{'role': 'user', 'content': '你好'}, <object object",
+        ),
+    ],
+    ids=["too-large", "not-plain-data"],
+)
 def test_arguments_afterwards_that_did_not_come_back_get_a_sentence(monkeypatch, after, zh, en):
     """x3, p1, g1: arguments grown past what a value may have (or made no plain data) are described by the child;
     the 现值 row said so in the child's own words, `{"too_large": "<more than 1048576 characters>"}`."""
@@ -208,25 +280,33 @@ SCALARS = [  # (returned, its 实际 line under check 1, under x2 (40 columns), 
     ("float('nan')", "nan  (类型是 float)", "nan", NOT_STR.format("float")),
     ("float('-inf')", "-inf  (类型是 float)", "-inf", NOT_STR.format("float")),
     ("True", "True  (类型是 bool)", "True", NOT_STR.format("bool")),
-    ("None", "None  (类型是 NoneType)", "None",
-     "提示: 函数返回了 None: 是不是忘了 return，或者某个分支没有 return？(TASK.md 1.5.1)"),
+    (
+        "None",
+        "None  (类型是 NoneType)",
+        "None",
+        "提示: 函数返回了 None: 是不是忘了 return，或者某个分支没有 return？(TASK.md 1.5.1)",
+    ),
     ("10 ** 69", "1" + "0" * 69 + "  (类型是 int)", "1" + "0" * 39 + "…", NOT_STR.format("int")),  # 70 digits: whole
     ("10 ** 80", "1" + "0" * 69 + "…  (类型是 int)", "1" + "0" * 39 + "…", NOT_STR.format("int")),
 ]
 
 
 @pytest.mark.parametrize("value, actual, returned, hint", SCALARS, ids=[row[0] for row in SCALARS])
-def test_a_number_bool_or_none_where_a_str_is_wanted_fails_as_before(tmp_path, monkeypatch, value, actual, returned,
-                                                                     hint):
+def test_a_number_bool_or_none_where_a_str_is_wanted_fails_as_before(
+    tmp_path, monkeypatch, value, actual, returned, hint
+):
     """Lab09 wants str: a returned int, float, bool or None fails `wrong_type` with the same lines whether the
     child sends it as plain data (a lab whose function returns an int needs that) or described by its repr."""
     monkeypatch.delenv("LAB_LANG", raising=False)
     student = tmp_path / "student.py"
-    student.write_text(f"def format_prompt(messages):\n    return {value}\n\n\n"
-                       f"def extract_response(output):\n    return {value}\n", encoding="utf-8")
+    student.write_text(
+        f"def format_prompt(messages):\n    return {value}\n\n\ndef extract_response(output):\n    return {value}\n",
+        encoding="utf-8",
+    )
     verdicts = judged(student, [LAB.check("1"), LAB.check("x2")])
     assert verdicts["1"].problem == "wrong_type" and verdicts["x2"].problem == "no_exception"
     lines = [line.strip() for line in render.failure_lines(verdicts["1"], "student.py")]
     assert lines[2:] == [f"实际: {actual}", hint], lines
-    assert f"实际: 没有抛出异常，返回了 {returned}" in [line.strip() for line in
-                                                 render.failure_lines(verdicts["x2"], "student.py")]
+    assert f"实际: 没有抛出异常，返回了 {returned}" in [
+        line.strip() for line in render.failure_lines(verdicts["x2"], "student.py")
+    ]

@@ -21,9 +21,14 @@ from labkit.instructor.results import StudentResult
 from results_fixtures import made_check, made_result
 
 CJK = re.compile("[\u4e00-\u9fff]")
-CLASS = {"ana": SOLUTION, "ben": STUDENTS / "wrong" / "no_trim.py", "cai": STUDENTS / "wrong" / "no_trim.py",
-         "dan": STUDENTS / "wrong" / "first_not_last.py", "eve": STUDENTS / "wrong" / "rstrip_only.py",
-         "fay": STUDENTS / "hostile" / "syntax_error.py"}
+CLASS = {
+    "ana": SOLUTION,
+    "ben": STUDENTS / "wrong" / "no_trim.py",
+    "cai": STUDENTS / "wrong" / "no_trim.py",
+    "dan": STUDENTS / "wrong" / "first_not_last.py",
+    "eve": STUDENTS / "wrong" / "rstrip_only.py",
+    "fay": STUDENTS / "hostile" / "syntax_error.py",
+}
 
 
 @pytest.fixture(scope="module")
@@ -46,15 +51,19 @@ def pages(tmp_path_factory):
             os.environ.pop("LAB_LANG") if saved is None else os.environ.__setitem__("LAB_LANG", saved)
         page = root / language / "report.html"
         open_copy = root / f"{language}-probe.html"  # the probe evaluates JS, which the page's CSP forbids
-        open_copy.write_text(re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "",
-                                    page.read_text(encoding="utf-8")), encoding="utf-8")
+        open_copy.write_text(
+            re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "", page.read_text(encoding="utf-8")),
+            encoding="utf-8",
+        )
         found[language] = (page, open_copy)
     return found
 
 
 def records(page: Path) -> list:
-    return [StudentResult.from_json(entry)
-            for entry in json.loads(page.with_name("grades.json").read_text(encoding="utf-8"))["students"]]
+    return [
+        StudentResult.from_json(entry)
+        for entry in json.loads(page.with_name("grades.json").read_text(encoding="utf-8"))["students"]
+    ]
 
 
 def test_the_common_mistakes_come_first_with_students_cases_and_examples(pages):
@@ -63,9 +72,13 @@ def test_the_common_mistakes_come_first_with_students_cases_and_examples(pages):
     assert dom.index('id="mistakes"') < dom.index('id="rates"') < dom.index('id="students"')
     shown = []
     for row in re.findall(r'<tr id="m\d+">(.*?)</tr>', dom, re.S):
-        shown.append([html.unescape(re.sub("<[^>]+>", "", cell)) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)])
-    expected = [[f"M{i}", m["text"], str(m["count"]), ", ".join(m["cases"]), ", ".join(m["examples"])]
-                for i, m in enumerate(figures.common_mistakes(records(page)), 1)]
+        shown.append(
+            [html.unescape(re.sub("<[^>]+>", "", cell)) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        )
+    expected = [
+        [f"M{i}", m["text"], str(m["count"]), ", ".join(m["cases"]), ", ".join(m["examples"])]
+        for i, m in enumerate(figures.common_mistakes(records(page)), 1)
+    ]
     assert shown == expected and len(shown) >= 4
     assert shown[1][:3] + shown[1][4:] == ["M2", text("hint.trim_one_side"), "3", "ben, cai, eve"]
     assert {column[0] for column in shown[1][3].split(", ")} == {"t", "x", "p", "g"}  # the drawn checks (p, g)
@@ -76,15 +89,19 @@ def test_the_pages_own_script_runs_under_its_policy_and_an_injected_one_does_not
     page, _ = pages["zh"]
     assert 'data-sorting="ready"' in dump_dom(page)
     forged = tmp_path / "forged.html"
-    forged.write_text(page.read_text(encoding="utf-8").replace(
-        "</body>", "<script>document.title = 'pwned';</script></body>"), encoding="utf-8")
+    forged.write_text(
+        page.read_text(encoding="utf-8").replace("</body>", "<script>document.title = 'pwned';</script></body>"),
+        encoding="utf-8",
+    )
     dom = dump_dom(forged)
     assert "<title>pwned</title>" not in dom and 'data-sorting="ready"' in dom
 
 
 def test_readable_at_420_px_only_the_tables_scroll_and_hints_are_text(pages):
     _, page = pages["zh"]
-    facts = probe(page, """(() => {
+    facts = probe(
+        page,
+        """(() => {
         const students = document.getElementById('students').parentElement;
         const hint = document.querySelector('#m1 td.hint');
         const box = hint.getBoundingClientRect();
@@ -92,7 +109,9 @@ def test_readable_at_420_px_only_the_tables_scroll_and_hints_are_text(pages):
                 table: students.scrollWidth, hint: hint.innerText, left: box.left, right: box.right,
                 viewport: document.querySelector('meta[name=viewport]').content,
                 font: parseFloat(getComputedStyle(hint).fontSize)};
-    })()""", width=420)
+    })()""",
+        width=420,
+    )
     assert facts["page"] <= 420 and facts["table"] > facts["wrapper"]  # the page fits; the wide table scrolls
     assert facts["hint"] == figures.common_mistakes(records(pages["zh"][0]))[0]["text"]
     assert 0 <= facts["left"] < facts["right"] <= 420
@@ -105,7 +124,9 @@ def test_the_students_table_uses_the_windows_width_at_1400_px(pages):
     width: every column inside it, no sideways scrolling, each status on one line, in both languages."""
     for language in ("zh", "en"):
         _, page = pages[language]
-        facts = probe(page, """(() => {
+        facts = probe(
+            page,
+            """(() => {
             const table = document.getElementById('students'), wrapper = table.parentElement;
             const lines = (cell) => { const range = document.createRange(); range.selectNodeContents(cell);
                                       return range.getClientRects().length; };
@@ -114,14 +135,19 @@ def test_the_students_table_uses_the_windows_width_at_1400_px(pages):
                     scrolls: wrapper.scrollWidth > wrapper.clientWidth, page: document.documentElement.scrollWidth,
                     statuses: Array.from(table.tBodies[0].rows).map(r => [r.cells[column].textContent,
                                                                           lines(r.cells[column])])};
-        })()""" % text("report.col.status", language=language), width=1400)
+        })()"""
+            % text("report.col.status", language=language),
+            width=1400,
+        )
         assert facts["right"] <= 1400 and not facts["scrolls"] and facts["page"] <= 1400, facts
         assert facts["statuses"] and all(count == 1 for _, count in facts["statuses"]), facts["statuses"]
 
 
 def test_every_column_sorts_both_ways(pages):
     _, page = pages["zh"]
-    order = probe(page, """(() => {
+    order = probe(
+        page,
+        """(() => {
         const table = document.getElementById('students');
         const column = Array.from(table.tHead.rows[0].cells).findIndex(c => c.textContent.trim() === '%s');
         const scores = () => Array.from(table.tBodies[0].rows).map(r => Number(r.cells[column].textContent));
@@ -135,7 +161,9 @@ def test_every_column_sorts_both_ways(pages):
         table.tHead.rows[0].cells[0].querySelector('button').click();
         table.tHead.rows[0].cells[0].querySelector('button').click();
         return {before, up, down, state, back: ids()};
-    })()""" % text("report.col.score"))
+    })()"""
+        % text("report.col.score"),
+    )
     assert order["up"] == sorted(order["up"]) and order["down"] == sorted(order["down"], reverse=True)
     assert order["state"] == "ascending" and order["up"] != order["down"]
     assert order["before"] == sorted(order["before"]) and order["back"] == sorted(order["before"], reverse=True)
@@ -143,11 +171,14 @@ def test_every_column_sorts_both_ways(pages):
 
 def test_printable_and_in_one_language(pages, tmp_path):
     _, page = pages["en"]
-    facts = probe(page, """(() => {
+    facts = probe(
+        page,
+        """(() => {
         const rules = Array.from(document.styleSheets[0].cssRules).filter(r => r.media && r.media.mediaText === 'print');
         return {print: rules.map(r => r.cssText).join(' '), text: document.body.innerText,
                 lang: document.documentElement.lang};
-    })()""")
+    })()""",
+    )
     assert ".scroll { overflow: visible; }" in facts["print"]  # nothing hides behind a scroll bar on paper
     assert facts["lang"] == "en" and not CJK.search(facts["text"]), CJK.findall(facts["text"])[:5]
     assert "Common mistakes" in facts["text"] and "Not graded (1)" in facts["text"]
@@ -172,12 +203,23 @@ def test_the_page_of_either_lab_has_its_checks_title_and_verdicts(lab, graded_cl
     page = (graded.out / "report.html").read_text(encoding="utf-8")
     e = html.escape
     subject = getattr(lab.title, current_language())  # a spec may leave the title out (the toy does)
-    title = text("report.title", title=lab.name, subject=subject) if subject else text("report.title_bare", title=lab.name)
+    title = (
+        text("report.title", title=lab.name, subject=subject) if subject else text("report.title_bare", title=lab.name)
+    )
     assert f"<title>{e(title)}</title>" in page and " ·  " not in title
     rows = graded.rows
-    rates = re.findall(r"<tr><th>([^<]*)</th><td>([^<]*)</td><td class=bar>.*?<td class=num>[^(]*\((\d+)/(\d+)\)</td>", page)
-    assert rates == [(check.column, e(text(check.label_key)), str(sum(row[check.column] == "1" for row in rows.values())),
-                      str(len(rows))) for check in lab.graded]
+    rates = re.findall(
+        r"<tr><th>([^<]*)</th><td>([^<]*)</td><td class=bar>.*?<td class=num>[^(]*\((\d+)/(\d+)\)</td>", page
+    )
+    assert rates == [
+        (
+            check.column,
+            e(text(check.label_key)),
+            str(sum(row[check.column] == "1" for row in rows.values())),
+            str(len(rows)),
+        )
+        for check in lab.graded
+    ]
     head = re.findall(r'<th aria-sort=none title="([^"]*)"><button type=button>([^<]*)</button>', page)
     assert head == [(e(text(check.label_key)), check.column) for check in lab.graded]
     for student, row in rows.items():
@@ -202,7 +244,8 @@ def test_common_mistakes_count_students_not_cases_and_leave_out_what_did_not_run
     assert [(m["hint"], m["count"], m["cases"], m["examples"], m["text"]) for m in mistakes] == [
         ("a", 2, ["t1", "t2"], ["s1", "s2"], "text of a"),
         ("b", 2, ["t3", "t6"], ["s2", "s3"], "text of b"),
-        ("c", 1, ["x1"], ["s3"], "text of c")]
+        ("c", 1, ["x1"], ["s3"], "text of c"),
+    ]
 
 
 def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
@@ -212,17 +255,34 @@ def test_a_class_of_3000_is_one_page_that_loads_and_sorts(tmp_path):
     from labkit.run.sandbox import Level
     from labkit.instructor.outputs import report_page
     from labkit.instructor.config import course_settings
-    records = [made_result(f"s{index:04d}", score=index * 37 % 101, max_score=100,
-                           cases={case.column: made_check(index % 3 > 0, hint="h", hint_text="slip") for case in LAB.graded})
-               for index in range(3000)]
+
+    records = [
+        made_result(
+            f"s{index:04d}",
+            score=index * 37 % 101,
+            max_score=100,
+            cases={case.column: made_check(index % 3 > 0, hint="h", hint_text="slip") for case in LAB.graded},
+        )
+        for index in range(3000)
+    ]
     page = tmp_path / "report.html"
-    page.write_text(re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "", report_page.page(
-        records, course_settings(), Level("bwrap", full=True))), encoding="utf-8")
-    facts = probe(page, """(() => {
+    page.write_text(
+        re.sub(
+            r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>",
+            "",
+            report_page.page(records, course_settings(), Level("bwrap", full=True)),
+        ),
+        encoding="utf-8",
+    )
+    facts = probe(
+        page,
+        """(() => {
         const table = document.getElementById('students');
         const column = Array.from(table.tHead.rows[0].cells).findIndex(c => c.textContent.trim() === '%s');
         table.tHead.rows[0].cells[column].querySelector('button').click();
         const scores = Array.from(table.tBodies[0].rows).map(r => Number(r.cells[column].textContent));
         return {rows: scores.length, sorted: scores.every((s, i) => i === 0 || scores[i - 1] <= s), top: Math.max(...scores)};
-    })()""" % text("report.col.score"))
+    })()"""
+        % text("report.col.score"),
+    )
     assert facts == {"rows": report_page.MAX_ROWS, "sorted": True, "top": sorted(r.score for r in records)[999]}

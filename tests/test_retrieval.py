@@ -32,7 +32,9 @@ def test_every_section_with_text_of_its_own_is_a_passage_and_no_fenced_block_is(
     sheet = TASK.read_text(encoding="utf-8")
     # a heading followed at once by a subheading (## 实验内容, ## 现象) has no text of its own
     own = [heading for heading, after in re.findall(r"^#{2,3} (.+)\n+(?=(.))", sheet, re.M) if after != "#"]
-    assert [heading.replace("`", "") for heading in own] == list(dict.fromkeys(p.heading for p in passages if p.heading))
+    assert [heading.replace("`", "") for heading in own] == list(
+        dict.fromkeys(p.heading for p in passages if p.heading)
+    )
     everything = " ".join(p.text for p in passages)
     assert "测试结果: 0 通过" not in everything and ">>> format_prompt" not in everything  # transcripts, examples
     assert "检索 (原句): 1.5.7" not in everything  # the chat's own quoted log never feeds the index that made it
@@ -47,7 +49,11 @@ def test_tokens_are_chinese_bigrams_latin_words_and_tags_without_function_words(
 
 
 def test_bm25_scores_are_the_formula():
-    docs = [Passage("S", "h", "", "苹果 香蕉"), Passage("S", "h", "", "苹果 苹果 樱桃 樱桃 樱桃"), Passage("S", "h", "", "葡萄")]
+    docs = [
+        Passage("S", "h", "", "苹果 香蕉"),
+        Passage("S", "h", "", "苹果 苹果 樱桃 樱桃 樱桃"),
+        Passage("S", "h", "", "葡萄"),
+    ]
     index = Index(docs)
     lengths = [len(tokens(f"h  {d.text}")) for d in docs]  # each passage is indexed with its heading ("h")
     average = sum(lengths) / 3
@@ -76,7 +82,9 @@ def test_evidence_never_carries_a_real_tag_and_long_passages_give_their_best_sen
     knowledge = KnowledgeBase()
     e3 = knowledge.search("回复要在最早出现的哪个标签处截断？")[0]
     assert "<|" not in e3.snippet("截断") and "USER_TAG" in e3.snippet("截断") and "END_TAG" in e3.snippet("截断")
-    long = next(hit for hit in knowledge.search("上下文长度 tiny model 模型 topics.txt n-gram") if len(hit.passage.text) > 500)
+    long = next(
+        hit for hit in knowledge.search("上下文长度 tiny model 模型 topics.txt n-gram") if len(hit.passage.text) > 500
+    )
     assert len(long.snippet("n-gram")) <= 120
 
 
@@ -89,8 +97,19 @@ def test_a_missing_or_damaged_sheet_means_no_search(tmp_path):
 def test_scores_are_the_same_bits_whatever_the_hash_seed():
     """A query's tokens are summed in the query's order, not a set's: under another PYTHONHASHSEED the scores
     (stored in chat-sessions.db) moved in their last bits, and a tie could then break against the sheet's order."""
-    probe = ("from lab09.chat.retrieval import KnowledgeBase\n"
-             "print([repr(hit.score) for hit in KnowledgeBase().search('trim_history 会保留 system 消息吗？')])")
-    runs = {subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True,
-                           env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout for seed in range(1, 7)}
+    probe = (
+        "from lab09.chat.retrieval import KnowledgeBase\n"
+        "print([repr(hit.score) for hit in KnowledgeBase().search('trim_history 会保留 system 消息吗？')])"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", probe],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env=dict(os.environ, PYTHONHASHSEED=str(seed)),
+        ).stdout
+        for seed in range(1, 7)
+    }
     assert len(runs) == 1, runs

@@ -45,5 +45,7 @@ def test_list_results_mark_their_first_differing_item():
     block = result.stdout.split("[TEST c4]")[1].split("[TEST c5]")[0]
     marked = [line for line in block.splitlines() if line.endswith("← 第 3 项起不同")]
     assert [line.split("← ")[0].strip() for line in marked] == [
-        '{"role": "assistant", "content": "晴，21°C。"},', '{"role": "retrieval", "content": "检索结果: 晴，21°C"},']
+        '{"role": "assistant", "content": "晴，21°C。"},',
+        '{"role": "retrieval", "content": "检索结果: 晴，21°C"},',
+    ]
     assert "… 前 1 项两边相同" in block and "… 后面还有 1 项" in block

@@ -37,8 +37,18 @@ def test_a_group_s_remainder_goes_to_its_first_checks():
     assert remainder and [LAB.points(case, 32) for case in six] == [share + (i < remainder) for i in range(len(six))]
 
 
-GRADED_WORDS = ("make test-full", "扩展检查", "性质检查", "生成检查", "extended check", "property check",
-                "generated check", "[TEST x", "[TEST p", "TEST 1")
+GRADED_WORDS = (
+    "make test-full",
+    "扩展检查",
+    "性质检查",
+    "生成检查",
+    "extended check",
+    "property check",
+    "generated check",
+    "[TEST x",
+    "[TEST p",
+    "TEST 1",
+)
 
 
 def test_nothing_graded_is_called_optional():
@@ -50,10 +60,18 @@ def test_nothing_graded_is_called_optional():
                 assert not any(graded in line for graded in GRADED_WORDS), (name, line)
 
 
-@pytest.mark.parametrize("content, complaint", [
-    ("[weights]\nsix = ten\n", "six"), ("[weights]\nbonus = 5\n", "bonus"), ("[extra]\n", "extra"),
-    ("[gradescope]\nvisibility = sometimes\n", "visibility"), ("[course]\nlanguage = fr\n", "language"),
-    ("[generated]\nsecret =\n", "secret"), ("no section\n", "no section")])
+@pytest.mark.parametrize(
+    "content, complaint",
+    [
+        ("[weights]\nsix = ten\n", "six"),
+        ("[weights]\nbonus = 5\n", "bonus"),
+        ("[extra]\n", "extra"),
+        ("[gradescope]\nvisibility = sometimes\n", "visibility"),
+        ("[course]\nlanguage = fr\n", "language"),
+        ("[generated]\nsecret =\n", "secret"),
+        ("no section\n", "no section"),
+    ],
+)
 def test_a_config_the_grader_cannot_use_is_refused_with_its_key(tmp_path, content, complaint):
     path = tmp_path / "grading.ini"
     path.write_text(content, encoding="utf-8")
@@ -77,8 +95,11 @@ def test_the_secret_is_the_course_file_s_alone_and_a_config_overrides_it_key_by_
 
 def test_weights_count_and_language_come_from_the_config(tmp_path):
     path = tmp_path / "grading.ini"
-    path.write_text("[weights]\nsix = 60\nextended = 40\nproperties = 0\ngenerated = 0\n[course]\nlanguage = en\n"
-                    "title = Lab09 (spring)\n", encoding="utf-8")
+    path.write_text(
+        "[weights]\nsix = 60\nextended = 40\nproperties = 0\ngenerated = 0\n[course]\nlanguage = en\n"
+        "title = Lab09 (spring)\n",
+        encoding="utf-8",
+    )
     scheme = config.load(path)
     assert scheme.max_score == 100 and scheme.points(LAB.in_group("six")[0]) == -(-60 // len(LAB.in_group("six")))
     assert scheme.generated_count == LAB.in_group("generated")[0].group.count and scheme.secret == config.load().secret
@@ -101,8 +122,23 @@ def test_gradescope_keeps_generated_checks_for_after_the_due_date(tmp_path):
     metadata = tmp_path / "submission_metadata.json"
     metadata.write_text(json.dumps({"users": [{"id": 1234, "name": "Alice"}]}), encoding="utf-8")
     results = tmp_path / "results.json"
-    subprocess.run([sys.executable, "-m", "labkit.instructor.grade", "--gradescope", "--submission", str(submission),
-                    "--results", str(results), "--metadata", str(metadata)], cwd=ROOT, check=True, env=clean_env())
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labkit.instructor.grade",
+            "--gradescope",
+            "--submission",
+            str(submission),
+            "--results",
+            str(results),
+            "--metadata",
+            str(metadata),
+        ],
+        cwd=ROOT,
+        check=True,
+        env=clean_env(),
+    )
     document = json.loads(results.read_text(encoding="utf-8"))
     tests = {test["number"]: test for test in document["tests"]}
     assert tests["g1"]["visibility"] == "after_due_date" and tests["g1"]["status"] == "failed"

@@ -20,13 +20,31 @@ KNOWLEDGE = KnowledgeBase()
 HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)>\x1b[31m\u202e'
 QUESTIONS = [*DEMO_SCRIPTS["zh"], HOSTILE, *[f"问题 {n}" for n in range(5, 10)]]
 EARLIER = ["什么是 token？", "那中文呢？"]  # a session stored before this one
-META = {"file": "framework/student.py", "seed": 4, "rewrite_state": "ready", "trim_state": "ready", "deadline_ms": 500,
-        "delay_ms": 0, "max_turns": 6, "demo": False, "language": "zh", "system": "你是一个简洁的助手。"}
+META = {
+    "file": "framework/student.py",
+    "seed": 4,
+    "rewrite_state": "ready",
+    "trim_state": "ready",
+    "deadline_ms": 500,
+    "delay_ms": 0,
+    "max_turns": 6,
+    "demo": False,
+    "language": "zh",
+    "system": "你是一个简洁的助手。",
+}
 
 
 def chatted(student, questions, store, seed):
-    chat = Chat(student, CHAT_MODEL, random.Random(seed), io.StringIO(), rewriter=REWRITER, knowledge=KNOWLEDGE,
-                store=store, settings=Settings(deadline_ms=60_000))
+    chat = Chat(
+        student,
+        CHAT_MODEL,
+        random.Random(seed),
+        io.StringIO(),
+        rewriter=REWRITER,
+        knowledge=KNOWLEDGE,
+        store=store,
+        settings=Settings(deadline_ms=60_000),
+    )
     store.begin(META)
     for question in questions:
         chat.turn(question)
@@ -81,8 +99,9 @@ def test_the_chart_shows_tokens_with_and_without_trimming_and_the_evidence(sessi
 def test_each_turn_says_what_its_evidence_cost_and_that_the_next_prompt_no_longer_carries_it(session, page):
     turns, _, _ = session
     source = page.read_text(encoding="utf-8")
-    assert all(turn.evidence_tokens > 0 for turn in turns[:3]) and all(turn.evidence == "" or turn.evidence_tokens
-                                                                         for turn in turns)
+    assert all(turn.evidence_tokens > 0 for turn in turns[:3]) and all(
+        turn.evidence == "" or turn.evidence_tokens for turn in turns
+    )
     assert [session_page.carried(turns, index) for index in range(len(turns))] == [0] * (len(turns) - 1) + [None]
     for turn in turns[:-1]:
         assert f"资料: 这一轮的消息里 {turn.evidence_tokens} 个 token；下一轮的提示词里还剩 0 个。" in source
@@ -99,7 +118,9 @@ def test_the_rewrites_of_every_stored_session_are_listed_newest_first_with_what_
     assert "那中文呢？" in table.split(f'id="session-{store.session - 1}"')[1]  # the earlier session's follow-up
     assert "&lt;script&gt;alert(1)" in table and "<script>" not in table  # stored text is escaped too
     stored = store.follow_ups()[0]
-    gained = sum(title not in {t for t, _ in row.original_hits} for row in stored for title, _ in row.rewritten_hits or ())
+    gained = sum(
+        title not in {t for t, _ in row.original_hits} for row in stored for title, _ in row.rewritten_hits or ()
+    )
     assert gained and table.count('<li class="gained">') == gained  # ★ on what only the rewrite found
     third = [row for row in stored if row.session == store.session and row.turn == 3][0]
     assert third.rewritten_hits[0][0].endswith(RIGHT[2].replace("1.5.7", "trim_history 按整轮裁剪历史"))
@@ -116,23 +137,36 @@ def test_what_a_rewrite_lost_of_what_the_question_found_is_marked(session, page)
         section = source.split(f'<section class="turn" id="turn-{turn.number}">')[1].split("</section>")[0]
         question = section.split('<div class="hits-original">')[1].split("</div>")[0]
         kept = {hit.passage.title for hit in turn.hits_rewritten or ()}
-        lost = [] if turn.hits_rewritten is None or turn.rewrite_state == "fallback" else [
-            hit for hit in turn.hits_original if hit.passage.title not in kept]
+        lost = (
+            []
+            if turn.hits_rewritten is None or turn.rewrite_state == "fallback"
+            else [hit for hit in turn.hits_original if hit.passage.title not in kept]
+        )
         assert question.count('<li class="lost">') == len(lost) and question.count("✗") == len(lost)
     assert any(turn.rewrite_state == "done" for turn in turns)
     summary = source.split('<table id="summary">')[1].split("</table>")[0]
     assert summary.count('class="lost"') == sum(
-        1 for t in turns if t.rewrite_state in ("done", "same") and t.hits_rewritten is not None and t.hits_original
-        and t.hits_original[0].passage.title not in {h.passage.title for h in t.hits_rewritten})
+        1
+        for t in turns
+        if t.rewrite_state in ("done", "same")
+        and t.hits_rewritten is not None
+        and t.hits_original
+        and t.hits_original[0].passage.title not in {h.passage.title for h in t.hits_rewritten}
+    )
     table = source.split('<table id="rewrites-table">')[1].split("</table>")[0]
     stored = store.follow_ups()[0]
-    lost = sum(title not in {t for t, _ in row.rewritten_hits or ()} for row in stored if row.rewritten_hits is not None
-               and row.state != "fallback" for title, _ in row.original_hits)
+    lost = sum(
+        title not in {t for t, _ in row.rewritten_hits or ()}
+        for row in stored
+        if row.rewritten_hits is not None and row.state != "fallback"
+        for title, _ in row.original_hits
+    )
     assert lost and table.count('<li class="lost">') == lost
 
 
 def test_an_empty_reply_or_a_single_turn_still_draws():
     from lab09.chat.main import Turn
+
     svg = session_page.chart([Turn(1, "你好", asked="你好", tokens_before=10, tokens_after=10)])
     assert svg.count("<polyline") == 3
 
@@ -157,15 +191,19 @@ def probed(page, tmp_path_factory):
 def test_the_page_renders_in_a_real_browser(chromium, page, probed):
     dom = browser.dump_dom(page)
     assert dom.count('class="turn"') == len(QUESTIONS) and dom.count("<polyline") == 3
-    facts = browser.probe(probed, "({scripts: document.scripts.length, images: document.images.length,"
-                                " wide: document.documentElement.scrollWidth,"
-                                " chart: document.getElementById('token-chart').getBoundingClientRect().width,"
-                                " rows: document.querySelectorAll('#summary tbody tr').length,"
-                                " hits: document.querySelectorAll('#turn-2 .hits-rewritten li').length,"
-                                " followUps: document.querySelectorAll('#rewrites-table tr.follow-up').length,"
-                                " sessions: document.querySelectorAll('#rewrites-table tr.session').length,"
-                                " gained: getComputedStyle(document.querySelector('li.gained')).fontWeight,"
-                                " hostile: document.querySelector('#turn-4 .question').textContent})", width=1000)
+    facts = browser.probe(
+        probed,
+        "({scripts: document.scripts.length, images: document.images.length,"
+        " wide: document.documentElement.scrollWidth,"
+        " chart: document.getElementById('token-chart').getBoundingClientRect().width,"
+        " rows: document.querySelectorAll('#summary tbody tr').length,"
+        " hits: document.querySelectorAll('#turn-2 .hits-rewritten li').length,"
+        " followUps: document.querySelectorAll('#rewrites-table tr.follow-up').length,"
+        " sessions: document.querySelectorAll('#rewrites-table tr.session').length,"
+        " gained: getComputedStyle(document.querySelector('li.gained')).fontWeight,"
+        " hostile: document.querySelector('#turn-4 .question').textContent})",
+        width=1000,
+    )
     assert facts["scripts"] == 0 and facts["images"] == 0
     assert facts["wide"] <= 1000 and facts["chart"] > 300
     assert facts["rows"] == len(QUESTIONS) and facts["hits"] == 3 and facts["sessions"] == 2
@@ -177,13 +215,16 @@ def test_the_charts_y_axis_ticks_are_numbers_and_its_title_stands_beside_them(ch
     """The y axis once read "token" where its middle tick's number belongs (issue 26): every text left of the axis
     that is not the rotated title is a number, the middle one half the highest."""
     turns, _, _ = session
-    facts = browser.probe(probed, "(() => { const svg = document.getElementById('token-chart');"
-                                  " const axis = svg.querySelector('line:nth-of-type(2)').getBoundingClientRect();"
-                                  " return [...svg.querySelectorAll('text')].map(t => {"
-                                  " const box = t.getBoundingClientRect();"
-                                  " return {text: t.textContent, right: box.right, top: box.top, width: box.width,"
-                                  " height: box.height, middle: (box.top + box.bottom) / 2, axis: axis.left,"
-                                  " bottom: axis.bottom}; }); })()")
+    facts = browser.probe(
+        probed,
+        "(() => { const svg = document.getElementById('token-chart');"
+        " const axis = svg.querySelector('line:nth-of-type(2)').getBoundingClientRect();"
+        " return [...svg.querySelectorAll('text')].map(t => {"
+        " const box = t.getBoundingClientRect();"
+        " return {text: t.textContent, right: box.right, top: box.top, width: box.width,"
+        " height: box.height, middle: (box.top + box.bottom) / 2, axis: axis.left,"
+        " bottom: axis.bottom}; }); })()",
+    )
     left = [fact for fact in facts if fact["right"] <= fact["axis"] and fact["middle"] <= fact["bottom"]]  # not 轮
     titles = [fact for fact in left if not fact["text"].isdigit()]
     ticks = sorted((fact for fact in left if fact["text"].isdigit()), key=lambda fact: fact["top"])

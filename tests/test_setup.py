@@ -41,8 +41,9 @@ def test_offline_install_says_what_it_does_then_gets_one_clear_line(tmp_path):
     # an index that answers nothing, named the way a user names their own (pip's config, not ours, decides)
     env = clean_env(PIP_INDEX_URL="http://127.0.0.1:9/simple", PIP_CONFIG_FILE=os.devnull, PIP_FIND_LINKS="")
     started = time.monotonic()
-    result = make("test", f"VENV={tmp_path / 'v env'}", f"BASE_PYTHON={spaced}", env=env, timeout=300,
-                  this_python=False)
+    result = make(
+        "test", f"VENV={tmp_path / 'v env'}", f"BASE_PYTHON={spaced}", env=env, timeout=300, this_python=False
+    )
     assert time.monotonic() - started < 60  # a generous bound (idle: about 6 s); pip_environment keeps it short
     assert result.returncode != 0
     lines = [line for line in result.stderr.splitlines() if line.startswith("[setup]")]
@@ -60,8 +61,14 @@ def test_pip_gives_up_after_one_retry_unless_the_user_said_otherwise():
 
 
 def test_a_slow_step_shows_dots_and_its_last_line_is_kept(capsys):
-    code, last = setup_venv.run_with_dots([sys.executable, "-c", "import time; print('working'); time.sleep(2.5); "
-                                           "print('ERROR: no network'); print('bye'); raise SystemExit(1)"])
+    code, last = setup_venv.run_with_dots(
+        [
+            sys.executable,
+            "-c",
+            "import time; print('working'); time.sleep(2.5); "
+            "print('ERROR: no network'); print('bye'); raise SystemExit(1)",
+        ]
+    )
     assert code == 1 and last == "ERROR: no network"  # pip's error line, not whatever came after it
     assert capsys.readouterr().err.count(".") >= 1
 
@@ -109,24 +116,30 @@ def old_interpreters() -> list[str]:
     return list(found.values())
 
 
-@pytest.mark.parametrize("python", old_interpreters() or [None], ids=lambda path: Path(path).parent.parent.name
-                         if path else "none")
+@pytest.mark.parametrize(
+    "python", old_interpreters() or [None], ids=lambda path: Path(path).parent.parent.name if path else "none"
+)
 def test_an_old_python_gets_help_and_is_told_which_python_the_lab_needs(python):
     """`python3.9 lab.py help` crashed (KeyError: 'help.challenge': the lab's line, asked for with no spec loaded);
     help answers on any Python, and every other target says in one line which Python it needs."""
     if python is None:
         pytest.skip("no Python older than 3.10 here")
-    helped = subprocess.run([python, "lab.py", "help"], cwd=ROOT, env=clean_env(), capture_output=True, text=True,
-                            timeout=120)
+    helped = subprocess.run(
+        [python, "lab.py", "help"], cwd=ROOT, env=clean_env(), capture_output=True, text=True, timeout=120
+    )
     assert "Traceback" not in helped.stderr
     assert (helped.returncode, "lab.py test" in helped.stdout) == (0, True) or "3.10" in helped.stderr
-    tested = subprocess.run([python, "lab.py", "test"], cwd=ROOT, env=clean_env(), capture_output=True, text=True,
-                            timeout=120)
+    tested = subprocess.run(
+        [python, "lab.py", "test"], cwd=ROOT, env=clean_env(), capture_output=True, text=True, timeout=120
+    )
     assert tested.returncode != 0 and "Traceback" not in tested.stderr and "3.10" in tested.stderr
 
 
-@pytest.mark.parametrize("command", [["make", "--no-print-directory", "clean"], [sys.executable, "lab.py", "clean"]],
-                         ids=["make clean", "python lab.py clean"])
+@pytest.mark.parametrize(
+    "command",
+    [["make", "--no-print-directory", "clean"], [sys.executable, "lab.py", "clean"]],
+    ids=["make clean", "python lab.py clean"],
+)
 def test_clean_removes_run_artefacts_but_never_the_student_file_or_venv(tmp_path, command):
     lab = tmp_path / "lab"
     shutil.copytree(ROOT, lab, ignore=shutil.ignore_patterns(".venv*", ".git"))
@@ -151,6 +164,7 @@ def test_make_clean_takes_the_labs_leftover_files_from_the_venvs_note_else_from_
     """`make clean` runs before every `make test`: it reads Lab.clean from the note a run that loaded the spec left
     in the lab's venv (loading the spec would cost it 40 ms), and from the spec when the note is of another one."""
     from labkit import entry
+
     venv = tmp_path / ".venv"
     venv.mkdir()
     monkeypatch.setattr(entry, "ROOT", str(tmp_path))
@@ -199,12 +213,20 @@ def fake_venv(folder, version: str):
 def test_a_venv_of_another_python_is_named_in_one_line_and_still_used(tmp_path):
     """python3.13 lab.py with a .venv a 3.9 made: one line says so and how to switch; the run goes on."""
     venv = fake_venv(tmp_path / "old venv", "3.9")
-    result = subprocess.run([sys.executable, "lab.py", "test", f"VENV={venv}"], cwd=ROOT, env=clean_env(),
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "lab.py", "test", f"VENV={venv}"],
+        cwd=ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     lines = [line for line in result.stderr.splitlines() if line.startswith("[setup]")]
     this = "%d.%d" % sys.version_info[:2]
-    assert lines == [f"[setup] {venv} 是 Python 3.9 建的，这次照样用它 (不是 Python {this})；要换成 {this}: "
-                     f'python lab.py test BASE_PYTHON="{sys.executable}"'], result.stderr
+    assert lines == [
+        f"[setup] {venv} 是 Python 3.9 建的，这次照样用它 (不是 Python {this})；要换成 {this}: "
+        f'python lab.py test BASE_PYTHON="{sys.executable}"'
+    ], result.stderr
     assert text("summary", "zh", passed=0, failed=len(LAB.selected("test"))) in result.stdout
 
 
@@ -214,11 +236,19 @@ def test_base_python_remakes_a_venv_of_another_python_and_keeps_it_when_that_fai
     how to switch by hand."""
     venv = fake_venv(tmp_path / "venv", "3.9")
     env = clean_env(PIP_INDEX_URL="http://127.0.0.1:9/simple", PIP_CONFIG_FILE=os.devnull, PIP_FIND_LINKS="")
-    result = subprocess.run([sys.executable, "lab.py", "test", f"VENV={venv}", f"BASE_PYTHON={sys.executable}"],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "lab.py", "test", f"VENV={venv}", f"BASE_PYTHON={sys.executable}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     lines = [line for line in result.stderr.splitlines() if line.startswith("[setup]")]
     assert len(lines) == 3, result.stderr
-    assert lines[0].startswith(f"[setup] {venv} 是 Python 3.9 建的，用 Python {'%d.%d' % sys.version_info[:2]} 重新创建")
+    assert lines[0].startswith(
+        f"[setup] {venv} 是 Python 3.9 建的，用 Python {'%d.%d' % sys.version_info[:2]} 重新创建"
+    )
     assert "pip config set global.index-url" in lines[1] and str(venv) in lines[1]
     assert lines[2].startswith(f"[setup] 原来的 {venv} (Python 3.9) 没有动")
     assert text("summary", "zh", passed=0, failed=len(LAB.selected("test"))) in result.stdout  # the old venv ran them
@@ -238,4 +268,3 @@ def test_a_remade_venv_takes_the_old_ones_place_only_when_complete(tmp_path, mon
     setup_venv.rebuild(str(venv), "requirements.txt")
     assert made == [(str(venv), "3.9")] and (venv / "made").exists()
     assert sorted(path.name for path in tmp_path.iterdir()) == ["venv"]
-

@@ -20,8 +20,12 @@ def complaint(block, there, wanted) -> str:
     """The failure of a stale table: which one, what to run, and the diff."""
     if there is None:
         return f"{block.file} {block.marker}: the marker must be there exactly once"
-    diff = difflib.unified_diff(there.splitlines(keepends=True), wanted.splitlines(keepends=True),
-                                f"{block.file} (now)", f"{block.file} (make tables)")
+    diff = difflib.unified_diff(
+        there.splitlines(keepends=True),
+        wanted.splitlines(keepends=True),
+        f"{block.file} (now)",
+        f"{block.file} (make tables)",
+    )
     return f"{block.file} {block.marker}: stale, run make tables\n" + "".join(diff)
 
 
@@ -36,8 +40,11 @@ def test_generated_tables_are_current(block):
 def reweighted(lab, **points):
     """`lab` with other points for some groups, as an edit of its spec would give."""
     groups = {group.id: replace(group, points=points.get(group.id, group.points)) for group in lab.groups}
-    return replace(lab, groups=tuple(groups.values()),
-                   checks=tuple(replace(check, group=groups[check.group.id]) for check in lab.checks))
+    return replace(
+        lab,
+        groups=tuple(groups.values()),
+        checks=tuple(replace(check, group=groups[check.group.id]) for check in lab.checks),
+    )
 
 
 def copied(tmp_path):
@@ -60,14 +67,21 @@ def test_a_changed_weight_rewrites_every_table_and_nothing_else(tmp_path):
     assert message.startswith("TASK.md <!-- scheme -->: stale, run make tables\n")
     assert f"\n-| {zh} | TEST 1–{last} | `make test` | {was} |\n" in message
     assert f"\n+| {zh} | TEST 1–{last} | `make test` | {now} |\n" in message
-    weighed = [b for b in sheets.blocks(LAB) if b.marker in ("<!-- scheme -->", "<!-- scheme: readme -->",
-                                                                "<!-- course-file -->")]  # not the cases, transcripts
+    weighed = [
+        b
+        for b in sheets.blocks(LAB)
+        if b.marker in ("<!-- scheme -->", "<!-- scheme: readme -->", "<!-- course-file -->")
+    ]  # not the cases, transcripts
     assert sorted(sheets.write(changed, root)) == sorted(f"{b.file} {b.marker}" for b in weighed)
     assert sheets.stale(changed, root) == [] and sheets.write(changed, root) == []
     after = {name: (root / name).read_text(encoding="utf-8") for name in before}
-    assert f"| `six` | `t1`…`{six[-1].column}` | {now} | {'–'.join(map(str, each))} | `make test` |" in after["README.md"]
-    assert (f"| {en} | TEST 1–{last} | `make test` | {now} |\n| extended checks | TEST {extended[0].id}–"
-            f"{extended[-1].id} | `make test-full` | {rest} |") in after["TASK.en.md"]
+    assert (
+        f"| `six` | `t1`…`{six[-1].column}` | {now} | {'–'.join(map(str, each))} | `make test` |" in after["README.md"]
+    )
+    assert (
+        f"| {en} | TEST 1–{last} | `make test` | {now} |\n| extended checks | TEST {extended[0].id}–"
+        f"{extended[-1].id} | `make test-full` | {rest} |"
+    ) in after["TASK.en.md"]
     assert f"| `[weights] six` | {now} |" in after["README.md"]
     for name, text in before.items():  # only the lines of the tables changed
         removed = [line for line in difflib.ndiff(text.splitlines(), after[name].splitlines()) if line[:1] in "-+"]
@@ -99,8 +113,11 @@ def test_make_tables_writes_every_table_of_either_lab_from_its_spec(lab, tmp_pat
 
 def test_the_command_prints_one_table_and_refuses_what_it_does_not_know():
     run = [sys.executable, "-m", "labkit.instructor.sheets"]
-    for argument, wanted in (("zh", sheets.scheme_table(LAB, "zh")), ("en", sheets.scheme_table(LAB, "en")),
-                             ("readme", sheets.readme_table(LAB))):
+    for argument, wanted in (
+        ("zh", sheets.scheme_table(LAB, "zh")),
+        ("en", sheets.scheme_table(LAB, "en")),
+        ("readme", sheets.readme_table(LAB)),
+    ):
         result = subprocess.run(run + [argument], cwd=ROOT, env=clean_env(), capture_output=True, text=True)
         assert (result.returncode, result.stdout) == (0, wanted)
     result = subprocess.run(run + ["fr"], cwd=ROOT, env=clean_env(), capture_output=True, text=True)

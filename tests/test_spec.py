@@ -38,10 +38,11 @@ def test_the_toy_lab_selects_its_own_checks():
 
 def test_the_grades_header_has_a_column_per_graded_check_of_the_active_lab(lab):
     header = grades_csv.csv_header()  # grades.csv: a column per graded check, then the points of each graded group
-    assert header[4:4 + len(lab.graded)] == [check.column for check in lab.graded]
-    assert header[-len(lab.graded_groups):] == [f"{group.id}_points" for group in lab.graded_groups]
-    assert len(header) == 4 + len(lab.graded) + len(grades_csv.LMS_COLUMNS) + len(grades_csv.RUN_COLUMNS) + \
-        len(lab.graded_groups)
+    assert header[4 : 4 + len(lab.graded)] == [check.column for check in lab.graded]
+    assert header[-len(lab.graded_groups) :] == [f"{group.id}_points" for group in lab.graded_groups]
+    assert len(header) == 4 + len(lab.graded) + len(grades_csv.LMS_COLUMNS) + len(grades_csv.RUN_COLUMNS) + len(
+        lab.graded_groups
+    )
     with pytest.raises(KeyError, match=f"{lab.id} has no check 'z9'"):
         lab.check("z9")
 
@@ -50,10 +51,22 @@ GROUP = Group(id="basic", points=10, stage="test", name=Text("基本", "basic"))
 
 
 def toy(**changes) -> dict:
-    fields = dict(id="toy", name="Toy", root=ROOT, student_file="calc.py", solution="solution.py", given="ops",
-                  functions=("evaluate",), sheets={}, groups=(GROUP,), sections=(Section(id="main"),),
-                  checks=(Case(id="1", function="evaluate", group=GROUP, section="main", hint="hint.one"),
-                          Case(id="2", function="evaluate", group=GROUP, section="main", hint="hint.two")))
+    fields = dict(
+        id="toy",
+        name="Toy",
+        root=ROOT,
+        student_file="calc.py",
+        solution="solution.py",
+        given="ops",
+        functions=("evaluate",),
+        sheets={},
+        groups=(GROUP,),
+        sections=(Section(id="main"),),
+        checks=(
+            Case(id="1", function="evaluate", group=GROUP, section="main", hint="hint.one"),
+            Case(id="2", function="evaluate", group=GROUP, section="main", hint="hint.two"),
+        ),
+    )
     fields.update(changes)
     return fields
 
@@ -68,15 +81,26 @@ def test_points_are_shared_or_stated_for_every_check_of_a_group():
         Lab(**toy(checks=(replace(checks[0], points=7), checks[1])))
 
 
-@pytest.mark.parametrize("change, complaint", [
-    ({"checks": toy()["checks"][:1] * 2}, "check 1: the id is used twice"),
-    ({"sections": (Section(id="other"),)}, "section main is not one of the lab's sections"),
-    ({"functions": ("tokens",)}, "function evaluate is not one of the lab's functions"),
-    ({"groups": ()}, "group basic is not one of the lab's groups"),
-    ({"network": "loopback"}, "network 'loopback': the engine has only none"),
-    ({"checks": (DrawnCheck(id="p1", function="evaluate", group=GROUP, section="main", hint="hint.one",
-                            inputs="ops"),)}, "check p1: section graded_main is not one of the lab's sections"),
-])
+@pytest.mark.parametrize(
+    "change, complaint",
+    [
+        ({"checks": toy()["checks"][:1] * 2}, "check 1: the id is used twice"),
+        ({"sections": (Section(id="other"),)}, "section main is not one of the lab's sections"),
+        ({"functions": ("tokens",)}, "function evaluate is not one of the lab's functions"),
+        ({"groups": ()}, "group basic is not one of the lab's groups"),
+        ({"network": "loopback"}, "network 'loopback': the engine has only none"),
+        (
+            {
+                "checks": (
+                    DrawnCheck(
+                        id="p1", function="evaluate", group=GROUP, section="main", hint="hint.one", inputs="ops"
+                    ),
+                )
+            },
+            "check p1: section graded_main is not one of the lab's sections",
+        ),
+    ],
+)
 def test_a_spec_that_contradicts_itself_is_refused_naming_the_field(change, complaint):
     with pytest.raises(ValueError, match=complaint):
         Lab(**toy(**change))
@@ -94,7 +118,8 @@ def test_the_active_lab_is_the_one_lab_spec_names(tmp_path):
         "          texts=('toyspec',))\n"
         "TEXTS = {key: (key, key) for key in ('case.1.label', 'hint.one', 'section.main', 'summary.pointer',\n"
         "                                     'summary.stub_elsewhere')}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     show = "from labkit.spec import active; print(active().name, [c.column for c in active().graded])"
     env = clean_env(LAB_SPEC="toyspec", PYTHONPATH=f"{tmp_path}")
     toy_run = subprocess.run([sys.executable, "-c", show], cwd=ROOT, env=env, capture_output=True, text=True)

@@ -38,7 +38,7 @@ def imported(name: str, path: Path, known: dict) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(up + ([base] if base else []))
             targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
         else:
@@ -60,7 +60,7 @@ def test_the_import_graph_of_the_packages_has_no_cycle():
 
     def visit(name):
         if name in stack:
-            raise AssertionError("import cycle: " + " -> ".join(stack[stack.index(name):] + [name]))
+            raise AssertionError("import cycle: " + " -> ".join(stack[stack.index(name) :] + [name]))
         if name in done:
             return
         stack.append(name)
@@ -85,16 +85,23 @@ def _top_level(name: str) -> set[str]:
 
 
 def test_no_core_module_imports_a_lab():
-    wrong = {name: sorted(target for target in targets if target.split(".")[0] in ("lab09", "framework"))
-             for name, targets in GRAPH.items() if name.split(".")[0] == "labkit"}
+    wrong = {
+        name: sorted(target for target in targets if target.split(".")[0] in ("lab09", "framework"))
+        for name, targets in GRAPH.items()
+        if name.split(".")[0] == "labkit"
+    }
     assert {name: targets for name, targets in wrong.items() if targets} == {}
 
 
 def test_the_one_way_the_core_reaches_a_lab_is_spec_active_importing_the_module_LAB_SPEC_names():
     source = (ROOT / "labkit" / "spec.py").read_text(encoding="utf-8")
     assert 'importlib.import_module("framework").LAB_SPEC' in source
-    importing = [path.relative_to(ROOT).as_posix() for name, path in MODULES.items() if name.startswith("labkit")
-                 and re.search(r"import_module\(\s*['\"](?:lab09|framework)", path.read_text(encoding="utf-8"))]
+    importing = [
+        path.relative_to(ROOT).as_posix()
+        for name, path in MODULES.items()
+        if name.startswith("labkit")
+        and re.search(r"import_module\(\s*['\"](?:lab09|framework)", path.read_text(encoding="utf-8"))
+    ]
     assert importing == ["labkit/course.py", "labkit/spec.py"]  # the course's labs: framework.LAB_SPEC is its default
 
 
@@ -108,6 +115,7 @@ def lab_names(spec: str) -> set[str]:
     """What only a lab may name: its functions, its given module's values and names, its name and id, its
     student file's name."""
     from labkit.run.engine import Runtime
+
     lab = load(spec)
     given = Runtime.of(lab).given
     words = {*lab.functions, lab.student_file_name, lab.name, lab.id}
@@ -124,6 +132,7 @@ def scaffold_words(words: set) -> set:
     given module's name and value), and which are no word of the default lab (whose file names it copies): a lab
     `make new-lab` wrote names them as the scaffold does, which alone may."""
     from labkit.instructor import new_lab
+
     written = "".join(new_lab.files("scaffold_probe").values())
     return {word for word in words if word in written} - lab_names(LABS[0]) - {"lab09", "Lab09"}
 
@@ -152,15 +161,21 @@ def test_the_names_searched_for_include_each_labs_functions_tags_and_files():
     assert {"format_prompt", "extract_response", "<|assistant|>", "ASSISTANT_TAG", "student.py", "Lab09"} <= lab09
     toy = lab_names(KNOWN["toy"])
     assert {"split_tokens", "to_rpn", "OPERATORS", "PRECEDENCE", "calc.py", "toycalc"} <= toy
-    assert scaffold_words(lab09 | toy | {"lab09", "Lab09"}) == set()  # the scaffold may name no word of a lab it did not write
+    # the scaffold may name no word of a lab it did not write
+    assert scaffold_words(lab09 | toy | {"lab09", "Lab09"}) == set()
 
 
 def test_the_makefile_names_no_labs_own_target_or_setting():
     """A lab's own targets and their settings are stated once, in its spec: the Makefile hands a target it has no
     rule for to lab.py (`.DEFAULT`), whose settings come in the environment (make exports its command line's)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    named = [(spec, target.name, option.name) for spec in LABS for target in load(spec).targets if target.module
-             for option in target.options]
+    named = [
+        (spec, target.name, option.name)
+        for spec in LABS
+        for target in load(spec).targets
+        if target.module
+        for option in target.options
+    ]
     assert named, "no lab of the suite has a target with settings: nothing is checked"
     assert [(spec, target) for spec, target, _ in named if re.search(rf"^{target}\s*:", makefile, re.M)] == []
     assert [(spec, option) for spec, _, option in named if f"$({option})" in makefile] == []

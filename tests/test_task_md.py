@@ -20,14 +20,26 @@ def test_front_matter_and_course_sections():
         assert key in front
     assert re.search(r"^> 实验编号: .*预计耗时: .*本节产出: ", TASK, re.M)
     headings = re.findall(r"^## (.+)$", TASK, re.M)
-    for section in ("实验目的", "为什么", "实验环境", "实验内容", "现象", "常见错误与排查顺序", "思考题", "上节 / 下节"):
+    for section in (
+        "实验目的",
+        "为什么",
+        "实验环境",
+        "实验内容",
+        "现象",
+        "常见错误与排查顺序",
+        "思考题",
+        "上节 / 下节",
+    ):
         assert any(h.startswith(section) for h in headings), section
     assert "**必做**" in TASK and "**选做**" in TASK
     assert "Lab08" in TASK and "Lab10" in TASK and "/v1/chat/completions" in TASK
 
 
 def _numbered(sheet: str) -> tuple:
-    return (re.findall(r"^### (1\.5\.\d+)", sheet, re.M), sorted(set(re.findall(r"^- \*\*([EFRT]\d)\*\*", sheet, re.M))))
+    return (
+        re.findall(r"^### (1\.5\.\d+)", sheet, re.M),
+        sorted(set(re.findall(r"^- \*\*([EFRT]\d)\*\*", sheet, re.M))),
+    )
 
 
 def common_mistakes(sheet: str, heading: str = "## 常见错误与排查顺序") -> list:
@@ -38,8 +50,28 @@ def common_mistakes(sheet: str, heading: str = "## 常见错误与排查顺序")
 
 def test_every_place_a_hint_points_to_exists():
     tasks, rules = (set(found) for found in _numbered(TASK))
-    assert {"F1", "F2", "F3", "F4", "E1", "E2", "E3", "E4", "T1", "T2", "T3", "T4", "T5",
-            "R1", "R2", "R3", "R4", "R5", "R6", "R7"} <= rules
+    assert {
+        "F1",
+        "F2",
+        "F3",
+        "F4",
+        "E1",
+        "E2",
+        "E3",
+        "E4",
+        "T1",
+        "T2",
+        "T3",
+        "T4",
+        "T5",
+        "R1",
+        "R2",
+        "R3",
+        "R4",
+        "R5",
+        "R6",
+        "R7",
+    } <= rules
     mistakes = {str(number) for number in common_mistakes(TASK)}
     assert common_mistakes(TASK) == common_mistakes(TASK_EN, "## Common mistakes")
     for zh, en in CATALOGUE.values():
@@ -57,8 +89,9 @@ def test_english_sheet_keeps_the_structure_of_the_chinese_one():
     assert len(re.findall(r"^## ", TASK_EN, re.M)) == len(re.findall(r"^## ", TASK, re.M))
     assert re.findall(r"<!-- transcript: (\w+) -->", TASK_EN) == re.findall(r"<!-- transcript: (\w+) -->", TASK)
     assert TASK_EN.count("```python") == TASK.count("```python")
-    assert len(re.findall(r"^\d+\. ", TASK_EN.split("## Questions")[1], re.M)) == \
-        len(re.findall(r"^\d+\. ", TASK.split("## 思考题")[1], re.M))
+    assert len(re.findall(r"^\d+\. ", TASK_EN.split("## Questions")[1], re.M)) == len(
+        re.findall(r"^\d+\. ", TASK.split("## 思考题")[1], re.M)
+    )
 
 
 @pytest.mark.parametrize("sheet", [TASK, TASK_EN], ids=["TASK.md", "TASK.en.md"])
@@ -78,9 +111,11 @@ def test_examples_in_the_sheets_are_what_the_reference_solution_does(sheet):
 
 def _api(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {node.name: (ast.dump(node.args), ast.dump(node.returns) if node.returns else None,
-                        ast.get_docstring(node))
-            for node in tree.body if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")}
+    return {
+        node.name: (ast.dump(node.args), ast.dump(node.returns) if node.returns else None, ast.get_docstring(node))
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
+    }
 
 
 def test_stub_and_solution_share_signatures_and_docstrings():
@@ -113,14 +148,19 @@ def test_the_stubs_docstring_examples_copy_as_they_look():
             segment = ast.get_source_segment(source, node.body[0])
             assert "\\\\" not in segment, node.name  # what the editor shows is what a copy gives
             assert not ("\\" in segment and not segment.startswith(("r\"\"\"", "r'''"))), node.name
-            examples += [line.split("例:", 1)[1].strip() for line in ast.get_docstring(node).splitlines()
-                         if line.strip().startswith("例:")]
+            examples += [
+                line.split("例:", 1)[1].strip()
+                for line in ast.get_docstring(node).splitlines()
+                if line.strip().startswith("例:")
+            ]
     assert len(examples) >= 2
     for example in examples:
         assert eval(example, vars(reference)) is True, example
 
 
-@pytest.mark.parametrize("sheet, heading", [(TASK, "## 思考题"), (TASK_EN, "## Questions")], ids=["TASK.md", "TASK.en.md"])
+@pytest.mark.parametrize(
+    "sheet, heading", [(TASK, "## 思考题"), (TASK_EN, "## Questions")], ids=["TASK.md", "TASK.en.md"]
+)
 def test_question_3_quotes_the_input_of_test_6_it_asks_about(sheet, heading):
     """A student whose TEST 6 passes never sees its inputs, so the question quotes the one it is about."""
     question = re.search(r"^3\. (.+?)(?=^\d\. |\Z)", sheet.split(heading)[1], re.M | re.S).group(1)
@@ -136,10 +176,14 @@ def test_the_sheet_says_why_the_prompt_has_no_end_tag(sheet):
     assert "<|end|>" in section and "E3" in section and "1.5.6" in section
 
 
-@pytest.mark.parametrize("sheet, language, words", [
-    (TASK, 0, ("**为你随机生成**", "「{quote}」", "必需的", "几乎总是足够的")),
-    (TASK_EN, 1, ("**drawn for you**", '"{quote}"', "necessary", "nearly always enough")),
-], ids=["zh", "en"])
+@pytest.mark.parametrize(
+    "sheet, language, words",
+    [
+        (TASK, 0, ("**为你随机生成**", "「{quote}」", "必需的", "几乎总是足够的")),
+        (TASK_EN, 1, ("**drawn for you**", '"{quote}"', "necessary", "nearly always enough")),
+    ],
+    ids=["zh", "en"],
+)
 def test_1_5_4_says_the_grade_runs_the_property_checks_on_inputs_drawn_for_each_student(sheet, language, words):
     """In the grade p1–p4 draw each student's inputs (README, "Property checks"), not those of make test-full:
     1.5.4 says so, quoting the header the feedback gives that section, and what follows for work at home."""

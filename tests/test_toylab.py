@@ -37,15 +37,22 @@ def verdicts(output: str) -> dict:
     found = {}
     for line in output.splitlines():
         if line.startswith("[TEST "):
-            found[line[6:line.index("]")]] = line.rsplit("[", 1)[1].rstrip("]")
+            found[line[6 : line.index("]")]] = line.rsplit("[", 1)[1].rstrip("]")
     return found
 
 
 def test_the_toy_spec_is_another_lab_with_functions_of_other_types():
     assert LAB.functions == ("split_tokens", "to_rpn", "evaluate") and LAB.graded_functions == LAB.functions
     wanted = {check.id: {type(example.expected).__name__ for example in check.examples} for check in LAB.checks}
-    assert wanted == {"1": {"list"}, "2": {"list"}, "3": {"str"}, "4": {"str"}, "x1": {"list"}, "x2": {"str"},
-                      "x3": {"int"}}  # evaluate returns an int: the child sends it as data, like a list
+    assert wanted == {
+        "1": {"list"},
+        "2": {"list"},
+        "3": {"str"},
+        "4": {"str"},
+        "x1": {"list"},
+        "x2": {"str"},
+        "x3": {"int"},
+    }  # evaluate returns an int: the child sends it as data, like a list
     assert [check.id for check in SIX] == ["1", "2", "3", "4"] and LAB.check("x3") not in SIX
     assert LAB.student_file_name == "calc.py" and LAB.student_module == "calc"
 
@@ -83,13 +90,23 @@ def test_a_returned_int_is_data_a_forged_one_is_not():
     it is, and refuses an int longer than the child would send."""
     from labkit.run import replies
     from labkit.run.engine import Limits
+
     limits = Limits()
-    kept = [replies.returned({"kind": "data", "type": type(v).__name__, "value": v}, limits)["kind"]
-            for v in (7, -2.5, True, None)]
+    kept = [
+        replies.returned({"kind": "data", "type": type(v).__name__, "value": v}, limits)["kind"]
+        for v in (7, -2.5, True, None)
+    ]
     assert kept == ["data"] * 4
-    for forged in ({"type": "int", "value": "7"}, {"type": "int", "value": True}, {"type": "bool", "value": 1},
-                   {"type": "float", "value": float("nan")}, {"type": "float", "value": float("inf")},
-                   {"type": "NoneType", "value": 0}, {"type": "str", "value": 7}, {"type": "complex", "value": 1.0}):
+    for forged in (
+        {"type": "int", "value": "7"},
+        {"type": "int", "value": True},
+        {"type": "bool", "value": 1},
+        {"type": "float", "value": float("nan")},
+        {"type": "float", "value": float("inf")},
+        {"type": "NoneType", "value": 0},
+        {"type": "str", "value": 7},
+        {"type": "complex", "value": 1.0},
+    ):
         assert replies.returned({"kind": "data", **forged}, limits)["kind"] == "other", forged
     with pytest.raises(replies.Invalid, match="int"):
         replies.returned({"kind": "data", "type": "int", "value": 1 << (4 * limits.value_chars + 1)}, limits)
@@ -99,22 +116,33 @@ def test_the_toy_make_help_lists_the_toys_targets_and_make_chat_says_it_has_none
     shown = make("help", env=toy_env())
     rows = shown.stdout.split("\ninstructors:")[0].splitlines()
     assert shown.returncode == 0 and [row.split()[1] for row in rows if row.startswith("make ")] == [
-        "test", "test", "watch", "test-full", "clean"], shown.stdout + shown.stderr  # no chat, no challenge
-    assert "make test-full            基本 + 更多 (都计入成绩) / basic and more checks (all graded)" in rows  # its own words
-    without_make = subprocess.run([sys.executable, "lab.py", "help"], cwd=ROOT, env=toy_env(), capture_output=True,
-                                  text=True, timeout=60)
+        "test",
+        "test",
+        "watch",
+        "test-full",
+        "clean",
+    ], shown.stdout + shown.stderr  # no chat, no challenge
+    # its own words
+    assert "make test-full            基本 + 更多 (都计入成绩) / basic and more checks (all graded)" in rows
+    without_make = subprocess.run(
+        [sys.executable, "lab.py", "help"], cwd=ROOT, env=toy_env(), capture_output=True, text=True, timeout=60
+    )
     assert without_make.returncode == 0 and "python lab.py run ARGS" in without_make.stdout
     assert "chat" not in without_make.stdout and "challenge" not in without_make.stdout
     chat = make("chat", "DEMO=1", env=toy_env())
     said = [line for line in chat.stderr.splitlines() if not line.startswith("make: ***")]  # make's own line
-    assert chat.returncode != 0 and chat.stdout == "" and said == [
-        "make chat: this lab has no chat target (it has: test, test-full, watch, clean, help, run)"]
+    assert (
+        chat.returncode != 0
+        and chat.stdout == ""
+        and said == ["make chat: this lab has no chat target (it has: test, test-full, watch, clean, help, run)"]
+    )
 
 
 def test_a_lab_that_does_not_restate_the_test_full_line_gets_its_groups_named_by_the_core():
     """The core's line for `make test-full` names the groups it adds from the spec (Lab09 and the toy restate it)."""
     from dataclasses import replace
     from labkit import entry
+
     plain = replace(LAB, targets=())
     rows = [row for row in entry.help_text("make", plain).splitlines() if row.startswith("make test-full ")]
     assert rows == ["make test-full            基本 + 更多 (都计入成绩) / basic, more (all graded)"]
@@ -135,15 +163,27 @@ def toy_class(tmp_path_factory):
     the toy's functions (or none), the solution under another name, and Lab09's solution under that name."""
     folder = tmp_path_factory.mktemp("toy-class")
     out = folder.parent / f"{folder.name}-out"
-    hostile = [*sorted((TOY / "students").glob("*.py")), STUDENTS / "hostile" / "exit_at_import.py"]  # that one names no function
-    for name, source in (("alice.py", TOY / "solution.py"), ("bob.py", TOY / "wrong.py"), ("carol.py", TOY / "calc.py"),
-                         *((f"hostile_{path.stem}.py", path) for path in hostile)):
+    # that one names no function
+    hostile = [*sorted((TOY / "students").glob("*.py")), STUDENTS / "hostile" / "exit_at_import.py"]
+    for name, source in (
+        ("alice.py", TOY / "solution.py"),
+        ("bob.py", TOY / "wrong.py"),
+        ("carol.py", TOY / "calc.py"),
+        *((f"hostile_{path.stem}.py", path) for path in hostile),
+    ):
         shutil.copy(source, folder / name)
     for student, source in (("dave", TOY / "solution.py"), ("erin", ROOT / "solutions" / "student.py")):
         (folder / student).mkdir()
         shutil.copy(source, folder / student / "answer.py")  # misnamed: found by the functions it defines
-    result = make("grade", f"SUBMISSIONS={folder}", f"OUT={out}", f"CONFIG={TOY / 'grading.ini'}", "JOBS=2",
-                  env=toy_env(), timeout=300)
+    result = make(
+        "grade",
+        f"SUBMISSIONS={folder}",
+        f"OUT={out}",
+        f"CONFIG={TOY / 'grading.ini'}",
+        "JOBS=2",
+        env=toy_env(),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     with open(out / "grades.csv", encoding="utf-8-sig", newline="") as stream:
         rows = list(csv.DictReader(stream))
@@ -154,8 +194,8 @@ def test_the_toy_grades_csv_has_the_toy_specs_columns(toy_class):
     rows, document = toy_class
     header = list(rows[0])
     columns = [check.column for check in LAB.graded]
-    assert header[4:4 + len(columns)] == columns == ["t1", "t2", "t3", "t4", "x1", "x2", "x3"]
-    assert header[-len(LAB.graded_groups):] == [f"{group.id}_points" for group in LAB.graded_groups]
+    assert header[4 : 4 + len(columns)] == columns == ["t1", "t2", "t3", "t4", "x1", "x2", "x3"]
+    assert header[-len(LAB.graded_groups) :] == [f"{group.id}_points" for group in LAB.graded_groups]
     assert document["lab"] == LAB.name and [case["column"] for case in document["cases"]] == columns
 
 
@@ -168,10 +208,16 @@ def test_the_toy_class_gets_honest_scores_and_one_status_per_hostile_file(toy_cl
     assert [column for column in ("t4", "x2", "x3") if by_student["bob"][column] == "0"] == ["t4", "x2", "x3"]
     bob = next(student for student in document["students"] if student["student"] == "bob")
     assert {column: case["hint"] for column, case in bob["cases"].items() if not case["passed"]} == {
-        "t4": "toy.hint.precedence", "x2": "toy.hint.precedence", "x3": "toy.hint.precedence"}
+        "t4": "toy.hint.precedence",
+        "x2": "toy.hint.precedence",
+        "x3": "toy.hint.precedence",
+    }
     hostile = {student: row["status"] for student, row in by_student.items() if student.startswith("hostile_")}
-    assert hostile == {"hostile_exit_at_import": "import_error", "hostile_loop_in_call": "timeout",
-                       "hostile_os_exit_in_call": "crashed"}
+    assert hostile == {
+        "hostile_exit_at_import": "import_error",
+        "hostile_loop_in_call": "timeout",
+        "hostile_os_exit_in_call": "crashed",
+    }
     assert all(by_student[student]["score"] == "0" for student in hostile)
 
 

@@ -21,8 +21,10 @@ from labkit.run.engine import StudentRun
 CHAT_MODEL, REWRITER = models()
 KNOWLEDGE = KnowledgeBase()
 # the seventh case README's "Adding or changing a case" adds (tests/test_adding_a_case.py): a row in each sheet
-SEVENTH_ROWS = {"TASK.md": "| TEST 7 | 回复前后的空行也要去掉 | E3、E4 |\n",
-                "TASK.en.md": "| TEST 7 | blank lines around the reply are trimmed too | E3, E4 |\n"}
+SEVENTH_ROWS = {
+    "TASK.md": "| TEST 7 | 回复前后的空行也要去掉 | E3、E4 |\n",
+    "TASK.en.md": "| TEST 7 | blank lines around the reply are trimmed too | E3, E4 |\n",
+}
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +67,11 @@ def test_no_rewrite_brings_in_a_subject_the_conversation_does_not_hold(figures):
 
 def test_the_rewrites_keep_the_subject_and_the_follow_ups_words(figures):
     assert figures.subject_kept >= 0.9, figures.line("suite")
-    dropped = [(r.case.follow_up, r.rewrite) for r in figures.results if not names_a_function(r.case.follow_up)
-               and not set(tokens(r.case.follow_up)) <= set(tokens(r.rewrite))]
+    dropped = [
+        (r.case.follow_up, r.rewrite)
+        for r in figures.results
+        if not names_a_function(r.case.follow_up) and not set(tokens(r.case.follow_up)) <= set(tokens(r.rewrite))
+    ]
     assert dropped == []  # only "那 trim_history 呢？" becomes the question before it, asked of trim_history
 
 
@@ -78,9 +83,11 @@ def test_a_reply_follows_the_evidence_not_the_corpus():
     """A passage the model never read (a sheet of one made-up rule) is what it answers from."""
     made_up = Passage("TASK.md", "9.9.9 实现 summarise", "S1", "摘要不超过三句话，用户的原话一个字也不改。")
     hits = [Hit(1, made_up, 1.0)]
-    message = "资料 (检索自 TASK.md):\n[1] TASK.md › 9.9.9 › S1: " + made_up.text + "\n问题：summarise 能改写用户的话吗？"
+    message = (
+        "资料 (检索自 TASK.md):\n[1] TASK.md › 9.9.9 › S1: " + made_up.text + "\n问题：summarise 能改写用户的话吗？"
+    )
     prompt = f"<|system|>\n你是一个简洁的助手。\n<|user|>\n{message}\n<|assistant|>\n"
-    replies = [CHAT_MODEL.generate(prompt, rng=random.Random(seed))[len(prompt):] for seed in range(10)]
+    replies = [CHAT_MODEL.generate(prompt, rng=random.Random(seed))[len(prompt) :] for seed in range(10)]
     assert all(carries(reply, hits[0]) for reply in replies), replies
 
 
@@ -95,8 +102,15 @@ def test_a_question_it_has_not_read_with_nothing_retrieved_is_answered_i_dont_kn
 
 
 def test_the_rewriter_writes_within_its_cap_and_names_a_tag_it_copies(student):
-    chat = Chat(student, CHAT_MODEL, random.Random(2), io.StringIO(), rewriter=REWRITER, knowledge=KNOWLEDGE,
-                settings=Settings(deadline_ms=60_000))
+    chat = Chat(
+        student,
+        CHAT_MODEL,
+        random.Random(2),
+        io.StringIO(),
+        rewriter=REWRITER,
+        knowledge=KNOWLEDGE,
+        settings=Settings(deadline_ms=60_000),
+    )
     chat.turn("extract_response 在哪里截断回复？")
     chat.turn("那遇到 <|user|> 呢？")  # a real tag in the rewrite would end it there (E3)
     turn = chat.turns[-1]
@@ -108,13 +122,15 @@ def test_no_rewrite_of_the_corpus_follow_ups_brings_in_a_word_either():
     """Every follow-up of the corpus after each question before it, through the reference layout: what the
     rewriter writes is only ever words of its prompt."""
     from lab09.examples import REWRITE_INSTRUCTION
+
     introduced = []
     for topic in corpus.read_topics():
         for number, step in enumerate(topic.steps):
-            history = "\n".join(f"用户：{before.questions[0]}\n助手：{before.answers[0]}" for before in topic.steps[:number])
+            history = "\n".join(
+                f"用户：{before.questions[0]}\n助手：{before.answers[0]}" for before in topic.steps[:number]
+            )
             for follow_up in step.questions if step.rewrite else ():
-                prompt = (f"<|system|>\n{REWRITE_INSTRUCTION}\n<|user|>\n{history}\n问题：{follow_up}\n"
-                          f"<|assistant|>\n")
+                prompt = f"<|system|>\n{REWRITE_INSTRUCTION}\n<|user|>\n{history}\n问题：{follow_up}\n<|assistant|>\n"
                 rewrite = REWRITER.rewrite(read_request(prompt))
                 extra = set(tokens(rewrite)) - set(tokens(history + "\n" + follow_up))
                 if extra:
@@ -129,17 +145,27 @@ def test_the_figures_hold_when_a_case_is_added_to_the_sheets(tmp_path, student):
     for language, name in (("zh", "TASK.md"), ("en", "TASK.en.md")):
         text = (ROOT / name).read_text(encoding="utf-8")
         sheets[language] = tmp_path / name
-        sheets[language].write_text(re.sub(r"^\| TEST 6 \|.*\n", lambda line: line.group(0) + SEVENTH_ROWS[name],
-                                           text, count=1, flags=re.M), encoding="utf-8")
+        sheets[language].write_text(
+            re.sub(r"^\| TEST 6 \|.*\n", lambda line: line.group(0) + SEVENTH_ROWS[name], text, count=1, flags=re.M),
+            encoding="utf-8",
+        )
     moved = KnowledgeBase(sheets)
-    assert [hit.score for hit in moved.search(CASES[0].follow_up)] != [hit.score for hit in
-                                                                       KNOWLEDGE.search(CASES[0].follow_up)]
+    assert [hit.score for hit in moved.search(CASES[0].follow_up)] != [
+        hit.score for hit in KNOWLEDGE.search(CASES[0].follow_up)
+    ]
     figures = measure(CASES, student, CHAT_MODEL, REWRITER, moved)
     assert figures.hit_rewritten >= max(0.8, figures.hit_original), figures.line("seventh case")
     assert all(r.top is not None and carries(r.reply, r.top) for r in figures.results)
     for script in DEMO_SCRIPTS.values():  # and the demo's rewrites still find what its follow-ups miss
-        chat = Chat(student, CHAT_MODEL, random.Random(9), io.StringIO(), rewriter=REWRITER, knowledge=moved,
-                    settings=Settings(deadline_ms=60_000))
+        chat = Chat(
+            student,
+            CHAT_MODEL,
+            random.Random(9),
+            io.StringIO(),
+            rewriter=REWRITER,
+            knowledge=moved,
+            settings=Settings(deadline_ms=60_000),
+        )
         for question in script:
             chat.turn(question)
         assert [turn.hits_used[0].passage.short for turn in chat.turns] == list(RIGHT)

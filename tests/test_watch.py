@@ -32,11 +32,28 @@ def read_until(process, marker: str, seen: list, count: int, timeout: float = PA
 def test_watch_reruns_on_save_and_stops_cleanly(tmp_path):
     student = tmp_path / "student.py"
     student.write_text(STUB.read_text(encoding="utf-8"), encoding="utf-8")
-    command = [sys.executable, "-m", "pytest", "framework/verify.py", f"--student={student}", "-qq", "--tb=no",
-               "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
-    process = subprocess.Popen([sys.executable, "-m", "labkit.watch", "--interval", "0.1", "--student",
-                                str(student), "--", *command], cwd=ROOT, env=clean_env(), text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "framework/verify.py",
+        f"--student={student}",
+        "-qq",
+        "--tb=no",
+        "-rN",
+        "--no-header",
+        "-p",
+        "no:cacheprovider",
+        "--lab-report",
+    ]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "labkit.watch", "--interval", "0.1", "--student", str(student), "--", *command],
+        cwd=ROOT,
+        env=clean_env(),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     seen: list[str] = []
     try:
         read_until(process, "Ctrl-C", seen, 1)
@@ -48,7 +65,10 @@ def test_watch_reruns_on_save_and_stops_cleanly(tmp_path):
         process.kill()
     summaries = [line for line in seen if line.startswith("测试结果")]
     six = len(LAB.selected("test"))
-    assert summaries == [text("summary", "zh", passed=0, failed=six) + "\n", text("summary", "zh", passed=six, failed=0) + "\n"]
+    assert summaries == [
+        text("summary", "zh", passed=0, failed=six) + "\n",
+        text("summary", "zh", passed=six, failed=0) + "\n",
+    ]
     last_run = "".join(seen).rsplit("=== Prompt", 1)[1]
     assert last_run.rstrip().endswith("Ctrl-C 退出。") and "全部通过" in last_run  # the summary is last
     assert process.returncode == 0 and "watch 已停止" in rest and "Traceback" not in rest
@@ -65,8 +85,11 @@ def test_ctrl_c_in_a_terminal_ends_make_watch_without_an_error(tmp_path):
     pid, terminal = pty.fork()
     if pid == 0:  # the child: make watch on a terminal of its own
         os.chdir(ROOT)
-        os.execvpe("make", ["make", "--no-print-directory", "watch", f"STUDENT={student}",
-                            f"PYTHON={sys.executable}"], clean_env())
+        os.execvpe(
+            "make",
+            ["make", "--no-print-directory", "watch", f"STUDENT={student}", f"PYTHON={sys.executable}"],
+            clean_env(),
+        )
     seen = b""
     deadline = time.monotonic() + PATIENCE
     while b"Ctrl-C" not in seen and time.monotonic() < deadline:

@@ -12,11 +12,28 @@ from conftest import ROOT, STUDENTS, clean_env
 def test_a_run_that_takes_long_says_within_a_second_that_it_is_still_going(tmp_path):
     student = tmp_path / "student.py"
     student.write_text((STUDENTS / "hostile" / "loop_at_import.py").read_text(encoding="utf-8"), encoding="utf-8")
-    command = [sys.executable, "-m", "pytest", "framework/verify.py", f"--student={student}", "-qq", "--tb=no",
-               "-rN", "--no-header", "-p", "no:cacheprovider", "--lab-report"]
-    process = subprocess.Popen([sys.executable, "-m", "labkit.watch", "--interval", "0.1", "--student",
-                                str(student), "--", *command], cwd=ROOT, env=clean_env(LAB_LANG="en"), text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "framework/verify.py",
+        f"--student={student}",
+        "-qq",
+        "--tb=no",
+        "-rN",
+        "--no-header",
+        "-p",
+        "no:cacheprovider",
+        "--lab-report",
+    ]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "labkit.watch", "--interval", "0.1", "--student", str(student), "--", *command],
+        cwd=ROOT,
+        env=clean_env(LAB_LANG="en"),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     seen = []
     try:
         deadline = time.monotonic() + 60

@@ -11,8 +11,13 @@ from labkit.instructor import workers
 
 def run(pool: workers.Pool, items: list, deadline=None) -> tuple[dict, dict]:
     done, failed = {}, {}
-    pool.run(len(items), items.__getitem__, done.__setitem__, lambda index, exc: failed.__setitem__(index, exc),
-             deadline=deadline)
+    pool.run(
+        len(items),
+        items.__getitem__,
+        done.__setitem__,
+        lambda index, exc: failed.__setitem__(index, exc),
+        deadline=deadline,
+    )
     return done, failed
 
 

@@ -33,7 +33,7 @@ def label(cited: str) -> str:
 def question_of(message: str) -> str:
     """The question a message with evidence asks: its last line, without its label."""
     last = message.rstrip().rsplit("\n", 1)[-1]
-    return next((last[len(prefix):] for prefix in QUESTION_LABELS if last.startswith(prefix)), last)
+    return next((last[len(prefix) :] for prefix in QUESTION_LABELS if last.startswith(prefix)), last)
 
 
 class Answerer:
@@ -56,8 +56,14 @@ class Answerer:
             return ""  # the whole question, from its tag on, is in what it read
         return corpus.DONT_KNOW[language_of(message)]
 
-    def generate(self, prompt: str, max_new_tokens: int = REPLY_TOKENS, temperature: float = 0.7,
-                 rng: random.Random | None = None, deadline: float | None = None) -> str:
+    def generate(
+        self,
+        prompt: str,
+        max_new_tokens: int = REPLY_TOKENS,
+        temperature: float = 0.7,
+        rng: random.Random | None = None,
+        deadline: float | None = None,
+    ) -> str:
         """Prompt plus continuation, as `model.generate` returns it: the caller must find the reply."""
         rng = rng or random.Random()
         start = self.reply_start(prompt, rng)

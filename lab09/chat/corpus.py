@@ -17,14 +17,23 @@ from framework.tags import ASSISTANT_TAG, END_TAG, SYSTEM_TAG, USER_TAG
 from lab09.examples import REWRITE_INSTRUCTION, REWRITE_LABELS, REWRITE_TURNS
 
 TOPICS = Path(__file__).with_name("topics.txt")
-SYSTEMS = {"zh": ("你是一个简洁的助手。", "你是一个简洁的助手。", "只用一句话回答。", "你是一个耐心的老师。", None),
-           "en": ("You are a concise assistant.", "You are a concise assistant.", "Answer in one sentence.",
-                  "你是一个简洁的助手。", None)}
+SYSTEMS = {
+    "zh": ("你是一个简洁的助手。", "你是一个简洁的助手。", "只用一句话回答。", "你是一个耐心的老师。", None),
+    "en": (
+        "You are a concise assistant.",
+        "You are a concise assistant.",
+        "Answer in one sentence.",
+        "你是一个简洁的助手。",
+        None,
+    ),
+}
 NOTES = {"zh": "（补全了追问里省略的部分）", "en": "(the follow-up, made complete)"}
 # What the chat model says to a question it has not read when nothing was retrieved (topics.txt answers its own
 # off-topic questions with these words, so it has read how such a turn goes on).
-DONT_KNOW = {"zh": "我不知道: 资料里没有找到，我也没读过这样的问题。",
-             "en": "I don't know: nothing was found in the sheet, and I have not read such a question."}
+DONT_KNOW = {
+    "zh": "我不知道: 资料里没有找到，我也没读过这样的问题。",
+    "en": "I don't know: nothing was found in the sheet, and I have not read such a question.",
+}
 
 
 @dataclass(frozen=True)
@@ -80,8 +89,12 @@ def read_topics(path: Path = TOPICS) -> list:
                 if not arrow or not rewrite.strip():
                     raise ValueError(f"{path.name}:{number}: a follow-up needs ' => ' and its rewrite")
                 rewrite = rewrite.strip()
-            pending = {"questions": [q.strip() for q in body.split(" | ")], "answers": [], "rewrite": rewrite,
-                       "line": number}
+            pending = {
+                "questions": [q.strip() for q in body.split(" | ")],
+                "answers": [],
+                "rewrite": rewrite,
+                "line": number,
+            }
         elif line.startswith("- ") and pending is not None:
             pending["answers"].append(line[2:].strip())
         else:
@@ -123,13 +136,19 @@ def chat_text(topics: list) -> str:
 
         rounds = max((len(step.questions) for step in steps if step.rewrite), default=0)
         for round_ in range(rounds):  # the whole topic, each follow-up asked a different way each time
-            blocks.append(_dialogue(systems[round_ % len(systems)],
-                                    [(s.questions[round_ % len(s.questions)], answer(s)) for s in steps], rng))
+            blocks.append(
+                _dialogue(
+                    systems[round_ % len(systems)],
+                    [(s.questions[round_ % len(s.questions)], answer(s)) for s in steps],
+                    rng,
+                )
+            )
         for index, step in enumerate(steps):  # every way of asking a question that stands alone, first
-            following = steps[index + 1:index + 2]
+            following = steps[index + 1 : index + 2]
             for number, question in enumerate((step.rewrite,) if step.rewrite else typed(step.questions)):
-                turns = [(question, answer(step))] + [(s.questions[number % len(s.questions)], answer(s))
-                                                      for s in following]
+                turns = [(question, answer(step))] + [
+                    (s.questions[number % len(s.questions)], answer(s)) for s in following
+                ]
                 blocks.append(_dialogue(systems[(index + number) % len(systems)], turns, rng))
     return "".join(blocks)
 
@@ -148,11 +167,13 @@ def rewrite_text(topics: list) -> str:
     for topic in topics:
         steps = topic.steps
         for index, step in enumerate(steps):
-            before = steps[max(0, index - REWRITE_TURNS):index]
+            before = steps[max(0, index - REWRITE_TURNS) : index]
             for number, question in enumerate(step.questions):
-                history = [(role, text) for s in before
-                           for role, text in (("user", s.questions[number % len(s.questions)]),
-                                              ("assistant", s.answers[0]))]
+                history = [
+                    (role, text)
+                    for s in before
+                    for role, text in (("user", s.questions[number % len(s.questions)]), ("assistant", s.answers[0]))
+                ]
                 if not history and previous is not None:  # a fresh question after another topic: kept as is
                     history = [("user", previous.questions[0]), ("assistant", previous.answers[0])]
                 if not history:
@@ -161,8 +182,10 @@ def rewrite_text(topics: list) -> str:
                 if step.rewrite and rng.random() < 0.2:
                     target += "\n" + NOTES[topic.language]  # rewriters sometimes explain; R6 keeps line one
                 ending = END_TAG if rng.random() < 0.6 else ""
-                blocks.append(f"{SYSTEM_TAG}\n{REWRITE_INSTRUCTION}\n{USER_TAG}\n{rewrite_request(history, question)}\n"
-                              f"{ASSISTANT_TAG}\n{target}{ending}\n")
+                blocks.append(
+                    f"{SYSTEM_TAG}\n{REWRITE_INSTRUCTION}\n{USER_TAG}\n{rewrite_request(history, question)}\n"
+                    f"{ASSISTANT_TAG}\n{target}{ending}\n"
+                )
         previous = steps[-1]
     return "".join(blocks)
 

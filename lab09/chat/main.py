@@ -29,8 +29,10 @@ from labkit.run.engine import Limits, StudentRun
 from labkit.terminal import own_terminal
 from labkit.untrusted import safe_text
 
-DEMO_SCRIPTS = {"zh": ("trim_history 会保留 system 消息吗？", "它会抛出 ValueError 吗？", "那其他角色呢？"),
-                "en": ("Does trim_history keep the system message?", "Does it raise ValueError?", "And other roles?")}
+DEMO_SCRIPTS = {
+    "zh": ("trim_history 会保留 system 消息吗？", "它会抛出 ValueError 吗？", "那其他角色呢？"),
+    "en": ("Does trim_history keep the system message?", "Does it raise ValueError?", "And other roles?"),
+}
 # a question, a follow-up with a pronoun, a vaguer one (neither follow-up is in the models' corpus)
 DEMO_SEED = 9
 MAX_TURNS = 6  # what trim_history keeps (its default), and in the demo only 2, so trimming shows by turn 3
@@ -41,7 +43,10 @@ PAGE = ROOT / "chat-session.html"
 RULE = "│ "
 HELP, RESET, QUIT = "/help", "/reset", ("/quit", "/exit")
 # What the optional functions are asked once at start-up, to tell the stub from an implementation.
-PROBE_HISTORY = ({"role": "user", "content": "什么是 token？"}, {"role": "assistant", "content": "模型读写文本的最小单位。"})
+PROBE_HISTORY = (
+    {"role": "user", "content": "什么是 token？"},
+    {"role": "assistant", "content": "模型读写文本的最小单位。"},
+)
 PROBE_QUESTION = "那中文呢？"
 PROBE_REPLY = "\n  中文里一个 token 有多长？\n（补全了追问里省略的部分）"
 
@@ -116,9 +121,17 @@ def models() -> tuple:
 class Chat:
     """The history, the two models, the knowledge base, the store and the student's functions."""
 
-    def __init__(self, student: StudentRun, model: Answerer, rng: random.Random, out=sys.stdout,
-                 rewriter: Rewriter | None = None, knowledge: KnowledgeBase | None = None, store=None,
-                 settings: Settings = Settings()):
+    def __init__(
+        self,
+        student: StudentRun,
+        model: Answerer,
+        rng: random.Random,
+        out=sys.stdout,
+        rewriter: Rewriter | None = None,
+        knowledge: KnowledgeBase | None = None,
+        store=None,
+        settings: Settings = Settings(),
+    ):
         self.student, self.model, self.rng, self.out = student, model, rng, out
         self.rewriter, self.knowledge, self.store, self.settings = rewriter, knowledge, store, settings
         self.rewrite_rng = random.Random(rng.getrandbits(32))
@@ -147,8 +160,11 @@ class Chat:
 
     def probe_trim(self) -> tuple:
         """("ready" | "stub" | "missing", "trim_history"): the stub gives back the list it was given."""
-        turns = [message for n in range(self.settings.max_turns + 1) for message in
-                 ({"role": "user", "content": f"Q{n}"}, {"role": "assistant", "content": f"A{n}"})]
+        turns = [
+            message
+            for n in range(self.settings.max_turns + 1)
+            for message in ({"role": "user", "content": f"Q{n}"}, {"role": "assistant", "content": f"A{n}"})
+        ]
         record, problem, _ = self.student.call("trim_history", [[system_message(), *turns], self.settings.max_turns])
         if problem in ("missing_function", "load_failed"):
             return "missing", "trim_history"
@@ -158,8 +174,10 @@ class Chat:
     def probe_rewrite(self) -> tuple:
         """("ready" | "stub" | "missing", the function): the stubs return None and the question."""
         history = [system_message(), *PROBE_HISTORY]
-        for function, args, stub in (("rewrite_messages", [history, PROBE_QUESTION], None),
-                                     ("clean_rewrite", [PROBE_REPLY, PROBE_QUESTION], PROBE_QUESTION)):
+        for function, args, stub in (
+            ("rewrite_messages", [history, PROBE_QUESTION], None),
+            ("clean_rewrite", [PROBE_REPLY, PROBE_QUESTION], PROBE_QUESTION),
+        ):
             record, problem, _ = self.student.call(function, args)
             if problem in ("missing_function", "load_failed"):
                 return "missing", function
@@ -174,8 +192,11 @@ class Chat:
         if self.knowledge is not None:
             language = current_language()
             size = self.knowledge.size(language)
-            lines.append(text("chat.knowledge_on", sheet=_sheet(language), count=size) if size
-                         else text("chat.knowledge_off", sheet=_sheet(language)))
+            lines.append(
+                text("chat.knowledge_on", sheet=_sheet(language), count=size)
+                if size
+                else text("chat.knowledge_off", sheet=_sheet(language))
+            )
         state, function = self.trim_status
         lines.append(text(f"chat.trim_{state}", n=self.settings.max_turns, function=function))
         state, function = self.rewrite_status
@@ -215,8 +236,11 @@ class Chat:
     def reason_off(self) -> str:
         """Why a follow-up was not rewritten when the channel is off (stored with it), or "" when it is on."""
         state, function = self.rewrite_status
-        return {"off": "REWRITE=0", "stub": text("page.rewrite_stub", function=function),
-                "missing": text("page.rewrite_missing", function=function)}.get(state, "")
+        return {
+            "off": "REWRITE=0",
+            "stub": text("page.rewrite_stub", function=function),
+            "missing": text("page.rewrite_missing", function=function),
+        }.get(state, "")
 
     # --- the retrieval channel ----------------------------------------------------------------
 
@@ -229,8 +253,10 @@ class Chat:
         self.log_hits("chat.search_original", record.hits_original)
         if record.rewrite_state in ("done", "same", "fallback"):
             record.hits_rewritten = self.knowledge.search(record.asked)
-            self.log_hits("chat.search_fallback" if record.rewrite_state == "fallback" else "chat.search_rewritten",
-                          record.hits_rewritten)
+            self.log_hits(
+                "chat.search_fallback" if record.rewrite_state == "fallback" else "chat.search_rewritten",
+                record.hits_rewritten,
+            )
         record.evidence = self.evidence(record.hits_used, record.asked)
 
     def log_hits(self, label: str, hits: list) -> None:
@@ -262,8 +288,9 @@ class Chat:
                 raise Unavailable(text("chat.reason.not_list"))
             record.rewrite_prompt = self.ask("format_prompt", messages)
             self.wait(deadline)
-            record.rewrite_raw = self.rewriter.generate(record.rewrite_prompt, max_new_tokens=REWRITE_TOKENS,
-                                                        rng=self.rewrite_rng, deadline=deadline)
+            record.rewrite_raw = self.rewriter.generate(
+                record.rewrite_prompt, max_new_tokens=REWRITE_TOKENS, rng=self.rewrite_rng, deadline=deadline
+            )
             record.rewrite_reply = self.ask("extract_response", record.rewrite_raw)
             cleaned = self.optional("clean_rewrite", [record.rewrite_reply, question])
             if not isinstance(cleaned, str):
@@ -275,8 +302,11 @@ class Chat:
         except Unavailable as reason:
             return self.fell_back(record, str(reason), started)
         record.rewrite_ms = (time.monotonic() - started) * 1000
-        took = f"{record.rewrite_ms:.0f} ms" if self.settings.exact_ms \
+        took = (
+            f"{record.rewrite_ms:.0f} ms"
+            if self.settings.exact_ms
             else text("chat.within", ms=f"{self.settings.deadline_ms:g}")
+        )
         if cleaned == question:
             record.rewrite_state = "same"
             return self.log(record, text("chat.rewrite_same", question=question, time=took), question)
@@ -286,8 +316,7 @@ class Chat:
     def fell_back(self, record: Turn, reason: str, started: float) -> str:
         record.rewrite_state, record.rewrite_reason = "fallback", reason
         record.rewrite_ms = (time.monotonic() - started) * 1000
-        return self.log(record, text("chat.rewrite_fallback", question=record.question, reason=reason),
-                        record.question)
+        return self.log(record, text("chat.rewrite_fallback", question=record.question, reason=reason), record.question)
 
     def wait(self, deadline: float) -> None:
         """REWRITE_DELAY: the rewriter answers this much later (a slow server), cut short by the deadline."""
@@ -325,8 +354,12 @@ class Chat:
             return messages
         record, problem, _ = self.student.call("trim_history", [messages, self.settings.max_turns])
         returned = record.returned if record is not None and record.raised is None else None
-        if returned and returned.get("kind") == "data" and returned.get("type") == "list" \
-                and not returned.get("is_argument"):
+        if (
+            returned
+            and returned.get("kind") == "data"
+            and returned.get("type") == "list"
+            and not returned.get("is_argument")
+        ):
             return returned["value"]
         if not self.trim_note_shown:
             if record is None:
@@ -346,8 +379,15 @@ class Chat:
         if record.raised is not None:
             raised = record.raised
             where = f" ({self.student.display}:{raised['line']})" if raised.get("line") else ""
-            raise NotReady(text("chat.raised", function=function, type=raised.get("type"),
-                                message=raised.get("message", ""), where=where))
+            raise NotReady(
+                text(
+                    "chat.raised",
+                    function=function,
+                    type=raised.get("type"),
+                    message=raised.get("message", ""),
+                    where=where,
+                )
+            )
         returned = record.returned or {}
         if returned.get("kind") != "str":
             raise NotReady(text("chat.not_str", function=function, type=returned.get("type", "?")))
@@ -358,7 +398,7 @@ class Chat:
         for line in prompt.splitlines():
             self.say(INDENT + RULE + safe_text(line))
         self.say(INDENT + "├ " + text("chat.raw", count=len(prompt)))
-        continuation = raw[len(prompt):] if raw.startswith(prompt) else raw
+        continuation = raw[len(prompt) :] if raw.startswith(prompt) else raw
         for line in continuation.splitlines() or [""]:
             self.say(INDENT + RULE + safe_text(line))
         self.say(INDENT + "├ " + text("chat.reply"))
@@ -424,10 +464,20 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, help="a fixed seed gives the same conversation every time")
     parser.add_argument("--demo", action="store_true", help="replay a fixed three-turn script and leave")
     parser.add_argument("--no-rewrite", action="store_true", help="turn the rewrite channel off (REWRITE=0)")
-    parser.add_argument("--rewrite-deadline", type=float, default=REWRITE_DEADLINE_MS, metavar="MS",
-                        help="the rewrite's deadline in ms (REWRITE_DEADLINE=; default 500)")
-    parser.add_argument("--rewrite-delay", type=float, default=0, metavar="MS",
-                        help="make the rewriter this much slower, to watch the fallback (REWRITE_DELAY=)")
+    parser.add_argument(
+        "--rewrite-deadline",
+        type=float,
+        default=REWRITE_DEADLINE_MS,
+        metavar="MS",
+        help="the rewrite's deadline in ms (REWRITE_DEADLINE=; default 500)",
+    )
+    parser.add_argument(
+        "--rewrite-delay",
+        type=float,
+        default=0,
+        metavar="MS",
+        help="make the rewriter this much slower, to watch the fallback (REWRITE_DELAY=)",
+    )
     parser.add_argument("--page", default=str(PAGE), help="where to write the session page (CHAT_PAGE=)")
     parser.add_argument("--db", help=f"the sessions database (CHAT_DB=; default {sessions.FILE_NAME} beside the page)")
     args = parser.parse_args(argv)
@@ -459,19 +509,38 @@ def run(args, seed, interactive: bool) -> int:
     knowledge = KnowledgeBase()
     opened = sessions.open_store(Path(args.db) if args.db else Path(args.page).with_name(sessions.FILE_NAME))
     with student_run(args.student) as student:
-        settings = Settings(deadline_ms=args.rewrite_deadline, delay_ms=args.rewrite_delay, exact_ms=not args.demo,
-                            max_turns=DEMO_MAX_TURNS if args.demo else MAX_TURNS)
-        chat = Chat(student, model, random.Random(seed), rewriter=None if args.no_rewrite else rewriter,
-                    knowledge=knowledge, store=opened.store, settings=settings)
+        settings = Settings(
+            deadline_ms=args.rewrite_deadline,
+            delay_ms=args.rewrite_delay,
+            exact_ms=not args.demo,
+            max_turns=DEMO_MAX_TURNS if args.demo else MAX_TURNS,
+        )
+        chat = Chat(
+            student,
+            model,
+            random.Random(seed),
+            rewriter=None if args.no_rewrite else rewriter,
+            knowledge=knowledge,
+            store=opened.store,
+            settings=settings,
+        )
         chat.say(text("chat.welcome", file=student.display))
         chat.say(text("chat.tiny_note"))
         chat.say(text("chat.no_seed") if seed is None else text("chat.seed", seed=seed))
         for line in chat.banner() + ([opened.note] if opened.note else []):
             chat.say(line)
-        meta = {"file": student.display, "seed": seed, "rewrite_state": chat.rewrite_code,
-                "trim_state": chat.trim_status[0], "deadline_ms": settings.deadline_ms, "delay_ms": settings.delay_ms,
-                "max_turns": settings.max_turns, "demo": args.demo, "language": current_language(),
-                "system": text("chat.system")}
+        meta = {
+            "file": student.display,
+            "seed": seed,
+            "rewrite_state": chat.rewrite_code,
+            "trim_state": chat.trim_status[0],
+            "deadline_ms": settings.deadline_ms,
+            "delay_ms": settings.delay_ms,
+            "max_turns": settings.max_turns,
+            "demo": args.demo,
+            "language": current_language(),
+            "system": text("chat.system"),
+        }
         if opened.store is not None:
             opened.store.begin(meta)
         code = 0
@@ -494,8 +563,9 @@ def run(args, seed, interactive: bool) -> int:
             except OSError as problem:
                 chat.say(text("chat.page_failed", path=display_name(args.page), problem=problem.strerror or problem))
             if store is not None:
-                chat.say(text("chat.stored", path=display_name(str(store.path)), session=store.session,
-                              count=store.count()))
+                chat.say(
+                    text("chat.stored", path=display_name(str(store.path)), session=store.session, count=store.count())
+                )
         if opened.store is not None:
             opened.store.close()
     return code

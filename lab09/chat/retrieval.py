@@ -31,11 +31,13 @@ _SENTENCE = re.compile(r"(?<=[。！？])|(?<=[.!?]) (?=\S)")
 # Function and question words are not counted: the sheet states and a question asks, so in a collection this
 # small "哪里" or "where" would be rare, weigh most, and find the passages that ask questions themselves.
 STOP_CHARACTERS = set("的了吗呢吧啊么什哪怎那这它他她我你们是在有和与或就也都还要会能把被给让从到对为又再个一里")
-STOP_WORDS = set("""a an the is are was be been being am do does did done of to in on at by for from with as and or
+STOP_WORDS = set(
+    """a an the is are was be been being am do does did done of to in on at by for from with as and or
     but if then else so not no any anything some something it its it's this that these those there here what which who
     whom whose where when why how i you he she we they me my your our their can could should would will shall may
     might must also too very just only about into out up down over than more most other such each every all both
-    s t""".split())
+    s t""".split()
+)
 _TAG_NAMES = {SYSTEM_TAG: "SYSTEM_TAG", USER_TAG: "USER_TAG", ASSISTANT_TAG: "ASSISTANT_TAG", END_TAG: "END_TAG"}
 _NAMED_TAGS = {name.lower(): name.split("_")[0].lower() for name in _TAG_NAMES.values()}
 
@@ -60,8 +62,11 @@ def tokens(text: str) -> list:
             if word.lower() not in STOP_WORDS:
                 found.append(_NAMED_TAGS.get(word.lower(), word.lower()))  # USER_TAG is the tag: "user"
         else:
-            found += [pair for pair in (chinese[i:i + 2] for i in range(max(1, len(chinese) - 1)))
-                      if not STOP_CHARACTERS & set(pair)]
+            found += [
+                pair
+                for pair in (chinese[i : i + 2] for i in range(max(1, len(chinese) - 1)))
+                if not STOP_CHARACTERS & set(pair)
+            ]
     return found
 
 
@@ -135,7 +140,7 @@ def read_sheet(path: Path) -> list:
 
     lines = path.read_text(encoding="utf-8").splitlines()
     if lines and lines[0] == "---":  # front matter
-        lines = lines[lines.index("---", 1) + 1:] if "---" in lines[1:] else []
+        lines = lines[lines.index("---", 1) + 1 :] if "---" in lines[1:] else []
     for line in lines:
         if line.startswith("```"):
             fenced = not fenced
@@ -189,13 +194,12 @@ class Hit:
         if len(best) > limit:
             best = closest_sentence(best, query)
         best = named_tags(best)
-        return best if len(best) <= limit else best[:limit - 1] + "…"
+        return best if len(best) <= limit else best[: limit - 1] + "…"
 
 
 def evidence_line(hit: Hit, query: str) -> str:
     """How a turn's message carries a hit: `[1] TASK.md › 1.5.7 › T1: 保留所有 `system` 消息…`."""
     return f"[{hit.rank}] {hit.passage.cited}: {hit.snippet(query)}"
-
 
 
 def read_evidence(message: str) -> list:

@@ -29,21 +29,94 @@ ZH_PRONOUNS = ("这个函数", "那个函数", "该函数", "它们", "它")
 PLURAL = {"它们", "they", "them", "their"}  # never a function: such a follow-up gets the subject in front
 ZH_LEADS = ("那么", "那", "还有", "另外", "所以", "可是", "但是")  # dropped from a follow-up's start
 ZH_QUESTION_LEADS = ("请问", "那么", "那", "什么是", "什么叫", "啥是", "为什么", "怎么", "如何")
-ZH_PREDICATES = ("是什么", "是啥", "为什么", "怎么", "如何", "什么", "是", "会", "能", "要", "可以", "应该", "有", "在",
-                 "从", "用", "把", "被", "对", "和", "跟", "与", "也", "都", "还", "就", "吗", "呢", "吧", "多少", "几",
-                 "哪", "？", "?", "，", ",", "。", "！")  # where a question's subject ends
+ZH_PREDICATES = (
+    "是什么",
+    "是啥",
+    "为什么",
+    "怎么",
+    "如何",
+    "什么",
+    "是",
+    "会",
+    "能",
+    "要",
+    "可以",
+    "应该",
+    "有",
+    "在",
+    "从",
+    "用",
+    "把",
+    "被",
+    "对",
+    "和",
+    "跟",
+    "与",
+    "也",
+    "都",
+    "还",
+    "就",
+    "吗",
+    "呢",
+    "吧",
+    "多少",
+    "几",
+    "哪",
+    "？",
+    "?",
+    "，",
+    ",",
+    "。",
+    "！",
+)  # where a question's subject ends
 ZH_DEFINES = re.compile(r"^(什么是|什么叫|啥是)")
-ZH_SAME = re.compile(r"^(?:那么?|还有)?\s*(?P<x>.+?)\s*(?:呢|也一样吗|也是这样吗|也这样吗|也是吗|也会吗|也一样呢|会吗|是吗)[？?]?$")
+ZH_SAME = re.compile(
+    r"^(?:那么?|还有)?\s*(?P<x>.+?)\s*(?:呢|也一样吗|也是这样吗|也这样吗|也是吗|也会吗|也一样呢|会吗|是吗)[？?]?$"
+)
 EN_PRONOUNS = re.compile(r"\b(it|its|they|them|their)\b", re.I)
-EN_QUESTION_LEAD = re.compile(r"^(?:(?:what|which|why|how|when|where|who)(?:'s)?\s+)?(?:(?:is|are|was|does|do|did|can|"
-                              r"could|should|will|would|many|much)\s+)*", re.I)
-EN_PREDICATES = {"is", "are", "was", "does", "do", "did", "can", "should", "will", "would", "mean", "means", "for",
-                 "in", "of", "at", "to", "with", "when", "if", "keep", "keeps", "return", "returns", "get", "gets"}
+EN_QUESTION_LEAD = re.compile(
+    r"^(?:(?:what|which|why|how|when|where|who)(?:'s)?\s+)?(?:(?:is|are|was|does|do|did|can|"
+    r"could|should|will|would|many|much)\s+)*",
+    re.I,
+)
+EN_PREDICATES = {
+    "is",
+    "are",
+    "was",
+    "does",
+    "do",
+    "did",
+    "can",
+    "should",
+    "will",
+    "would",
+    "mean",
+    "means",
+    "for",
+    "in",
+    "of",
+    "at",
+    "to",
+    "with",
+    "when",
+    "if",
+    "keep",
+    "keeps",
+    "return",
+    "returns",
+    "get",
+    "gets",
+}
 EN_DEFINES = re.compile(r"^(what|who)\s+(is|are)\s+|^what's\s+", re.I)
-EN_SAME = (re.compile(r"^(?:and|what about|how about|same for)\s+(?P<x>\S+?)\s*(?:too|then)?\s*\?$", re.I),
-           re.compile(r"^(?:does|is|will|can|would)\s+(?P<x>\S+)\s+(?:do\s+)?"
-                      r"(?:the same(?: thing)?|that too|too)\s*\??$", re.I),
-           re.compile(r"^(?:does|is|will|can|would)\s+(?P<x>\S+?)\s*(?:too)?\s*\?$", re.I))
+EN_SAME = (
+    re.compile(r"^(?:and|what about|how about|same for)\s+(?P<x>\S+?)\s*(?:too|then)?\s*\?$", re.I),
+    re.compile(
+        r"^(?:does|is|will|can|would)\s+(?P<x>\S+)\s+(?:do\s+)?"
+        r"(?:the same(?: thing)?|that too|too)\s*\??$",
+        re.I,
+    ),
+    re.compile(r"^(?:does|is|will|can|would)\s+(?P<x>\S+?)\s*(?:too)?\s*\?$", re.I),
+)
 
 
 @dataclass(frozen=True)
@@ -61,9 +134,10 @@ def read_request(prompt: str) -> Request | None:
         return None
     question = lines[-1]
     for label in REWRITE_LABELS.values():
-        question = question[len(label):].strip() if question.startswith(label) else question
-    asked = tuple(line[len(REWRITE_LABELS["user"]):].strip() for line in lines[:-1]
-                  if line.startswith(REWRITE_LABELS["user"]))
+        question = question[len(label) :].strip() if question.startswith(label) else question
+    asked = tuple(
+        line[len(REWRITE_LABELS["user"]) :].strip() for line in lines[:-1] if line.startswith(REWRITE_LABELS["user"])
+    )
     return Request(asked, question) if question else None
 
 
@@ -98,8 +172,13 @@ class Rewriter:
                 self.functions |= set(CALLED.findall(path.read_text(encoding="utf-8")))
             except (OSError, UnicodeDecodeError):
                 continue
-        self.standalone = {_bare(question) for topic in topics for step in topic.steps if not step.rewrite
-                           for question in corpus.typed(step.questions)}
+        self.standalone = {
+            _bare(question)
+            for topic in topics
+            for step in topic.steps
+            if not step.rewrite
+            for question in corpus.typed(step.questions)
+        }
 
     # --- what the prompt says -------------------------------------------------------------------
 
@@ -116,8 +195,11 @@ class Rewriter:
         zh = language_of(question) == "zh"
         if function:
             name = re.escape(function)
-            phrase = (re.search(rf"{name}\s*的\s*[A-Za-z_]\w*", question) if zh else
-                      re.search(rf"[A-Za-z_]\w*_\w*\s+(?:of|in|for)\s+{name}|{name}'s\s+[A-Za-z_]\w*", question))
+            phrase = (
+                re.search(rf"{name}\s*的\s*[A-Za-z_]\w*", question)
+                if zh
+                else re.search(rf"[A-Za-z_]\w*_\w*\s+(?:of|in|for)\s+{name}|{name}'s\s+[A-Za-z_]\w*", question)
+            )
             return phrase.group() if phrase else function
         parameter = next((word for word in IDENTIFIER.findall(question) if "_" in word), None)
         if parameter:
@@ -161,7 +243,7 @@ class Rewriter:
         return _zh_with(question, subject) if zh else _en_with(question, subject)
 
     def same_as_before(self, request: Request, function: str) -> str | None:
-        """"那 trim_history 呢？" after a question about another function: that question, asked of this one."""
+        """ "那 trim_history 呢？" after a question about another function: that question, asked of this one."""
         zh = language_of(request.question) == "zh"
         patterns = (ZH_SAME,) if zh else EN_SAME
         found = next((match for match in (p.match(request.question.strip()) for p in patterns) if match), None)
@@ -175,8 +257,14 @@ class Rewriter:
             return _zh_with(before, function) if zh else _en_with(before, function)
         return None
 
-    def generate(self, prompt: str, max_new_tokens: int = 100, temperature: float = 0.7,
-                 rng: random.Random | None = None, deadline: float | None = None) -> str:
+    def generate(
+        self,
+        prompt: str,
+        max_new_tokens: int = 100,
+        temperature: float = 0.7,
+        rng: random.Random | None = None,
+        deadline: float | None = None,
+    ) -> str:
         """Prompt plus continuation, as `model.generate` returns it: the rewrite on its first line, then what the
         ∞-gram writes after it (often <|end|>, a line of explanation, or the next request)."""
         rng = rng or random.Random()
@@ -199,10 +287,10 @@ def _zh_core(question: str) -> str:
     rest = question.strip()
     for lead in ZH_QUESTION_LEADS:
         if rest.startswith(lead):
-            rest = rest[len(lead):].strip()
+            rest = rest[len(lead) :].strip()
             break
     ends = [at for at in (rest.find(word) for word in ZH_PREDICATES) if at > 0]
-    return rest[:min(ends, default=len(rest))].strip().removesuffix("的").strip()
+    return rest[: min(ends, default=len(rest))].strip().removesuffix("的").strip()
 
 
 def _en_core(question: str) -> str:
@@ -221,7 +309,7 @@ def _zh_rest(question: str) -> str:
     rest = question.strip()
     for lead in ZH_LEADS:
         if rest.startswith(lead) and len(rest) > len(lead) and not rest.startswith(ZH_PRONOUNS):  # 那个函数…
-            return rest[len(lead):].strip()
+            return rest[len(lead) :].strip()
     return rest
 
 
@@ -231,7 +319,7 @@ def _zh_with(question: str, subject: str) -> str:
     for pronoun in ZH_PRONOUNS:
         at = rest.find(pronoun)
         if at != -1 and pronoun not in PLURAL:
-            return join(rest[:at].strip(), subject, rest[at + len(pronoun):].strip())
+            return join(rest[:at].strip(), subject, rest[at + len(pronoun) :].strip())
         if at != -1:
             break
     return f"{subject}：{rest}"
@@ -246,7 +334,7 @@ def _en_with(question: str, subject: str) -> str:
     named = subject + "'s" if word.lower() in ("its", "their") else subject
     if found.start() == 0 and named[:1].islower() and "_" not in named.split()[0]:
         named = named[0].upper() + named[1:]
-    return question[:found.start()] + named + question[found.end():]
+    return question[: found.start()] + named + question[found.end() :]
 
 
 def main(argv=None) -> int:
@@ -255,8 +343,10 @@ def main(argv=None) -> int:
         print(__doc__.split("\n\n")[1].strip())
         return 2
     history = "\n".join(REWRITE_LABELS["user"] + line for line in lines[:-1])
-    prompt = (f"{SYSTEM_TAG}\n{REWRITE_INSTRUCTION}\n{USER_TAG}\n{history}\n{REWRITE_LABELS['question']}{lines[-1]}\n"
-              f"{ASSISTANT_TAG}\n")
+    prompt = (
+        f"{SYSTEM_TAG}\n{REWRITE_INSTRUCTION}\n{USER_TAG}\n{history}\n{REWRITE_LABELS['question']}{lines[-1]}\n"
+        f"{ASSISTANT_TAG}\n"
+    )
     print(Rewriter(corpus.read_topics()).rewrite(read_request(prompt)))
     return 0
 

@@ -85,26 +85,40 @@ class Store:
                 self.session = self.connection.execute(
                     "INSERT INTO sessions (started, student, seed, language, system, rewrite, deadline_ms, delay_ms,"
                     " max_turns, demo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (time.strftime("%Y-%m-%d %H:%M:%S"), meta["file"], meta["seed"], meta["language"],
-                     meta["system"], meta["rewrite_state"], meta["deadline_ms"], meta["delay_ms"],
-                     meta["max_turns"], int(meta["demo"]))).lastrowid
+                    (
+                        time.strftime("%Y-%m-%d %H:%M:%S"),
+                        meta["file"],
+                        meta["seed"],
+                        meta["language"],
+                        meta["system"],
+                        meta["rewrite_state"],
+                        meta["deadline_ms"],
+                        meta["delay_ms"],
+                        meta["max_turns"],
+                        int(meta["demo"]),
+                    ),
+                ).lastrowid
             key = (self.session, turn.number)
-            self.connection.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                    (*key, turn.asked, int(turn.follow_up), turn.tokens_after, turn.tokens_before,
-                                     turn.evidence_tokens))
-            self.connection.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?)",
-                                        [(*key, "user", question, count_tokens(question)),
-                                         (*key, "assistant", reply, count_tokens(reply))])
+            self.connection.execute(
+                "INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (*key, turn.asked, int(turn.follow_up), turn.tokens_after, turn.tokens_before, turn.evidence_tokens),
+            )
+            self.connection.executemany(
+                "INSERT INTO messages VALUES (?, ?, ?, ?, ?)",
+                [(*key, "user", question, count_tokens(question)), (*key, "assistant", reply, count_tokens(reply))],
+            )
             if turn.follow_up:
                 state = turn.rewrite_state or "off"
                 rewritten = turn.asked if state in ("done", "same") else None
-                self.connection.execute("INSERT INTO rewrites VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                        (*key, state, turn.question, rewritten, turn.rewrite_reason or None,
-                                         turn.rewrite_ms))
+                self.connection.execute(
+                    "INSERT INTO rewrites VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (*key, state, turn.question, rewritten, turn.rewrite_reason or None, turn.rewrite_ms),
+                )
             for search, hits in (("original", turn.hits_original), ("rewritten", turn.hits_rewritten)):
-                self.connection.executemany("INSERT INTO hits VALUES (?, ?, ?, ?, ?, ?)",
-                                            [(*key, search, hit.rank, hit.passage.title, hit.score)
-                                             for hit in hits or ()])
+                self.connection.executemany(
+                    "INSERT INTO hits VALUES (?, ?, ?, ?, ?, ?)",
+                    [(*key, search, hit.rank, hit.passage.title, hit.score) for hit in hits or ()],
+                )
 
     def count(self) -> int:
         return self.connection.execute("SELECT count(*) FROM sessions").fetchone()[0]
@@ -115,19 +129,33 @@ class Store:
         kept = self.connection.execute(
             "SELECT r.session, s.started, s.student, s.rewrite, r.turn, r.state, r.original, r.rewritten, r.reason"
             " FROM rewrites r JOIN sessions s ON s.id = r.session ORDER BY r.session DESC, r.turn LIMIT ?",
-            (limit,)).fetchall()
+            (limit,),
+        ).fetchall()
         left_out = self.connection.execute("SELECT count(*) FROM rewrites").fetchone()[0] - len(kept)
         hits: dict = {}
         if kept:
             for session, turn, search, title, score in self.connection.execute(
-                    "SELECT session, turn, search, title, score FROM hits WHERE session >= ? ORDER BY rank",
-                    (min(row[0] for row in kept),)):
+                "SELECT session, turn, search, title, score FROM hits WHERE session >= ? ORDER BY rank",
+                (min(row[0] for row in kept),),
+            ):
                 hits.setdefault((session, turn, search), []).append((title, score))
         follow_ups = []
         for session, started, student, setting, turn, state, original, rewritten, reason in kept:
-            follow_ups.append(FollowUp(session, started, student, setting, turn, state, original, rewritten, reason,
-                                       hits.get((session, turn, "original"), []),
-                                       None if state == "off" else hits.get((session, turn, "rewritten"), [])))
+            follow_ups.append(
+                FollowUp(
+                    session,
+                    started,
+                    student,
+                    setting,
+                    turn,
+                    state,
+                    original,
+                    rewritten,
+                    reason,
+                    hits.get((session, turn, "original"), []),
+                    None if state == "off" else hits.get((session, turn, "rewritten"), []),
+                )
+            )
         return follow_ups, left_out
 
     def close(self) -> None:
@@ -165,6 +193,7 @@ def open_store(path: Path, text=None) -> Opened:
     database or has another layout is set aside and a new one started; if none can be kept, the chat goes
     on without one.  `text(key, **fields)` gives the note's words (the chat's catalogue)."""
     from labkit.i18n import text as catalogue
+
     say = text or catalogue
     path = Path(path)
     aside = None
@@ -192,7 +221,9 @@ def open_store(path: Path, text=None) -> Opened:
                 break
             aside = (_set_aside(path, why), f"store.{why}")
         except (sqlite3.Error, OSError) as problem:
-            return Opened(None, say("store.unavailable", path=path.name, problem=str(problem) or type(problem).__name__))
+            return Opened(
+                None, say("store.unavailable", path=path.name, problem=str(problem) or type(problem).__name__)
+            )
     return Opened(None, say("store.unavailable", path=path.name, problem="?"))
 
 
@@ -205,8 +236,9 @@ def main(argv=None) -> int:
     if opened.store is None:
         return 1
     for row in opened.store.connection.execute(
-            "SELECT s.id, s.started, s.student, s.rewrite, count(t.turn) FROM sessions s"
-            " LEFT JOIN turns t ON t.session = s.id GROUP BY s.id ORDER BY s.id"):
+        "SELECT s.id, s.started, s.student, s.rewrite, count(t.turn) FROM sessions s"
+        " LEFT JOIN turns t ON t.session = s.id GROUP BY s.id ORDER BY s.id"
+    ):
         print("#{} {} {} rewrite={} turns={}".format(*row))
     return 0
 

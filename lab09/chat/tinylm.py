@@ -102,9 +102,16 @@ class TinyLM:
         """How many tokens at the end of `prompt` the training text holds: how much of it the model has read."""
         return self.longest_match(encode(prompt))
 
-    def generate(self, prompt: str, max_new_tokens: int = 120, temperature: float = 0.7,
-                 rng: random.Random | None = None, stop: str = ASSISTANT_TAG, deadline: float | None = None,
-                 start: str = "") -> str:
+    def generate(
+        self,
+        prompt: str,
+        max_new_tokens: int = 120,
+        temperature: float = 0.7,
+        rng: random.Random | None = None,
+        stop: str = ASSISTANT_TAG,
+        deadline: float | None = None,
+        start: str = "",
+    ) -> str:
         """Prompt plus continuation, as `model.generate` returns it: the caller must find the reply.
 
         With a `deadline` (a time.monotonic() value) generation is abandoned when it passes, between two
@@ -117,13 +124,13 @@ class TinyLM:
         matched = None
         for step in range(max_new_tokens):
             if deadline is not None and time.monotonic() >= deadline:
-                raise DeadlineExceeded(prompt + decode(tokens[len(begun):]))
+                raise DeadlineExceeded(prompt + decode(tokens[len(begun) :]))
             if step < len(forced):
                 tokens += forced[step]
                 continue
             matched = self.longest_match(tokens, None if matched is None else matched + 1)
-            token = self.sample(self.following(tokens[len(tokens) - matched:]), rng, temperature)
+            token = self.sample(self.following(tokens[len(tokens) - matched :]), rng, temperature)
             if token == stop_token:
                 break
             tokens += token
-        return prompt + decode(tokens[len(begun):])
+        return prompt + decode(tokens[len(begun) :])

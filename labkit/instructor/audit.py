@@ -22,8 +22,18 @@ from labkit.spec import active
 
 # What Landlock lets a child read besides its interpreter's own folders (labkit/run/child.py's `confine`;
 # tests/test_audit.py keeps the two the same).
-LANDLOCK_READS = ("/usr", "/lib", "/lib32", "/lib64", "/bin", "/etc/ld.so.cache", "/etc/localtime", "/dev/null",
-                  "/dev/zero", "/dev/urandom")
+LANDLOCK_READS = (
+    "/usr",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/bin",
+    "/etc/ld.so.cache",
+    "/etc/localtime",
+    "/dev/null",
+    "/dev/zero",
+    "/dev/urandom",
+)
 ANY = "1"  # UNSAFE=1: whatever level this machine gives
 FULL_LANDLOCK = 6  # the Landlock ABI that scopes signals (Linux 6.12): what keeps them in without a pid namespace
 MOST_ENTRIES = 500_000  # entries looked at per tree, at most: past it the audit says "at least"
@@ -61,9 +71,14 @@ def level_refusal(level, unsafe="") -> str:
     how to get that, and how to grade at it knowingly."""
     open_ = [text(f"sandbox.attack.{attack}") for attack in sandbox.ATTACKS if attack not in level.blocks]
     named = choices(unsafe)
-    return text("sandbox.refuse_level", level=level.name, open=text("sandbox.and").join(open_),
-                missing=text("sandbox.or").join(_missing(level)), choice=spelling(level),
-                given=text("sandbox.other_choice", given=",".join(named)) if named else "")
+    return text(
+        "sandbox.refuse_level",
+        level=level.name,
+        open=text("sandbox.and").join(open_),
+        missing=text("sandbox.or").join(_missing(level)),
+        choice=spelling(level),
+        given=text("sandbox.other_choice", given=",".join(named)) if named else "",
+    )
 
 
 def _missing(level) -> list[str]:
@@ -71,15 +86,21 @@ def _missing(level) -> list[str]:
     walls = " ".join(level.walls)
     found = re.search(r"landlock-(\d+)", walls)
     abi = int(found[1]) if found else 0
-    capped = [f"{name}={os.environ[name]}" for name in ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
-              if os.environ.get(name, "").strip() not in ("", "auto")]
+    capped = [
+        f"{name}={os.environ[name]}"
+        for name in ("LAB_SANDBOX", "LAB_LANDLOCK_ABI", "LAB_NO_SECCOMP")
+        if os.environ.get(name, "").strip() not in ("", "auto")
+    ]
     policy = sandbox.policy()
     wanted = []  # what the machine lacks, where no test switch (LAB_SANDBOX …) is the cause
     if "bwrap" not in level.walls and policy in ("auto", "bwrap"):
         wanted.append(text("sandbox.need.bwrap_refused" if shutil.which("bwrap") else "sandbox.need.bwrap"))
     open_ = set(sandbox.ATTACKS) - set(level.blocks)
-    if policy != "none" and sandbox.landlock_cap() is None and (
-            open_ & {"read", "write", "shared"} or ("signal" in open_ and abi < FULL_LANDLOCK)):
+    if (
+        policy != "none"
+        and sandbox.landlock_cap() is None
+        and (open_ & {"read", "write", "shared"} or ("signal" in open_ and abi < FULL_LANDLOCK))
+    ):
         wanted.append(text("sandbox.need.landlock", abi=abi))
     if open_ & {"signal", "leftover", "disk"} and sandbox.PID_WALL not in level.walls and policy != "none":
         wanted.append(text("sandbox.need.pid_namespace"))
@@ -91,6 +112,7 @@ def _missing(level) -> list[str]:
 
 
 # --- who the child is, and what it is shown --------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Reader:
@@ -132,8 +154,13 @@ def shown(level) -> list[list[str]] | None:
     limits = []
     if "bwrap" in level.walls:  # read off the very command that starts it
         command = bwrap.command(folders)
-        limits.append([command[i + 2] for i, word in enumerate(command)
-                       if word in ("--ro-bind", "--ro-bind-try", "--bind", "--bind-try")])
+        limits.append(
+            [
+                command[i + 2]
+                for i, word in enumerate(command)
+                if word in ("--ro-bind", "--ro-bind-try", "--bind", "--bind-try")
+            ]
+        )
     if any(wall.startswith("landlock-") for wall in level.walls):
         limits.append([*folders, *LANDLOCK_READS])
     if not limits:
@@ -162,6 +189,7 @@ def _parts_shown(real: str, limits) -> list[tuple[str, str]]:
 
 # --- the audit ---------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Finding:
     """A private tree (or file) of which a child could read `count` files (`examples` first), and the fix."""
@@ -175,8 +203,14 @@ class Finding:
 
     def line(self) -> str:
         shown = ", ".join(self.examples)
-        return text("audit.finding", what=text(f"audit.what.{self.what}"), path=self.path,
-                    count=f"{self.count}+" if self.more else self.count, examples=shown, fix=self.fix)
+        return text(
+            "audit.finding",
+            what=text(f"audit.what.{self.what}"),
+            path=self.path,
+            count=f"{self.count}+" if self.more else self.count,
+            examples=shown,
+            fix=self.fix,
+        )
 
 
 def audit(level, private) -> list[Finding]:
@@ -204,8 +238,7 @@ def _trees(private) -> list[tuple[str, str]]:
         resolved = os.path.realpath(path)
         if os.path.lexists(resolved) and all(resolved != seen for _, seen in real):
             real.append((what, resolved))
-    return [(what, path) for what, path in real
-            if not any(other != path and _under(path, other) for _, other in real)]
+    return [(what, path) for what, path in real if not any(other != path and _under(path, other) for _, other in real)]
 
 
 def _readable(top: str, who: Reader) -> tuple[int, list[str], bool]:
@@ -271,7 +304,7 @@ def git_folders(folder: Path) -> list[Path]:
         return []
     if not pointer.startswith("gitdir:"):
         return []
-    own = (folder / pointer[len("gitdir:"):].strip()).resolve()
+    own = (folder / pointer[len("gitdir:") :].strip()).resolve()
     found = [own]
     try:
         found.append((own / (own / "commondir").read_text(encoding="utf-8").strip()).resolve())
@@ -291,8 +324,9 @@ def sandbox_level() -> sandbox.Level:
     return probe.level()
 
 
-def private_files(scheme_path: Path | None, submissions: Path | None = None, out: Path | None = None,
-                  roster_path: Path | None = None) -> tuple:
+def private_files(
+    scheme_path: Path | None, submissions: Path | None = None, out: Path | None = None, roster_path: Path | None = None
+) -> tuple:
     """What no student's child may read, as (what, path) pairs: the whole lab (the checkout and the lab's root,
     the repository a worktree's .git points at: the answer key, its history, the tests, what was built from
     them), the answer key and the course files themselves (wherever links lead), the grader's bytecode, the
@@ -302,8 +336,13 @@ def private_files(scheme_path: Path | None, submissions: Path | None = None, out
     found: list[tuple[str, Path | str | None]] = [("lab", folder) for folder in checkouts]
     found += [("lab", folder) for checkout in checkouts for folder in git_folders(checkout)]
     found += [("lab", lab.solution_path), ("course", config.course_file())]
-    found += [("course", scheme_path), ("bytecode", bytecode_folder()), ("submissions", submissions),
-              ("out", out), ("roster", roster_path)]
+    found += [
+        ("course", scheme_path),
+        ("bytecode", bytecode_folder()),
+        ("submissions", submissions),
+        ("out", out),
+        ("roster", roster_path),
+    ]
     return tuple((what, path) for what, path in found if path is not None)
 
 
@@ -322,5 +361,9 @@ def refusal(level, unsafe="", private=()) -> str | None:
 def warning(level, unsafe="") -> str:
     """The line printed before grading at a level below full strength (chosen: `accepts` said yes)."""
     open_ = [text(f"sandbox.attack.{attack}") for attack in sandbox.ATTACKS if attack not in level.blocks]
-    return text("sandbox.warning", level=level.name, choice=",".join(choices(unsafe)) or spelling(level),
-                open=text("sandbox.and").join(open_))
+    return text(
+        "sandbox.warning",
+        level=level.name,
+        choice=",".join(choices(unsafe)) or spelling(level),
+        open=text("sandbox.and").join(open_),
+    )

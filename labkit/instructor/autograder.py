@@ -15,8 +15,17 @@ from labkit.instructor.lms.submissions import from_folder, gradescope_metadata
 from labkit.instructor.barrier import grade_safely
 
 
-def gradescope(folder: Path, results: Path, limits: Limits, course: Course, level, *, metadata: Path | None = None,
-               course_path: Path | None = None, unsafe="") -> int:
+def gradescope(
+    folder: Path,
+    results: Path,
+    limits: Limits,
+    course: Course,
+    level,
+    *,
+    metadata: Path | None = None,
+    course_path: Path | None = None,
+    unsafe="",
+) -> int:
     """One Gradescope submission (`folder`) into `results`: the same reading of files as `make grade`, `metadata`
     (default: submission_metadata.json beside `folder`) for late and attempts; refused, results.json says why
     (`unsafe` and the course file `course_path` as the command line's --unsafe and --config)."""
@@ -29,8 +38,9 @@ def gradescope(folder: Path, results: Path, limits: Limits, course: Course, leve
     if not refusal:
         result = grade_safely(submission, limits, course.scheme)
         grade = replace(result.grade, late=facts.get("late", result.grade.late))
-    run = gradescope_results.Submission(grade=grade, course=course, facts=facts, refusal=refusal or "",
-                                        name=results.name, level=level)
+    run = gradescope_results.Submission(
+        grade=grade, course=course, facts=facts, refusal=refusal or "", name=results.name, level=level
+    )
     results.parent.mkdir(parents=True, exist_ok=True)
     with atomic.Staging(results.parent) as staging:
         registry.write(staging, run, registry.GRADESCOPE)

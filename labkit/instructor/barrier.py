@@ -74,9 +74,18 @@ def grader_error(submission: Submission, exc: BaseException, scheme: Scheme) -> 
         cause = type(exc).__name__
     cause = safe_text(cause, limit=300, keep_newlines=False)
     entry = safe_text(submission.entry, limit=300, keep_newlines=False)
-    failed = Grade(submission.student, entry, "grader_error", name=submission.name, layout=submission.layout,
-                   late=submission.late, attempts=len(submission.attempts), cause=cause, max_score=scheme.max_score,
-                   team=submission.team)
+    failed = Grade(
+        submission.student,
+        entry,
+        "grader_error",
+        name=submission.name,
+        layout=submission.layout,
+        late=submission.late,
+        attempts=len(submission.attempts),
+        cause=cause,
+        max_score=scheme.max_score,
+        team=submission.team,
+    )
     return replace(failed, feedback=not_run_feedback(failed, scheme))
 
 
@@ -105,7 +114,6 @@ def worker_failed(submission: Submission, exc: BaseException, scheme: Scheme, le
     else:
         return grader_error(submission, exc, scheme)
     failed = replace(grader_error(submission, exc, scheme), status=status)
-    why = text(key, entry=failed.entry, cause=failed.cause, level=level.name,
-               seconds=getattr(exc, "seconds", 0.0))
+    why = text(key, entry=failed.entry, cause=failed.cause, level=level.name, seconds=getattr(exc, "seconds", 0.0))
     summary = render.summary_lines([(case, False) for case in scheme.checks])
     return replace(failed, feedback="\n".join([why, "", *summary]) + "\n")

@@ -32,8 +32,16 @@ from labkit.instructor.barrier import judged_safely, rendered_safely, worker_fai
 INTERRUPTED = 130
 
 
-def grade_class(submissions: list[Submission | None], jobs: int, limits: Limits, scheme: Scheme, progress=None,
-                attempt: str = "latest", keep=None, level=None) -> None:
+def grade_class(
+    submissions: list[Submission | None],
+    jobs: int,
+    limits: Limits,
+    scheme: Scheme,
+    progress=None,
+    attempt: str = "latest",
+    keep=None,
+    level=None,
+) -> None:
     """Grade every submission, `jobs` at a time, each run and judged in a worker process (judging hundreds
     of calls is Python work that threads of one process could not share); this process renders, and hands
     each result to `keep(index, result)` as it comes.  A hung case costs only its own time limit; a worker
@@ -66,9 +74,13 @@ def grade_class(submissions: list[Submission | None], jobs: int, limits: Limits,
     pool = workers.Pool(jobs, judged_safely, (limits, attempt, scheme), stop_children=engine.stop_all)
     level = level or audit.sandbox_level()
     try:  # (the pool stops its workers first when anything goes wrong)
-        pool.run(len(submissions), pending, finished,
-                 lambda index, exc: finished(index, worker_failed(pending(index), exc, scheme, level)),
-                 deadline=lambda index: worker_seconds(pending(index), limits, attempt))
+        pool.run(
+            len(submissions),
+            pending,
+            finished,
+            lambda index, exc: finished(index, worker_failed(pending(index), exc, scheme, level)),
+            deadline=lambda index: worker_seconds(pending(index), limits, attempt),
+        )
     finally:
         stop_resource_tracker()
 
@@ -78,6 +90,7 @@ def stop_resource_tracker() -> None:
     it, so grading returns with nothing it started still running (on its own the helper ends a moment
     after this process, and a busy machine makes that moment long).  The next pool starts a new one."""
     from multiprocessing import resource_tracker
+
     gc.collect()  # the pool's pipes are closed while the tracker still runs to hear it
     stop = getattr(getattr(resource_tracker, "_resource_tracker", None), "_stop", None)  # CPython 3.8+
     if stop is not None:
@@ -88,6 +101,7 @@ def stop_resource_tracker() -> None:
 
 
 # --- a class folder into OUT ---------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ClassOptions:
@@ -146,9 +160,16 @@ def grade_folder(folder: Path, out: Path, limits: Limits, options: ClassOptions 
         spool = Spool(staging.scratch("records"))
         try:
             # grade_class lets go of each submission (None) once it is graded: nothing here reads them again
-            grade_class(cast("list[Submission | None]", submissions), options.jobs, limits, course.scheme,
-                        options.progress, course.attempt,
-                        lambda index, result: spool.put(index, result.record.to_json(), result.feedback), level)
+            grade_class(
+                cast("list[Submission | None]", submissions),
+                options.jobs,
+                limits,
+                course.scheme,
+                options.progress,
+                course.attempt,
+                lambda index, result: spool.put(index, result.record.to_json(), result.feedback),
+                level,
+            )
             spooled = registry.Spooled(spool)
             records, kept, changes = spooled, (), []
             if previous is not None:  # (a merge holds the class's results: regrade.merge takes lists)
@@ -162,11 +183,22 @@ def grade_folder(folder: Path, out: Path, limits: Limits, options: ClassOptions 
     written = next((name for name in ("canvas.csv", "moodle.csv") if name in names), None)
     matched = run.matched
     lines = [matched.column, rows_line(matched), *kind_lines(matched), missing_line(matched)] if matched.file else []
-    return ClassRun(run.figures, out, run.unmatched, changes, written, len(submissions), previous is not None,
-                    matched.lines, [line for line in lines if line], matched.verdict)
+    return ClassRun(
+        run.figures,
+        out,
+        run.unmatched,
+        changes,
+        written,
+        len(submissions),
+        previous is not None,
+        matched.lines,
+        [line for line in lines if line],
+        matched.verdict,
+    )
 
 
 # --- the terminal: progress and Ctrl-C -----------------------------------------------------------
+
 
 def progress_printer(stream=sys.stderr):
     """The progress line, as `grade_folder`'s `progress`: rewritten in place on a terminal (at most every 0.2 s),

@@ -42,24 +42,68 @@ def keys(lab: Lab) -> tuple[Key, ...]:
     """Every key the course file of `lab` may state: the course's own, then the overrides of the lab's scheme."""
     drawn = [group for group in lab.graded_groups if group.count]
     return (
-        Key("generated", "secret", None, "with the student id, seeds each student's drawn inputs: change it "
-            "every offering, never publish it"),
-        *[Key("generated", "count", str(group.count), f"inputs drawn per submission for the `{group.id}` checks "
-              "(overrides the spec)", (NUMBER,)) for group in drawn[:1]],
+        Key(
+            "generated",
+            "secret",
+            None,
+            "with the student id, seeds each student's drawn inputs: change it every offering, never publish it",
+        ),
+        *[
+            Key(
+                "generated",
+                "count",
+                str(group.count),
+                f"inputs drawn per submission for the `{group.id}` checks (overrides the spec)",
+                (NUMBER,),
+            )
+            for group in drawn[:1]
+        ],
         Key("course", "title", lab.name, "the assignment's title (report, gradebook column; `TITLE=` overrides)"),
         Key("course", "language", "zh", "feedback and report language (`LAB_LANG` overrides)", LANGUAGES),
-        Key("gradescope", "visibility", "visible", "every test but those run only in grading (`LAB_VISIBILITY` "
-            "overrides)", VISIBILITIES),
-        Key("gradescope", "generated_visibility", "after_due_date", "the tests run only in grading (Gradescope "
-            "then hides the total until the due date)", VISIBILITIES),
-        Key("gradebook", "no_code", "0", "what canvas.csv and moodle.csv get for a submission with no code to run "
+        Key(
+            "gradescope",
+            "visibility",
+            "visible",
+            "every test but those run only in grading (`LAB_VISIBILITY` overrides)",
+            VISIBILITIES,
+        ),
+        Key(
+            "gradescope",
+            "generated_visibility",
+            "after_due_date",
+            "the tests run only in grading (Gradescope then hides the total until the due date)",
+            VISIBILITIES,
+        ),
+        Key(
+            "gradebook",
+            "no_code",
+            "0",
+            "what canvas.csv and moodle.csv get for a submission with no code to run "
             "(nothing to test, only a .docx or a text entry, a broken archive …): `0`, or `blank` to leave its cell "
-            "as it was; either way the summary names them", NO_CODE),
-        Key("late", "penalty", "0", "percent taken off a late submission's points in canvas.csv and moodle.csv "
+            "as it was; either way the summary names them",
+            NO_CODE,
+        ),
+        Key(
+            "late",
+            "penalty",
+            "0",
+            "percent taken off a late submission's points in canvas.csv and moodle.csv "
             "(grades.csv keeps the points earned; the feedback and report say it); 0: none, and the LMS's own late "
-            "policy applies when you import", (NUMBER,), most=100),
-        *[Key("weights", group.id, str(group.points), f"points of `{group.id}` (overrides the spec)"
-              + ("; 0 skips its checks" if group.stage == "grade" else ""), (NUMBER,)) for group in lab.graded_groups],
+            "policy applies when you import",
+            (NUMBER,),
+            most=100,
+        ),
+        *[
+            Key(
+                "weights",
+                group.id,
+                str(group.points),
+                f"points of `{group.id}` (overrides the spec)"
+                + ("; 0 skips its checks" if group.stage == "grade" else ""),
+                (NUMBER,),
+            )
+            for group in lab.graded_groups
+        ],
     )
 
 
@@ -144,17 +188,26 @@ class Course:
     new_column: bool = False  # a TITLE no column of the gradebook has becomes a new column (NEW_COLUMN=1)
 
 
-def course_settings(title: str | None = None, attempt: str | None = None, environ=os.environ,
-                    scheme: Scheme | None = None, new_column: bool = False) -> Course:
+def course_settings(
+    title: str | None = None,
+    attempt: str | None = None,
+    environ=os.environ,
+    scheme: Scheme | None = None,
+    new_column: bool = False,
+) -> Course:
     """The course's settings: options given, else the environment (LAB_ATTEMPT, LAB_VISIBILITY), else the
     grading scheme (solutions/grading.ini, or `scheme`).  The language is LAB_LANG's (grade.main sets it from
     the scheme)."""
     scheme = scheme or load()
     chosen = attempt or environ.get("LAB_ATTEMPT", "").strip().lower() or "latest"
     visibility = environ.get("LAB_VISIBILITY", "").strip().lower()
-    return Course(title=title or scheme.title,
-                  visibility=visibility if visibility in VISIBILITIES else scheme.visibility,
-                  attempt=chosen if chosen in ATTEMPTS else "latest", scheme=scheme, new_column=new_column)
+    return Course(
+        title=title or scheme.title,
+        visibility=visibility if visibility in VISIBILITIES else scheme.visibility,
+        attempt=chosen if chosen in ATTEMPTS else "latest",
+        scheme=scheme,
+        new_column=new_column,
+    )
 
 
 def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:
@@ -163,8 +216,10 @@ def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:
     for section in parser.sections():
         unknown = {name for name in parser[section] if (section, name) not in known}
         if section not in sections or unknown:
-            raise ConfigError(f"{where}: unknown {'section' if section not in sections else 'key'} "
-                              f"[{section}] {', '.join(sorted(unknown))}".rstrip())
+            raise ConfigError(
+                f"{where}: unknown {'section' if section not in sections else 'key'} "
+                f"[{section}] {', '.join(sorted(unknown))}".rstrip()
+            )
     texts: dict[tuple[str, str], str] = {}  # (section, name) -> its value, for every key but the NUMBER ones
     numbers: dict[tuple[str, str], int] = {}
     for (section, name), key in known.items():
@@ -185,9 +240,15 @@ def _scheme(parser: configparser.ConfigParser, where: str, lab: Lab) -> Scheme:
         else:
             texts[section, name] = value
     counts = [group.count for group in lab.graded_groups if group.count]
-    return Scheme(weights={group.id: numbers["weights", group.id] for group in lab.graded_groups},
-                  generated_count=numbers.get(("generated", "count"), counts[0] if counts else 0),
-                  secret=texts["generated", "secret"], title=texts["course", "title"],
-                  language=texts["course", "language"], visibility=texts["gradescope", "visibility"],
-                  generated_visibility=texts["gradescope", "generated_visibility"],
-                  no_code=texts["gradebook", "no_code"], late_penalty=numbers["late", "penalty"], lab=lab)
+    return Scheme(
+        weights={group.id: numbers["weights", group.id] for group in lab.graded_groups},
+        generated_count=numbers.get(("generated", "count"), counts[0] if counts else 0),
+        secret=texts["generated", "secret"],
+        title=texts["course", "title"],
+        language=texts["course", "language"],
+        visibility=texts["gradescope", "visibility"],
+        generated_visibility=texts["gradescope", "generated_visibility"],
+        no_code=texts["gradebook", "no_code"],
+        late_penalty=numbers["late", "penalty"],
+        lab=lab,
+    )

@@ -35,7 +35,8 @@ HOME = os.path.relpath(LAB.root.resolve(), ROOT.resolve()).replace(os.sep, "/") 
 # "." for the default lab, labs/<name> for every further lab; its handout's top
 INSTRUCTOR_ONLY = f"{course.CORE}/instructor"  # the core's part that never ships in the handout
 FALLBACK_TIME = 1704067200  # 2024-01-01 UTC, when the lab is not a git checkout
-FIXED_LINE = re.compile(r'^LAB_SPEC = .*$', re.M)  # the line of framework/__init__.py that names the default lab
+# the line of framework/__init__.py that names the default lab, with the comment above it
+FIXED_LINE = re.compile(r'^(?:#.*\n)*LAB_SPEC = .*$', re.M)
 
 
 def in_course(path: str) -> str:
@@ -78,7 +79,7 @@ def handout_name(path: str, grading: bool = False) -> str | None:
         return shipped[path]
     for name, folder in sorted(trees.items(), key=lambda item: -len(item[1])):
         if folder == "." or path.startswith(folder + "/"):
-            return name + path[len(folder):] if folder != "." else path
+            return name + path[len(folder) :] if folder != "." else path
     return None
 
 
@@ -89,35 +90,55 @@ def own_words(files: dict) -> dict:
     first = next(group for group in LAB.groups if group.stage == "test")
     written = dict(files)
     face, mode = files["framework/__init__.py"]
-    fixed = (f'LAB_SPEC = "{module_of(LAB)}"  # the lab this handout runs, fixed by make dist: LAB= and LAB_SPEC= in '
-             f'the environment are not read\nFIXED = True')
+    fixed = (
+        f'# the lab this handout runs, fixed by make dist: LAB= and LAB_SPEC= in the environment are not read\n'
+        f'LAB_SPEC = "{module_of(LAB)}"\nFIXED = True'
+    )
     face = re.sub(r'^"""\S+ harness', lambda _: f'"""{LAB.name} harness', face.decode("utf-8"), count=1)
     written["framework/__init__.py"] = (FIXED_LINE.sub(lambda _: fixed, face, count=1).encode("utf-8"), mode)
     named = f"{LAB.name} · {LAB.title.zh}" if LAB.title.zh else LAB.name
     if "Makefile" in written:
         make, mode = written["Makefile"]
-        written["Makefile"] = (re.sub(r"^# .*? — ", lambda _: f"# {named} — ", make.decode("utf-8"), count=1)
-                               .encode("utf-8"), mode)
+        written["Makefile"] = (
+            re.sub(r"^# .*? — ", lambda _: f"# {named} — ", make.decode("utf-8"), count=1).encode("utf-8"),
+            mode,
+        )
     if "lab.py" in written:
         script, mode = written["lab.py"]
         words = f"{LAB.group_name(first, 'zh')} / {LAB.group_name(first, 'en')} cases"
-        script = re.sub(r'^(# -\*- coding: utf-8 -\*-\n""")[^\n]*? on any system', lambda found: f"{found[1]}{named} on any system",
-                        script.decode("utf-8"), count=1)
-        script = re.sub(r"^(    python lab\.py test +)(\S+ / the \w+ cases)( +)",
-                        lambda found: found[1] + words + " " * max(1, len(found[2] + found[3]) - len(words)), script,
-                        count=1, flags=re.M)
+        script = re.sub(
+            r'^(# -\*- coding: utf-8 -\*-\n""")[^\n]*? on any system',
+            lambda found: f"{found[1]}{named} on any system",
+            script.decode("utf-8"),
+            count=1,
+        )
+        script = re.sub(
+            r"^( *python lab\.py test +)(\S+ / the \w+ cases)( +)",
+            lambda found: found[1] + words + " " * max(1, len(found[2] + found[3]) - len(words)),
+            script,
+            count=1,
+            flags=re.M,
+        )
         core = [name for name in target_names(LAB) if name not in ("test", "help", "run", "watch", "clean")]
-        script = re.sub(r"(every target: ).*$", lambda found: found[1] + ", ".join([*core, "watch", "clean"]), script,
-                        count=1, flags=re.M)
+        script = re.sub(
+            r"(every target: ).*$",
+            lambda found: found[1] + ", ".join([*core, "watch", "clean"]),
+            script,
+            count=1,
+            flags=re.M,
+        )
         written["lab.py"] = (script.encode("utf-8"), mode)
     verify = PurePosixPath(LAB.verify or VERIFY)
-    written["pytest.ini"] = (f"""[pytest]
+    written["pytest.ini"] = (
+        f"""[pytest]
 # `python -m pytest` and IDE test discovery (VS Code, PyCharm) find {LAB.group_name(first, 'en')} cases of {verify},
 # the same ones `make test` runs.
 testpaths = {verify.parent}
 python_files = {verify.name}
 pythonpath = .
-""".encode("utf-8"), 0o644)
+""".encode("utf-8"),
+        0o644,
+    )
     return dict(sorted(written.items()))
 
 
@@ -126,6 +147,7 @@ class Refused(Exception):
 
 
 # --- what goes in --------------------------------------------------------------------------------
+
 
 def _git(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, check=False)
@@ -166,8 +188,10 @@ def handout_sources() -> tuple[dict[str, tuple[bytes, int]], int]:
                     found[name] = (content.read(), 0o755 if member.mode & 0o111 else 0o644)
         stamp = int(_git("log", "-1", "--format=%ct", "HEAD").stdout.strip() or FALLBACK_TIME)
     else:
-        found = {name: (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
-                 for name, path in tree_files().items()}
+        found = {
+            name: (path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
+            for name, path in tree_files().items()
+        }
         stamp = int(os.environ.get("SOURCE_DATE_EPOCH", FALLBACK_TIME))
     scaffold(found)
     return own_words(found), max(stamp, FALLBACK_TIME)
@@ -177,8 +201,13 @@ def scaffold(files: dict) -> None:
     """Say which handout files still hold what make new-lab wrote for the instructor ("make this lab yours"): an
     untouched scaffold builds (its own check), but students must not get those words unnoticed."""
     from labkit.instructor.new_lab import SCAFFOLD_WORDS
-    kept = [name for name, (content, _) in sorted(files.items()) if name.endswith((".md", ".py"))
-            and any(words in content.decode("utf-8", "replace") for words in SCAFFOLD_WORDS)]
+
+    kept = [
+        name
+        for name, (content, _) in sorted(files.items())
+        if name.endswith((".md", ".py"))
+        and any(words in content.decode("utf-8", "replace") for words in SCAFFOLD_WORDS)
+    ]
     if kept:
         print(text("dist.scaffold", lab=LAB.name, files=", ".join(kept)), file=sys.stderr)
 
@@ -207,8 +236,11 @@ def gradescope_files() -> dict[str, tuple[bytes, int]]:
     """Name in the bundle -> (content, mode): the handout's files with the lab's grading-only ones, without the
     stub, the autograder's two scripts, and the private files (the answer key and the course file)."""
     top = {*course.SHARED, *LAB.sheets.values()}  # the bundle runs the grader, never make
-    files = {name: (path.read_bytes(), 0o644) for name, path in tree_files(grading=True).items()
-             if name != LAB.student_file and name not in top}
+    files = {
+        name: (path.read_bytes(), 0o644)
+        for name, path in tree_files(grading=True).items()
+        if name != LAB.student_file and name not in top
+    }
     files = {name: entry for name, entry in own_words(files).items() if name != "pytest.ini"}
     for name in ("setup.sh", "run_autograder"):
         files[name] = ((ROOT / INSTRUCTOR_ONLY / "gradescope" / name).read_bytes(), 0o755)
@@ -218,6 +250,7 @@ def gradescope_files() -> dict[str, tuple[bytes, int]]:
 
 
 # --- the handout ---------------------------------------------------------------------------------
+
 
 def handout(python: str = sys.executable) -> Path:
     """Build dist/<NAME>/ and its archives, or raise Refused (and leave no half-built handout)."""
@@ -247,14 +280,24 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
     """The built handout's `make test` must give exactly 0 passed and every case failed on its stub, as its sheet
     promises, and every case passed on the reference: run in a student's environment, where neither LAB_SPEC nor
     LAB (set here to a lab there is not) nor the course's PYTHONPATH helps it find its lab."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB_STUDENT", "PYTHONPATH")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB_STUDENT", "PYTHONPATH")
+    }
     env.update(PYTHONDONTWRITEBYTECODE="1", LAB_SPEC="no_such_lab.spec", LAB="no_such_lab")
     python = os.path.abspath(python) if os.sep in python else python
 
     def make_test(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["make", "--no-print-directory", "test", f"PYTHON={python}", *args], cwd=folder,
-                              env=env, capture_output=True, text=True, timeout=300, check=False)
+        return subprocess.run(
+            ["make", "--no-print-directory", "test", f"PYTHON={python}", *args],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
 
     def why(result) -> str:
         said = [line for line in result.stderr.strip().splitlines() if not line.startswith("make: ***")]
@@ -266,8 +309,15 @@ def check_baseline(folder: Path, python: str, files: dict) -> None:
         passed = _passes(files[LAB.student_file][0])
         if passed:
             commit = _stub_commit()
-            raise Refused(text("dist.not_stub", student_file=in_course(LAB.student_file), passed=passed, total=total,
-                               stub_commit=commit))
+            raise Refused(
+                text(
+                    "dist.not_stub",
+                    student_file=in_course(LAB.student_file),
+                    passed=passed,
+                    total=total,
+                    stub_commit=commit,
+                )
+            )
         raise Refused(text("dist.baseline", total=total, why=why(result)))
     solved = make_test(f"STUDENT={LAB.solution_path}")
     if not (solved.returncode == 0 and text("summary", passed=total, failed=0) in solved.stdout.splitlines()):
@@ -278,6 +328,7 @@ def _passes(source: bytes) -> int:
     """How many of the six cases the handout's student file passes (a committed solution passes some)."""
     from labkit.run.engine import StudentRun
     from labkit.assess import verdict
+
     with StudentRun(display=LAB.student_file_name, source=source) as student:
         return sum(verdict(student, case).passed for case in active().selected("test"))
 
@@ -330,6 +381,7 @@ def _zip(files: dict, stamp: int) -> bytes:
 
 # --- Gradescope --------------------------------------------------------------------------------
 
+
 def gradescope_settings(environ=os.environ) -> str:
     """The course's settings for run_autograder, from the environment `make gradescope` ran in
     (LAB_LANG=en for English feedback, LAB_VISIBILITY, LAB_ATTEMPT=best)."""
@@ -378,8 +430,13 @@ def main(argv=None) -> int:
             if changed:
                 print(text("dist.uncommitted", files=", ".join(changed)), file=sys.stderr)
             built = handout(args.python)
-            print(text("dist.built", folder=f"{(DIST / NAME).relative_to(ROOT)}/", archives=", ".join(
-                str(path.relative_to(ROOT)) for path in (built, built.with_name(f"{NAME}.zip")))))
+            print(
+                text(
+                    "dist.built",
+                    folder=f"{(DIST / NAME).relative_to(ROOT)}/",
+                    archives=", ".join(str(path.relative_to(ROOT)) for path in (built, built.with_name(f"{NAME}.zip"))),
+                )
+            )
             return 0
     except Refused as refused:
         print(str(refused), file=sys.stderr)

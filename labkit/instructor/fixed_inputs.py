@@ -101,7 +101,7 @@ def _put(value, path: tuple, new):
         return new
     head, rest = path[0], path[1:]
     changed = _put(value[head], rest, new)
-    return value[:head] + ([changed] if isinstance(value, list) else (changed,)) + value[head + 1:]
+    return value[:head] + ([changed] if isinstance(value, list) else (changed,)) + value[head + 1 :]
 
 
 def _spans(marked, path: tuple, said, whole: str) -> list:
@@ -115,7 +115,7 @@ def _spans(marked, path: tuple, said, whole: str) -> list:
     for at in range(len(base) + 1):
         if not all(text.startswith(base[:at]) and text.endswith(base[at:]) for text in alone):
             continue
-        pieces = [text[at:len(text) - (len(base) - at)] for text in alone]
+        pieces = [text[at : len(text) - (len(base) - at)] for text in alone]
         if whole == base[:at] + "".join(pieces) + base[at:]:
             spans, start = [], at
             for piece in pieces:
@@ -127,17 +127,21 @@ def _spans(marked, path: tuple, said, whole: str) -> list:
 
 # --- the module ------------------------------------------------------------------------------------
 
+
 def module_path(lab: Lab) -> Path:
     return lab.root / (lab.fixed_inputs.replace(".", "/") + ".py")
 
 
 def rendered(lab: Lab, data: dict) -> str:
     """The lab's fixed-inputs module holding `data`: one input and its stencil a line each."""
-    about = (f"`make test-full`'s fixed inputs of {lab.name}'s drawn checks, and what the reference says of each: "
-             f"written by\n`make tables` (labkit/instructor/fixed_inputs.py) from the checks' draws and {lab.solution}; "
-             "do not edit.\n\nEach entry is (input, stencil), the stencil the reference's string for the input with "
-             "the input's strings as\nholes (labkit/drawn.py).  The format: docs/design.md#labkitdrawnpy\n")
-    lines = [f'"""{about}"""', "", "FIXED_INPUTS = {"]
+    about = (
+        f"`make test-full`'s fixed inputs of {lab.name}'s drawn checks, and what the reference says of each: "
+        f"written by\n`make tables` (labkit/instructor/fixed_inputs.py) from the checks' draws and {lab.solution}; "
+        "do not edit.\n\nEach entry is (input, stencil), the stencil the reference's string for the input with "
+        "the input's strings as\nholes (labkit/drawn.py).  The format: docs/design.md#labkitdrawnpy\n"
+    )
+    # the formatter leaves the layout to this writer (an input and its stencil stay on a line each)
+    lines = [f'"""{about}"""', "", "# fmt: off", "FIXED_INPUTS = {"]
     for check_id, entries in data.items():
         lines.append(f"    {check_id!r}: (")
         for specimen, kept in entries:

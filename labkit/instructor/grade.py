@@ -26,9 +26,15 @@ from labkit.instructor.outputs.figures import late_line, nobody_graded
 from labkit.instructor.class_run import ClassOptions
 
 MAKE_OPTIONS = (  # make grade's variables: (name, example value, the option it becomes); README shows the same
-    ("OUT", "grades", "--out"), ("JOBS", "n", "--jobs"), ("ROSTER", "gradebook.csv", "--roster"),
-    ("ATTEMPT", "latest|best", "--attempt"), ("MERGE", "1", "--merge"), ("TITLE", "column", "--title"),
-    ("NEW_COLUMN", "1", "--new-column"), ("UNSAFE", "level|1", "--unsafe"), ("CONFIG", "course-file", "--config"),
+    ("OUT", "grades", "--out"),
+    ("JOBS", "n", "--jobs"),
+    ("ROSTER", "gradebook.csv", "--roster"),
+    ("ATTEMPT", "latest|best", "--attempt"),
+    ("MERGE", "1", "--merge"),
+    ("TITLE", "column", "--title"),
+    ("NEW_COLUMN", "1", "--new-column"),
+    ("UNSAFE", "level|1", "--unsafe"),
+    ("CONFIG", "course-file", "--config"),
 )
 MAKE_USAGE = "make grade SUBMISSIONS=dir|zip " + " ".join(f"[{name}={value}]" for name, value, _ in MAKE_OPTIONS)
 
@@ -59,38 +65,66 @@ def typed(path: Path | None) -> Path | None:
 
 # --- the command -------------------------------------------------------------------------------
 
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m labkit.instructor.grade", description=__doc__.split("\n")[0],
-        epilog=f"From make: {MAKE_USAGE} (" + ", ".join(f"{name}= is {option}" for name, _, option in MAKE_OPTIONS)
-        + "; SUBMISSIONS= is the folder or the LMS's zip).")
+        prog="python -m labkit.instructor.grade",
+        description=__doc__.split("\n")[0],
+        epilog=f"From make: {MAKE_USAGE} ("
+        + ", ".join(f"{name}= is {option}" for name, _, option in MAKE_OPTIONS)
+        + "; SUBMISSIONS= is the folder or the LMS's zip).",
+    )
     parser.add_argument("submissions", type=Path, nargs="?", help="the class's folder, or the LMS's download zip")
     parser.add_argument("--gradescope", action="store_true", help="grade one Gradescope submission")
     parser.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
     parser.add_argument("--metadata", type=Path, default=None, help="Gradescope's submission_metadata.json")
     parser.add_argument("--results", type=Path, default=Path("/autograder/results/results.json"))
-    parser.add_argument("--out", type=lambda given: Path(os.path.normpath(given)), default=Path("grades"),
-                        help="the output folder (grades)")  # (normalised: lab.py joins a relative OUT=../x to the lab)
-    parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1),
-                        help="submissions graded at once (default: twice the cores: a child spends most of its time "
-                             "starting up or waiting for its parent, so two per core keep every core busy)")
+    parser.add_argument(
+        "--out",
+        type=lambda given: Path(os.path.normpath(given)),
+        default=Path("grades"),
+        help="the output folder (grades)",
+    )  # (normalised: lab.py joins a relative OUT=../x to the lab)
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=2 * (os.cpu_count() or 1),
+        help="submissions graded at once (default: twice the cores: a child spends most of its time "
+        "starting up or waiting for its parent, so two per core keep every core busy)",
+    )
     parser.add_argument("--attempt", choices=ATTEMPTS, default=None, help="which attempt counts (latest)")
     parser.add_argument("--roster", type=Path, default=None, help="Canvas gradebook export or Moodle worksheet")
     parser.add_argument("--merge", action="store_true", help="replace only these students' rows in OUT")
-    parser.add_argument("--title", default=None, help="the assignment's title (default: the course file's, else the lab's name)")
-    parser.add_argument("--new-column", action="store_true",
-                        help="write TITLE as a new gradebook column when none has it (else such a TITLE is refused)")
-    parser.add_argument("--unsafe", nargs="?", const=audit.ANY, default=os.environ.get("LAB_UNSAFE", ""),
-                        metavar="LEVEL", help="grade at this sandbox level below full strength, knowingly (its "
-                        "name as the refusal spells it, a list or a pattern: uid, uid+landlock-4, uid*; 1 or no "
-                        "value: any; also LAB_UNSAFE=)")
+    parser.add_argument(
+        "--title", default=None, help="the assignment's title (default: the course file's, else the lab's name)"
+    )
+    parser.add_argument(
+        "--new-column",
+        action="store_true",
+        help="write TITLE as a new gradebook column when none has it (else such a TITLE is refused)",
+    )
+    parser.add_argument(
+        "--unsafe",
+        nargs="?",
+        const=audit.ANY,
+        default=os.environ.get("LAB_UNSAFE", ""),
+        metavar="LEVEL",
+        help="grade at this sandbox level below full strength, knowingly (its "
+        "name as the refusal spells it, a list or a pattern: uid, uid+landlock-4, uid*; 1 or no "
+        "value: any; also LAB_UNSAFE=)",
+    )
     parser.add_argument("--config", type=Path, default=None, help="a course file read over solutions/grading.ini")
-    parser.add_argument("--submission-seconds", type=float, default=Limits.submission_seconds,
-                        help="wall-clock limit for one student, all cases together")
+    parser.add_argument(
+        "--submission-seconds",
+        type=float,
+        default=Limits.submission_seconds,
+        help="wall-clock limit for one student, all cases together",
+    )
     args = parser.parse_args(make_spelling(sys.argv[1:] if argv is None else argv))
     given = args.submissions
-    args.submissions, args.out, args.roster, args.config = map(typed, (args.submissions, args.out, args.roster,
-                                                                       args.config))
+    args.submissions, args.out, args.roster, args.config = map(
+        typed, (args.submissions, args.out, args.roster, args.config)
+    )
     limits = replace(Limits.from_env(), submission_seconds=args.submission_seconds)
     try:
         scheme = config.load(args.config)
@@ -100,16 +134,25 @@ def main(argv=None) -> int:
     course = config.course_settings(args.title, args.attempt, scheme=scheme, new_column=args.new_column)
     level = audit.sandbox_level()
     if args.gradescope:
-        return autograder.gradescope(args.submission, args.results, limits, course, level, metadata=args.metadata,
-                                     course_path=args.config, unsafe=args.unsafe)
+        return autograder.gradescope(
+            args.submission,
+            args.results,
+            limits,
+            course,
+            level,
+            metadata=args.metadata,
+            course_path=args.config,
+            unsafe=args.unsafe,
+        )
     if args.submissions is None:
         parser.error(f"SUBMISSIONS must be a folder or an LMS download's .zip: {MAKE_USAGE}")
     refused = download_refusal(args.submissions, skip=(args.out,), given=given)  # not a class: one line, first
     if refused:
         print(refused, file=sys.stderr)
         return 2
-    refusal = audit.refusal(level, args.unsafe, audit.private_files(args.config, args.submissions, args.out,
-                                                                    args.roster))
+    refusal = audit.refusal(
+        level, args.unsafe, audit.private_files(args.config, args.submissions, args.out, args.roster)
+    )
     if refusal:
         print(refusal, file=sys.stderr)
         return 2
@@ -123,8 +166,9 @@ def main(argv=None) -> int:
     started = time.monotonic()
     progress = class_run.progress_printer()
     terminated = class_run.terminate_like_ctrl_c()
-    options = ClassOptions(jobs=args.jobs, course=course, level=level, gradebook=gradebook, merge=args.merge,
-                           progress=progress)
+    options = ClassOptions(
+        jobs=args.jobs, course=course, level=level, gradebook=gradebook, merge=args.merge, progress=progress
+    )
     try:
         run = class_run.grade_folder(args.submissions, args.out, limits, options)
     except (roster.RosterError, regrade.RegradeRefused, DownloadRefused) as refused:
@@ -143,9 +187,19 @@ def main(argv=None) -> int:
     extra += ["", *run.gradebook_lines] if run.gradebook_lines else []  # the column, every roster row, the misses
     extra += [*run.lms_lines, *filter(None, [late_line(run.figures, course.scheme)])]
     extra += ["", describe_download(args.submissions, skip=(args.out,))]  # the layout read
-    print(terminal.terminal_summary(run.figures, time.monotonic() - started, args.jobs, args.out, level, extra,
-                                    merged=run.graded if run.merged else None, gradebook=run.gradebook or "",
-                                    last=[run.verdict] if run.verdict else []))
+    print(
+        terminal.terminal_summary(
+            run.figures,
+            time.monotonic() - started,
+            args.jobs,
+            args.out,
+            level,
+            extra,
+            merged=run.graded if run.merged else None,
+            gradebook=run.gradebook or "",
+            last=[run.verdict] if run.verdict else [],
+        )
+    )
     if nobody_graded(run.figures):
         why = safe_text(run.figures.grader_errors[0][1], 300, False)
         print(text("grade.nobody_graded", count=run.figures.count, why=why), file=sys.stderr)

@@ -34,8 +34,10 @@ def files(name: str) -> dict[str, str]:
     given_module = given[:-3].replace("/", ".")
     title = name[:1].upper() + name[1:]
     stub_body = '    return ""  # TODO: GREETING + ", " + name + "!" (TASK.md rule G1)\n'
-    function = ('def greet(name: str) -> str:\n    """The greeting for `name`: GREETING, a comma and a space, the name and'
-                ' "!" (rule G1).\n\n    >>> greet("Ada")\n    \'Hello, Ada!\'\n    """\n')
+    function = (
+        'def greet(name: str) -> str:\n    """The greeting for `name`: GREETING, a comma and a space, the name and'
+        ' "!" (rule G1).\n\n    >>> greet("Ada")\n    \'Hello, Ada!\'\n    """\n'
+    )
     sheet = {
         "zh": f"""# {title} · 问候
 
@@ -100,12 +102,12 @@ What the reference prints:
         "TASK.en.md": sheet["en"],
         given: f'"""{title}\'s given module: the constants students import (TASK.md rule G1)."""\n\nGREETING = "Hello"\n',
         student_file: f'"""{title}: write greet (TASK.md).  `make test LAB={name}` runs the cases."""\n\n'
-                      f"from {given_module} import GREETING  # noqa: F401  (you will need it)\n\n\n" + function + stub_body,
+        f"from {given_module} import GREETING  # noqa: F401  (you will need it)\n\n\n" + function + stub_body,
         solution: f'"""{title}\'s reference solution (never in the handout)."""\n\nfrom {given_module} import GREETING\n\n\n'
-                  + function + '    return f"{GREETING}, {name}!"\n',
-        f"{Path(solution).parent.as_posix()}/grading.ini":
-            f"# {title}'s course file (its own secret: change it every offering, never publish it).\n[generated]\n"
-            f"secret = {name}-{secrets.token_hex(12)}\n\n[course]\ntitle = {title}\nlanguage = zh\n",
+        + function
+        + '    return f"{GREETING}, {name}!"\n',
+        f"{Path(solution).parent.as_posix()}/grading.ini": f"# {title}'s course file (its own secret: change it every offering, never publish it).\n[generated]\n"
+        f"secret = {name}-{secrets.token_hex(12)}\n\n[course]\ntitle = {title}\nlanguage = zh\n",
         f"{name}/__init__.py": f'"""{title}: its spec, texts and detectors (the lab\'s package)."""\n',
         f"{name}/spec.py": f'''"""{title}: the lab spec: its files, its one function, its group and its one case (texts in {name}/hints.py,
 detectors in {name}/mistakes.py).  The lab's root is the folder above this package: in the course labs/{name}, in its
@@ -120,15 +122,33 @@ from labkit.spec import Case, Example, Group, Lab, Section, Text
 BASIC = Group(id="basic", points=100, stage="test", name=Text("基本测试", "the basic"))
 SECTIONS = (Section(id="greet"),)
 CHECKS = (
-    Case(id="1", function="greet", group=BASIC, section="greet", hint="hint.greeting", rules=("G1",),
-         examples=(Example(("Ada",), "Hello, Ada!"), Example(("小明",), "Hello, 小明!"))),
+    Case(
+        id="1",
+        function="greet",
+        group=BASIC,
+        section="greet",
+        hint="hint.greeting",
+        rules=("G1",),
+        examples=(Example(("Ada",), "Hello, Ada!"), Example(("小明",), "Hello, 小明!")),
+    ),
 )
 
 LAB = Lab(
-    id="{name}", name="{title}", root=Path(__file__).resolve().parent.parent, student_file="{student_file}",
-    solution="{solution}", given="{given_module}", sheets={{"zh": "TASK.md", "en": "TASK.en.md"}},
-    title=Text("问候", "greetings"), texts=("{name}.hints",), functions=("greet",), groups=(BASIC,),
-    sections=SECTIONS, checks=CHECKS, mistakes="{name}.mistakes:DETECTORS", handout="{name}",
+    id="{name}",
+    name="{title}",
+    root=Path(__file__).resolve().parent.parent,
+    student_file="{student_file}",
+    solution="{solution}",
+    given="{given_module}",
+    sheets={{"zh": "TASK.md", "en": "TASK.en.md"}},
+    title=Text("问候", "greetings"),
+    texts=("{name}.hints",),
+    functions=("greet",),
+    groups=(BASIC,),
+    sections=SECTIONS,
+    checks=CHECKS,
+    mistakes="{name}.mistakes:DETECTORS",
+    handout="{name}",
     trees=("{Path(student_file).parent.as_posix()}", "{name}"),
 )
 ''',
@@ -138,14 +158,19 @@ lines the core asks of every lab."""
 TEXTS = {{
     "case.1.label": ("greet: 问候一个名字", "greet: greet a name"),
     "section.greet": ("=== 问候 (greet) ===", "=== greetings (greet) ==="),
-    "hint.greeting": ("返回 GREETING + \\", \\" + name + \\"!\\" (TASK.md 规则 G1)",
-                      "return GREETING + \\", \\" + name + \\"!\\" (TASK.md rule G1)"),
+    "hint.greeting": (
+        "返回 GREETING + \\", \\" + name + \\"!\\" (TASK.md 规则 G1)",
+        "return GREETING + \\", \\" + name + \\"!\\" (TASK.md rule G1)",
+    ),
     "hint.no_bang": ("问候语最后有一个 \\"!\\" (TASK.md 规则 G1)", "the greeting ends with \\"!\\" (TASK.md rule G1)"),
-    "summary.pointer": ("全部通过以后把这个实验改成你的 (README: Adding a lab)",
-                        "once all pass, make this lab yours (README: Adding a lab)"),
-    "summary.stub_elsewhere": ("注意: {{file}} 还和初始代码一样，而旁边的 {{other}} 不一样: 测试它: {{command}} test STUDENT={{other}}",
-                               "NOTE: {{file}} still behaves like the stub, but {{other}} nearby differs: test it: "
-                               "{{command}} test STUDENT={{other}}"),
+    "summary.pointer": (
+        "全部通过以后把这个实验改成你的 (README: Adding a lab)",
+        "once all pass, make this lab yours (README: Adding a lab)",
+    ),
+    "summary.stub_elsewhere": (
+        "注意: {{file}} 还和初始代码一样，而旁边的 {{other}} 不一样: 测试它: {{command}} test STUDENT={{other}}",
+        "NOTE: {{file}} still behaves like the stub, but {{other}} nearby differs: test it: {{command}} test STUDENT={{other}}",
+    ),
 }}
 ''',
         f"{name}/mistakes.py": f'''"""{title}'s mistake detectors: the greeting without its "!" (rule G1)."""
@@ -191,17 +216,27 @@ SOLUTION = "labs/{name}/{solution}"
 
 
 def make(*args, lang="zh"):
-    env = {{key: value for key, value in os.environ.items()
-           if key not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB", "LAB_SPEC", "LAB_LANG", "PYTHONPYCACHEPREFIX")}}
+    env = {{
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "LAB", "LAB_SPEC", "LAB_LANG", "PYTHONPYCACHEPREFIX")
+    }}
     env.update(LAB_LANG=lang, PYTHONDONTWRITEBYTECODE="1")
-    return subprocess.run(["make", "--no-print-directory", *args, "LAB={name}", f"PYTHON={{sys.executable}}"], cwd=COURSE,
-                          env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        ["make", "--no-print-directory", *args, "LAB={name}", f"PYTHON={{sys.executable}}"],
+        cwd=COURSE,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def cases() -> int:
     """How many cases make test runs, as the lab's spec says (a case added there needs no edit here)."""
     sys.path[:0] = [str(COURSE), str(LAB_ROOT)]
     from labkit.spec import load
+
     return len(load("{name}.spec").selected("test"))
 
 
@@ -244,21 +279,39 @@ def main(argv: list[str]) -> int:
     name = argv[0]
     root = ROOT / course.LABS / name
     if root.exists() or name in course.labs():
-        print(f"make new-lab: {root.relative_to(ROOT).as_posix()} exists already (the course's labs: "
-              f"{', '.join(course.labs())})", file=sys.stderr)
+        print(
+            f"make new-lab: {root.relative_to(ROOT).as_posix()} exists already (the course's labs: "
+            f"{', '.join(course.labs())})",
+            file=sys.stderr,
+        )
         return 2
     for path, text in files(name).items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text, encoding="utf-8")
-    tables = subprocess.run([sys.executable, str(ROOT / "lab.py"), f"PYTHON={sys.executable}", "run", "-m",
-                             "labkit.instructor.sheets", "--write"], cwd=ROOT, capture_output=True, text=True,
-                            env={**{k: v for k, v in os.environ.items() if k != "LAB_SPEC"}, "LAB": name}, timeout=300)
+    tables = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "lab.py"),
+            f"PYTHON={sys.executable}",
+            "run",
+            "-m",
+            "labkit.instructor.sheets",
+            "--write",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**{k: v for k, v in os.environ.items() if k != "LAB_SPEC"}, "LAB": name},
+        timeout=300,
+    )
     if tables.returncode != 0:
         print(tables.stderr.strip(), file=sys.stderr)
         return 1
     relative = root.relative_to(ROOT).as_posix()
     print(f"new lab: {relative}/ (make test LAB={name}: 0/1 on the stub; make check runs {relative}/tests)")
-    print(f"next: git add {relative} && git commit, then make dist LAB={name}; README's \"Adding a lab\" is the checklist")
+    print(
+        f"next: git add {relative} && git commit, then make dist LAB={name}; README's \"Adding a lab\" is the checklist"
+    )
     return 0
 
 

@@ -79,10 +79,21 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
     this student.  Points come from the grading scheme."""
     started = time.monotonic()
     draws = InputSource(student=submission.student, secret=scheme.secret, count=scheme.generated_count)
-    base = Grade(submission.student, submission.entry, submission.status or "ok", name=submission.name,
-                 layout=submission.layout, late=submission.late, attempts=len(submission.attempts),
-                 notes=submission.notes, found=submission.found, max_score=scheme.max_score, worth=scheme.worth,
-                 inputs=draws.fingerprint(scheme.checks), team=submission.team)
+    base = Grade(
+        submission.student,
+        submission.entry,
+        submission.status or "ok",
+        name=submission.name,
+        layout=submission.layout,
+        late=submission.late,
+        attempts=len(submission.attempts),
+        notes=submission.notes,
+        found=submission.found,
+        max_score=scheme.max_score,
+        worth=scheme.worth,
+        inputs=draws.fingerprint(scheme.checks),
+        team=submission.team,
+    )
     if not submission.gradable:
         return replace(base, feedback=not_run_feedback(base, scheme))
     chosen = list(enumerate(submission.attempts, 1))
@@ -101,19 +112,29 @@ def grade_submission(submission: Submission, limits: Limits, scheme: Scheme, att
         notes += (("note.attempt", {"number": number, "total": len(submission.attempts), "rule": rule}),)
     if candidate.modules:
         notes += (("note.helpers", {"files": ", ".join(candidate.modules)}),)
-    return replace(base, status=overall_status(load, verdicts), verdicts=verdicts,
-                   feedback=render.course_report(verdicts, active().student_file_name), sandbox=load.sandbox,
-                   weak_sandbox=level.name if level is not None and not level.full else "",
-                   seconds=time.monotonic() - started, attempt=number,
-                   late=submission.lms_late if candidate.late is None else candidate.late,
-                   files=candidate.files, notes=notes)
+    return replace(
+        base,
+        status=overall_status(load, verdicts),
+        verdicts=verdicts,
+        feedback=render.course_report(verdicts, active().student_file_name),
+        sandbox=load.sandbox,
+        weak_sandbox=level.name if level is not None and not level.full else "",
+        seconds=time.monotonic() - started,
+        attempt=number,
+        late=submission.lms_late if candidate.late is None else candidate.late,
+        files=candidate.files,
+        notes=notes,
+    )
 
 
-def _run(candidate, limits: Limits, scheme: Scheme, draws: InputSource) \
-        -> tuple[list[Verdict], LoadOutcome, sandbox.Level | None]:
+def _run(
+    candidate, limits: Limits, scheme: Scheme, draws: InputSource
+) -> tuple[list[Verdict], LoadOutcome, sandbox.Level | None]:
     """The verdicts of every check on one attempt, its load, and the level its children ran at (None: none ran)."""
     verdicts = []
-    with StudentRun(display=active().student_file_name, source=candidate.source, limits=limits, modules=candidate.modules) as student:
+    with StudentRun(
+        display=active().student_file_name, source=candidate.source, limits=limits, modules=candidate.modules
+    ) as student:
         for case in scheme.checks:  # after engine.stop_all() a case raises engine.Stopped
             if case.suite != "generated" or scheme.weights["generated"]:
                 verdicts.append(assess.verdict(student, case, draws))
@@ -129,8 +150,9 @@ def overall_status(load: LoadOutcome, verdicts: list[Verdict]) -> str:
     problems = {v.problem for v in verdicts}
     if "missing_function" in problems:
         return "missing_function"
-    if "memory" in problems or any(v.problem == "raised" and v.facts["raised"].get("type") == "MemoryError"
-                                   for v in verdicts):
+    if "memory" in problems or any(
+        v.problem == "raised" and v.facts["raised"].get("type") == "MemoryError" for v in verdicts
+    ):
         return "memory"
     if "disk" in problems:
         return "disk"

@@ -16,7 +16,6 @@ from labkit.instructor.outputs.feedback import note_text, why_text
 from labkit.spec import active
 
 
-
 @dataclass(frozen=True, kw_only=True)
 class Timing:
     """The clock a check ran under."""
@@ -50,10 +49,15 @@ class CheckResult:
     def from_verdict(cls, verdict, worth: int, limits) -> CheckResult:
         """`verdict` of a check worth `worth` points."""
         failed = not verdict.passed
-        return cls(passed=verdict.passed, score=0 if failed else worth, problem=verdict.problem,
-                   hint=verdict.hint, hint_text=render.hint_text(verdict) if verdict.hint and failed else "",
-                   message=render.explanation(verdict, active().student_file_name) if failed else "",
-                   timing=Timing(limit_seconds=limits.case_seconds, timed_out=verdict.problem == "timeout"))
+        return cls(
+            passed=verdict.passed,
+            score=0 if failed else worth,
+            problem=verdict.problem,
+            hint=verdict.hint,
+            hint_text=render.hint_text(verdict) if verdict.hint and failed else "",
+            message=render.explanation(verdict, active().student_file_name) if failed else "",
+            timing=Timing(limit_seconds=limits.case_seconds, timed_out=verdict.problem == "timeout"),
+        )
 
     @classmethod
     def from_json(cls, entry) -> CheckResult:
@@ -62,27 +66,85 @@ class CheckResult:
         _keys(timing, ("limit_seconds", "timed_out"), ("limit_seconds", "timed_out"))
         if not _number(timing["limit_seconds"]) or not isinstance(timing["timed_out"], bool):
             raise ValueError("timing")
-        _typed(entry, {"passed": bool, "score": int, "problem": (str, None), "hint": (str, None), "hint_text": str,
-                       "message": str})
+        _typed(
+            entry,
+            {
+                "passed": bool,
+                "score": int,
+                "problem": (str, None),
+                "hint": (str, None),
+                "hint_text": str,
+                "message": str,
+            },
+        )
         return cls.read(entry)
 
     @classmethod
     def read(cls, entry: dict) -> CheckResult:
         """From an entry whose shape is known to be right (see StudentResult.read)."""
-        return cls(passed=entry["passed"], score=entry["score"], problem=entry["problem"], hint=entry["hint"],
-                   hint_text=entry["hint_text"], message=entry["message"], timing=_timing(**entry["timing"]))
+        return cls(
+            passed=entry["passed"],
+            score=entry["score"],
+            problem=entry["problem"],
+            hint=entry["hint"],
+            hint_text=entry["hint_text"],
+            message=entry["message"],
+            timing=_timing(**entry["timing"]),
+        )
 
     def to_json(self) -> dict:
-        return {"passed": self.passed, "score": self.score, "problem": self.problem, "hint": self.hint,
-                "hint_text": self.hint_text, "message": self.message,
-                "timing": {"limit_seconds": self.timing.limit_seconds, "timed_out": self.timing.timed_out}}
+        return {
+            "passed": self.passed,
+            "score": self.score,
+            "problem": self.problem,
+            "hint": self.hint,
+            "hint_text": self.hint_text,
+            "message": self.message,
+            "timing": {"limit_seconds": self.timing.limit_seconds, "timed_out": self.timing.timed_out},
+        }
 
 
 CHECK_KEYS = ("passed", "score", "problem", "hint", "hint_text", "message", "timing")
-KEYS = ("student", "name", "entry", "layout", "status", "gradable", "score", "max_score", "groups", "late", "attempt",
-        "attempts", "files", "sandbox", "generated_inputs", "team", "notes", "cases", "why")
-BARE_KEYS = ("student", "name", "entry", "layout", "status", "gradable", "score", "max_score", "late", "attempt",
-             "attempts", "files", "sandbox", "notes", "cases", "why", "team")
+KEYS = (
+    "student",
+    "name",
+    "entry",
+    "layout",
+    "status",
+    "gradable",
+    "score",
+    "max_score",
+    "groups",
+    "late",
+    "attempt",
+    "attempts",
+    "files",
+    "sandbox",
+    "generated_inputs",
+    "team",
+    "notes",
+    "cases",
+    "why",
+)
+BARE_KEYS = (
+    "student",
+    "name",
+    "entry",
+    "layout",
+    "status",
+    "gradable",
+    "score",
+    "max_score",
+    "late",
+    "attempt",
+    "attempts",
+    "files",
+    "sandbox",
+    "notes",
+    "cases",
+    "why",
+    "team",
+)
 REQUIRED = ("student", "status", "score", "cases")  # what every grader that wrote grades.json wrote
 
 
@@ -136,16 +198,34 @@ class StudentResult:
     def from_grade(cls, grade, limits) -> StudentResult:
         """A graded submission's result, within its cap in grades.json (outputs/caps.py: whatever the
         submission did, at most caps.RECORD_BYTES)."""
-        groups = {group.id: sum(grade.worth.get(v.case.id, 0) for v in grade.verdicts
-                                if v.passed and v.case.group.id == group.id) for group in active().graded_groups}
+        groups = {
+            group.id: sum(
+                grade.worth.get(v.case.id, 0) for v in grade.verdicts if v.passed and v.case.group.id == group.id
+            )
+            for group in active().graded_groups
+        }
         document = {
-            "student": grade.student, "name": grade.name, "entry": grade.entry, "layout": grade.layout,
-            "status": grade.status, "gradable": grade.gradable, "score": grade.score, "max_score": grade.max_score,
-            "groups": groups, "late": grade.late, "attempt": grade.attempt, "attempts": grade.attempts,
-            "files": list(grade.files), "sandbox": grade.sandbox, "generated_inputs": grade.inputs,
-            "team": grade.team, "notes": [note_text(key, fields) for key, fields in grade.notes],
-            "cases": {v.case.column: CheckResult.from_verdict(v, grade.worth.get(v.case.id, 0), limits).to_json()
-                      for v in grade.verdicts},
+            "student": grade.student,
+            "name": grade.name,
+            "entry": grade.entry,
+            "layout": grade.layout,
+            "status": grade.status,
+            "gradable": grade.gradable,
+            "score": grade.score,
+            "max_score": grade.max_score,
+            "groups": groups,
+            "late": grade.late,
+            "attempt": grade.attempt,
+            "attempts": grade.attempts,
+            "files": list(grade.files),
+            "sandbox": grade.sandbox,
+            "generated_inputs": grade.inputs,
+            "team": grade.team,
+            "notes": [note_text(key, fields) for key, fields in grade.notes],
+            "cases": {
+                v.case.column: CheckResult.from_verdict(v, grade.worth.get(v.case.id, 0), limits).to_json()
+                for v in grade.verdicts
+            },
             "why": "" if grade.gradable else why_text(grade),
         }
         return cls.read(caps.record(document))  # (capped as written: caps measures the grades.json entry)
@@ -153,10 +233,21 @@ class StudentResult:
     @classmethod
     def bare(cls, failed) -> StudentResult:
         """A grader_error result built from nothing but the failed grade's own strings (no renderer involved)."""
-        return cls(student=failed.student, name=failed.name, entry=failed.entry, layout=failed.layout,
-                   status="grader_error", score=0, max_score=failed.max_score, late=failed.late,
-                   attempts=failed.attempts, sandbox=failed.sandbox, why=failed.feedback.split("\n", 1)[0],
-                   team=failed.team, keys=BARE_KEYS)
+        return cls(
+            student=failed.student,
+            name=failed.name,
+            entry=failed.entry,
+            layout=failed.layout,
+            status="grader_error",
+            score=0,
+            max_score=failed.max_score,
+            late=failed.late,
+            attempts=failed.attempts,
+            sandbox=failed.sandbox,
+            why=failed.feedback.split("\n", 1)[0],
+            team=failed.team,
+            keys=BARE_KEYS,
+        )
 
     @classmethod
     def from_json(cls, entry) -> StudentResult:
@@ -165,10 +256,29 @@ class StudentResult:
         student = entry["student"]
         if not isinstance(student, str) or safe_id(student) != student:
             raise ValueError("student")
-        _typed(entry, {"name": str, "entry": str, "layout": str, "status": str, "gradable": bool, "score": int,
-                       "max_score": int, "groups": dict, "late": (bool, None), "attempt": (int, None),
-                       "attempts": int, "files": list, "sandbox": str, "generated_inputs": (str, None),
-                       "team": str, "notes": list, "cases": dict, "why": str})
+        _typed(
+            entry,
+            {
+                "name": str,
+                "entry": str,
+                "layout": str,
+                "status": str,
+                "gradable": bool,
+                "score": int,
+                "max_score": int,
+                "groups": dict,
+                "late": (bool, None),
+                "attempt": (int, None),
+                "attempts": int,
+                "files": list,
+                "sandbox": str,
+                "generated_inputs": (str, None),
+                "team": str,
+                "notes": list,
+                "cases": dict,
+                "why": str,
+            },
+        )
         for key in ("files", "notes"):
             if not all(isinstance(item, str) for item in entry.get(key, ())):
                 raise ValueError(key)
@@ -183,8 +293,9 @@ class StudentResult:
     def read(cls, entry: dict) -> StudentResult:
         """From a grades.json entry whose shape is known to be right: made by this run (the spool's, whose
         digest is checked as it is read back, each time an output reads the class)."""
-        return cls._made(dict(entry, cases={column: CheckResult.read(case) for column, case in entry["cases"].items()}),
-                         tuple(entry))
+        return cls._made(
+            dict(entry, cases={column: CheckResult.read(case) for column, case in entry["cases"].items()}), tuple(entry)
+        )
 
     @classmethod
     def _made(cls, values: dict, keys: tuple) -> StudentResult:
@@ -195,8 +306,11 @@ class StudentResult:
 
     def to_json(self) -> dict:
         """The student's entry in grades.json (also what the run's spool holds for it)."""
-        shown = {"files": list(self.files), "notes": list(self.notes),
-                 "cases": {column: case.to_json() for column, case in self.cases.items()}}
+        shown = {
+            "files": list(self.files),
+            "notes": list(self.notes),
+            "cases": {column: case.to_json() for column, case in self.cases.items()},
+        }
         return {key: shown[key] if key in shown else getattr(self, key) for key in self.keys}
 
 
@@ -227,8 +341,10 @@ def _typed(entry: dict, types: dict) -> None:
             continue
         kinds = wanted if isinstance(wanted, tuple) else (wanted,)
         value = entry[key]
-        if not any(value is None if kind is None else _integer(value) if kind is int else isinstance(value, kind)
-                   for kind in kinds):
+        if not any(
+            value is None if kind is None else _integer(value) if kind is int else isinstance(value, kind)
+            for kind in kinds
+        ):
             raise ValueError(key)
 
 

@@ -21,13 +21,18 @@ from labkit.instructor.config import NUMBER, keys
 from labkit.spec import Lab, active
 
 README = "README.md"
-_HEADS = {"zh": ("组", "检查", "在哪里运行", "分数", "合计"), "en": ("group", "checks", "where they run", "points", "total")}
+_HEADS = {
+    "zh": ("组", "检查", "在哪里运行", "分数", "合计"),
+    "en": ("group", "checks", "where they run", "points", "total"),
+}
 _CASE_HEADS = {"zh": ("测试", "检查什么", "规则"), "en": ("case", "what it checks", "rules")}
 _AND = {"zh": "、", "en": ", "}
 TRANSCRIPTS = ("stub", "solution")  # what make test prints for the lab's stub and for its reference solution
 FENCE = "```"
-_WHERE = {"zh": {"test": "`make test`", "full": "`make test-full`", "grade": "只在评分时"},
-          "en": {"test": "`make test`", "full": "`make test-full`", "grade": "grading only"}}
+_WHERE = {
+    "zh": {"test": "`make test`", "full": "`make test-full`", "grade": "只在评分时"},
+    "en": {"test": "`make test`", "full": "`make test-full`", "grade": "grading only"},
+}
 
 
 @dataclass(frozen=True)
@@ -43,8 +48,10 @@ class Block:
 
 def markdown(head: tuple, rows: list) -> str:
     """A Markdown table: the head, the rule under it, then one line per row of cells (an empty cell stays empty)."""
+
     def line(cells):
         return "|" + "|".join(f" {cell} " if cell != "" else " " for cell in cells) + "|\n"
+
     return line(head) + "|" + "|".join("---" for _ in head) + "|\n" + "".join(line(cells) for cells in rows)
 
 
@@ -55,10 +62,17 @@ def scheme_table(lab: Lab, language: str) -> str:
     for group in lab.graded_groups:
         ids = [check.id for check in lab.in_group(group.id)]
         label = group.column_label
-        shown = getattr(label, language) if label else "TEST {first}–{last}" if len(ids) > 1 else \
-            "TEST {first}"  # a group of one check: TEST 1, not TEST 1–1
-        rows.append((lab.group_name(group, language), shown.format(first=ids[0], last=ids[-1]),
-                     _WHERE[language][group.stage], group.points))
+        shown = (
+            getattr(label, language) if label else "TEST {first}–{last}" if len(ids) > 1 else "TEST {first}"
+        )  # a group of one check: TEST 1, not TEST 1–1
+        rows.append(
+            (
+                lab.group_name(group, language),
+                shown.format(first=ids[0], last=ids[-1]),
+                _WHERE[language][group.stage],
+                group.points,
+            )
+        )
     rows.append((f"**{total}**", "", "", f"**{_total(lab)}**"))
     return markdown(tuple(head), rows)
 
@@ -74,7 +88,7 @@ def cases_table(lab: Lab, language: str) -> str:
 
 
 def rules_cell(rules: tuple[str, ...], language: str) -> str:
-    """"F1–F3" for three or more rules in a row (one letter, numbers one apart), else each: "E1、E4" / "E1, E4"."""
+    """ "F1–F3" for three or more rules in a row (one letter, numbers one apart), else each: "E1、E4" / "E1, E4"."""
     runs: list[list[str]] = []
     for rule in rules:
         if runs and _next(runs[-1][-1]) == rule:
@@ -101,16 +115,25 @@ def transcript(lab: Lab, language: str, which: str) -> str:
 def _transcript(lab_id: str, solution: Path, student_file: str, language: str, which: str) -> str:
     """transcript's work, once a process (make tables compares, then writes; the files it runs do not change)."""
     student = "" if which == "stub" else str(solution)
-    command = [sys.executable, os.path.join(course.ROOT, "lab.py"), "--make", "--python", sys.executable, "test",
-               "--student", student]
+    command = [
+        sys.executable,
+        os.path.join(course.ROOT, "lab.py"),
+        "--make",
+        "--python",
+        sys.executable,
+        "test",
+        "--student",
+        student,
+    ]
     unwanted = ["LAB", "LAB_LANG", "LAB_STUDENT", "LAB_TIMEOUT", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"]
     if lab_id in course.labs():  # a lab of the course by its name; another (the suite's toy) as this process has it
         command += ["--lab", lab_id]
         unwanted.append("LAB_SPEC")
     env = {key: value for key, value in os.environ.items() if key not in unwanted}
     env.update(LAB_LANG=language, PYTHONDONTWRITEBYTECODE="1")
-    printed = subprocess.run(command, cwd=course.ROOT, env=env, capture_output=True, text=True, encoding="utf-8",
-                             timeout=600).stdout
+    printed = subprocess.run(
+        command, cwd=course.ROOT, env=env, capture_output=True, text=True, encoding="utf-8", timeout=600
+    ).stdout
     tested = text("summary.file", language, file="")
     lines = [tested + student_file if line.startswith(tested) else line for line in printed.splitlines()]
     return FENCE + "text\n" + "".join(line + "\n" for line in lines) + FENCE + "\n"
@@ -123,8 +146,15 @@ def readme_table(lab: Lab) -> str:
         checks = lab.in_group(group.id)
         low, high = min(lab.points(check) for check in checks), max(lab.points(check) for check in checks)
         where = _WHERE["en"][group.stage] + (f" ({group.count} inputs drawn per student)" if group.count else "")
-        rows.append((f"`{group.id}`", f"`{checks[0].column}`…`{checks[-1].column}`", group.points,
-                     low if low == high else f"{low}–{high}", where))
+        rows.append(
+            (
+                f"`{group.id}`",
+                f"`{checks[0].column}`…`{checks[-1].column}`",
+                group.points,
+                low if low == high else f"{low}–{high}",
+                where,
+            )
+        )
     rows.append(("**total**", len(lab.graded), f"**{_total(lab)}**", "", ""))
     return markdown(("group", "checks", "points", "each", "where"), rows)
 
@@ -139,8 +169,9 @@ def course_file_table(lab: Lab) -> str:
     for key in keys(lab):
         allowed = "" if key.choices in ((), (NUMBER,)) else f"; one of {', '.join(key.choices)}"
         allowed += f" (at most {key.most})" if key.most is not None else ""
-        rows.append((f"`[{key.section}] {key.name}`", "(required)" if key.default is None else key.default,
-                     key.about + allowed))
+        rows.append(
+            (f"`[{key.section}] {key.name}`", "(required)" if key.default is None else key.default, key.about + allowed)
+        )
     return markdown(("key", "default", "meaning"), rows)
 
 
@@ -150,15 +181,25 @@ def blocks(lab: Lab) -> tuple[Block, ...]:
     only)."""
     sheets: tuple[Block, ...] = ()
     for language, file in lab.sheets.items():
-        sheets += (Block(file, "<!-- scheme -->", functools.partial(scheme_table, language=language)),
-                   Block(file, "<!-- cases -->", functools.partial(cases_table, language=language)))
-        sheets += tuple(Block(file, f"<!-- transcript: {which} -->",
-                              functools.partial(transcript, language=language, which=which), fenced=True)
-                        for which in TRANSCRIPTS)
+        sheets += (
+            Block(file, "<!-- scheme -->", functools.partial(scheme_table, language=language)),
+            Block(file, "<!-- cases -->", functools.partial(cases_table, language=language)),
+        )
+        sheets += tuple(
+            Block(
+                file,
+                f"<!-- transcript: {which} -->",
+                functools.partial(transcript, language=language, which=which),
+                fenced=True,
+            )
+            for which in TRANSCRIPTS
+        )
     if lab.sheets and not (lab.root / README).is_file():
         return sheets
-    return sheets + (Block(README, "<!-- scheme: readme -->", readme_table),
-                     Block(README, "<!-- course-file -->", course_file_table))
+    return sheets + (
+        Block(README, "<!-- scheme: readme -->", readme_table),
+        Block(README, "<!-- course-file -->", course_file_table),
+    )
 
 
 def current(sheet: str, block: Block) -> str | None:
@@ -166,7 +207,7 @@ def current(sheet: str, block: Block) -> str | None:
     appears more than once)."""
     lines = sheet.splitlines(keepends=True)
     span = _span(lines, block.marker, block.fenced)
-    return None if span is None else "".join(lines[span[0]:span[1]])
+    return None if span is None else "".join(lines[span[0] : span[1]])
 
 
 def replaced(sheet: str, block: Block, part: str) -> str:
@@ -174,7 +215,7 @@ def replaced(sheet: str, block: Block, part: str) -> str:
     lines = sheet.splitlines(keepends=True)
     span = _span(lines, block.marker, block.fenced)
     assert span is not None, block.marker
-    return "".join(lines[:span[0]]) + part + "".join(lines[span[1]:])
+    return "".join(lines[: span[0]]) + part + "".join(lines[span[1] :])
 
 
 def _span(lines: list[str], marker: str, fenced: bool) -> tuple[int, int] | None:
@@ -220,9 +261,14 @@ def write(lab: Lab, root: Path) -> list[str]:
 
 def main(argv: list[str]) -> int:
     lab = active()
-    tables = {"zh": lambda: scheme_table(lab, "zh"), "en": lambda: scheme_table(lab, "en"),
-              "cases-zh": lambda: cases_table(lab, "zh"), "cases-en": lambda: cases_table(lab, "en"),
-              "readme": lambda: readme_table(lab), "course-file": lambda: course_file_table(lab)}
+    tables = {
+        "zh": lambda: scheme_table(lab, "zh"),
+        "en": lambda: scheme_table(lab, "en"),
+        "cases-zh": lambda: cases_table(lab, "zh"),
+        "cases-en": lambda: cases_table(lab, "en"),
+        "readme": lambda: readme_table(lab),
+        "course-file": lambda: course_file_table(lab),
+    }
     if argv == ["--write"]:
         for line in write(lab, lab.root) or ["tables: every generated table is current"]:
             print(line if line.startswith("tables:") else f"tables: rewrote {line}")

@@ -99,8 +99,10 @@ class Pool:
                             worker.tasks.send((worker.item, work))
                         except OSError:  # it has just died: its sentinel says so below
                             pass
-                ready = wait([worker.tasks for worker in self.workers]
-                             + [worker.process.sentinel for worker in self.workers], timeout=self._wait())
+                ready = wait(
+                    [worker.tasks for worker in self.workers] + [worker.process.sentinel for worker in self.workers],
+                    timeout=self._wait(),
+                )
                 for worker in list(self.workers):
                     if worker.tasks in ready:
                         self._hear(worker, done, failed)
@@ -164,8 +166,12 @@ class Pool:
     def _start(self) -> None:
         tasks, theirs = self.context.Pipe()
         watched, lifeline = self.context.Pipe(duplex=False)
-        process = self.context.Process(target=serve, name="labkit-worker", daemon=True, args=(
-            theirs, watched, os.getpid(), self.work, self.common, self.stop_children))
+        process = self.context.Process(
+            target=serve,
+            name="labkit-worker",
+            daemon=True,
+            args=(theirs, watched, os.getpid(), self.work, self.common, self.stop_children),
+        )
         process.start()
         theirs.close()
         watched.close()
@@ -251,6 +257,7 @@ def _ending(exitcode, tries: int = 1) -> str:
 
 # --- in a worker -----------------------------------------------------------------------------------
 
+
 def serve(tasks, watched, grader: int, work, common: tuple, stop) -> None:
     """A worker's life: bound to the grader first, then items until the grader says there are no more."""
     bind_to_grader(grader, watched, stop)
@@ -294,6 +301,7 @@ def bind_to_grader(grader: int, watched, stop) -> None:
     if sys.platform.startswith("linux"):
         try:
             import ctypes
+
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass

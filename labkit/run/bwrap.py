@@ -16,8 +16,20 @@ NOBODY = 65534
 
 def command(python_folders: list[str]) -> list[str]:
     """bubblewrap with every namespace new, no network, the system's and Python's files read-only."""
-    command = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-               "--hostname", PREFIX, "--cap-drop", "ALL", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+    command = [
+        shutil.which("bwrap") or "bwrap",
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        PREFIX,
+        "--cap-drop",
+        "ALL",
+        "--uid",
+        str(NOBODY),
+        "--gid",
+        str(NOBODY),
+    ]
     for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         path = Path(top)
         if path.is_symlink():

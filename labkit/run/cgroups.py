@@ -54,7 +54,7 @@ def _find_pids_base() -> str | None:
         if kind == "cgroup" and "pids" in options:  # v1: this process's cgroup in the pids hierarchy
             path = next((p for _, names, p in own if "pids" in names.split(",")), None)
             if path is not None and (path + "/").startswith(root.rstrip("/") + "/"):
-                folder = os.path.join(point, path[len(root.rstrip("/")):].lstrip("/"))
+                folder = os.path.join(point, path[len(root.rstrip("/")) :].lstrip("/"))
                 return folder if os.access(folder, os.W_OK) else None
         elif kind == "cgroup2" and root == "/":
             unified = unified or point

@@ -49,8 +49,9 @@ def place_modules(folder: str, modules: dict) -> None:
     for name, data in modules.items():
         if not _MODULE_NAME.match(name):
             continue
-        fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o644)
+        fd = os.open(
+            os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644
+        )
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.chmod(os.path.join(folder, name), 0o644)
@@ -153,8 +154,9 @@ class Child:
 
     def _wait_for_marker(self, key: str, deadline: float) -> None:
         """Wait until the output of this call has arrived (the child marks its end), briefly."""
-        if self._markers_arrive and not self.pipes.wait_printed(lambda: key in self.pipes.printed.pieces,
-                                                               min(deadline, time.monotonic() + 1.0)):
+        if self._markers_arrive and not self.pipes.wait_printed(
+            lambda: key in self.pipes.printed.pieces, min(deadline, time.monotonic() + 1.0)
+        ):
             self._markers_arrive = False  # the student closed or redirected the pipe: stop waiting for them
 
     def settle_output(self, seconds: float = 0.5) -> None:

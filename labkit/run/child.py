@@ -38,24 +38,56 @@ def main():
 
 # Before any student code: plain functions.
 
+
 def bind():
     """What the reporting path uses, taken before any student code can patch it: a copy of builtins (what
     they are put back to after every step of student code) with json's C scanner and quoting, the system
     calls and the modules' table beside it."""
+
     class Context:  # what json's C scanner reads from a JSONDecoder
         strict, object_hook, object_pairs_hook = True, None, None
         parse_float, parse_int, parse_constant = float, int, float
 
     saved = dict(builtins.__dict__)
     bound = {name: saved[name] for name in BOUND_BUILTINS}
-    return dict(bound, builtins=saved, names=builtins.__dict__, scan=_json.make_scanner(Context()),
-                quote=_json.encode_basestring_ascii, write=os.write, perf=time.perf_counter, sys=sys,
-                module_type=type(sys), workdir=os.getcwd())
+    return dict(
+        bound,
+        builtins=saved,
+        names=builtins.__dict__,
+        scan=_json.make_scanner(Context()),
+        quote=_json.encode_basestring_ascii,
+        write=os.write,
+        perf=time.perf_counter,
+        sys=sys,
+        module_type=type(sys),
+        workdir=os.getcwd(),
+    )
 
 
-BOUND_BUILTINS = ("type", "isinstance", "callable", "str", "int", "float", "list", "tuple", "dict", "len", "repr",
-                  "enumerate", "sorted", "memoryview", "compile", "exec", "BaseException", "TypeError", "OSError",
-                  "SyntaxError", "SystemExit", "ImportError")  # the builtins the closures below use
+BOUND_BUILTINS = (
+    "type",
+    "isinstance",
+    "callable",
+    "str",
+    "int",
+    "float",
+    "list",
+    "tuple",
+    "dict",
+    "len",
+    "repr",
+    "enumerate",
+    "sorted",
+    "memoryview",
+    "compile",
+    "exec",
+    "BaseException",
+    "TypeError",
+    "OSError",
+    "SyntaxError",
+    "SystemExit",
+    "ImportError",
+)  # the builtins the closures below use
 
 
 def take_channel():
@@ -82,11 +114,22 @@ def put_up_walls(settings, ctypes, libc, spaces):
     # Signals: Landlock scopes them from ABI 6, and nothing outside a pid namespace (its own, or bubblewrap's:
     # `pidns_given`) can be named from inside it; elsewhere the filter itself keeps the kill family to this process.
     own_signals = landlock < 6 and not spaces["pidns"] and not settings.get("pidns_given")
-    seccomp = filter_syscalls(ctypes, libc, own_signals) if settings.get("confine") and not settings.get(
-        "no_seccomp") else False
-    return {"hello": 1, "landlock": landlock, "seccomp": seccomp, "userns": spaces["userns"],
-            "pidns": spaces["pidns"], "folder": spaces["folder"], "signals": bool(seccomp and own_signals),
-            "limits": applied, "uid": getattr(os, "getuid", lambda: -1)()}
+    seccomp = (
+        filter_syscalls(ctypes, libc, own_signals)
+        if settings.get("confine") and not settings.get("no_seccomp")
+        else False
+    )
+    return {
+        "hello": 1,
+        "landlock": landlock,
+        "seccomp": seccomp,
+        "userns": spaces["userns"],
+        "pidns": spaces["pidns"],
+        "folder": spaces["folder"],
+        "signals": bool(seccomp and own_signals),
+        "limits": applied,
+        "uid": getattr(os, "getuid", lambda: -1)(),
+    }
 
 
 def set_limits(limits, skip):
@@ -95,9 +138,13 @@ def set_limits(limits, skip):
         import resource
     except ImportError:  # Windows: the parent's job object and clock bound the child
         return []
-    wanted = [("RLIMIT_AS", limits.get("memory_bytes")), ("RLIMIT_CPU", limits.get("cpu_seconds")),
-              ("RLIMIT_FSIZE", limits.get("file_bytes")), ("RLIMIT_CORE", 0),
-              ("RLIMIT_NPROC", limits.get("processes"))]
+    wanted = [
+        ("RLIMIT_AS", limits.get("memory_bytes")),
+        ("RLIMIT_CPU", limits.get("cpu_seconds")),
+        ("RLIMIT_FSIZE", limits.get("file_bytes")),
+        ("RLIMIT_CORE", 0),
+        ("RLIMIT_NPROC", limits.get("processes")),
+    ]
     applied = []
     for name, soft in wanted:
         if soft is None or not hasattr(resource, name) or name in skip:
@@ -116,9 +163,11 @@ def load_libc():
         return None, None
     try:
         import ctypes
+
         return ctypes, ctypes.CDLL(None, use_errno=True)
     except (ImportError, OSError):
         return None, None
+
 
 CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
 
@@ -188,8 +237,12 @@ def own_folder(ctypes, libc, bound, userns):
         return False
     try:
         for key, value in (("size", bound["bytes"]), ("nr_inodes", bound["files"]), ("mode", "0700")):
-            if syscall(number(431), number(made), number(1), string(key.encode()), string(str(value).encode()),
-                       number(0)) != 0:  # fsconfig(FSCONFIG_SET_STRING)
+            if (
+                syscall(
+                    number(431), number(made), number(1), string(key.encode()), string(str(value).encode()), number(0)
+                )
+                != 0
+            ):  # fsconfig(FSCONFIG_SET_STRING)
                 return False
         if syscall(number(431), number(made), number(6), None, None, number(0)) != 0:  # FSCONFIG_CMD_CREATE
             return False
@@ -199,8 +252,9 @@ def own_folder(ctypes, libc, bound, userns):
     if mounted < 0:
         return False
     try:
-        syscall(number(429), number(mounted), string(b""), number(-100), string(os.getcwd().encode()),
-                number(4))  # move_mount(…, AT_FDCWD, MOVE_MOUNT_F_EMPTY_PATH); if the path cannot be followed,
+        syscall(
+            number(429), number(mounted), string(b""), number(-100), string(os.getcwd().encode()), number(4)
+        )  # move_mount(…, AT_FDCWD, MOVE_MOUNT_F_EMPTY_PATH); if the path cannot be followed,
         os.fchdir(mounted)  # neither can the student's code follow it
     finally:
         os.close(mounted)
@@ -220,6 +274,7 @@ def wait_for_worker(ctypes, libc, parent=None):
     ends as the worker did, so the parent sees the worker's exit; everything in the namespace descends from its
     first process, which dies with this one (PR_SET_PDEATHSIG) or with the process group the parent kills."""
     import _signal
+
     # It ends with the process that started it (SIGKILL, as bubblewrap's --die-with-parent), so a grader's worker
     # killed outright (SIGHUP's default, the OOM killer) takes the namespace with it; set here, after the uid
     # change that clears it; a parent already gone by now is seen by its pid.
@@ -257,6 +312,7 @@ def wait_for_worker(ctypes, libc, parent=None):
         status = int(said)
     if os.WIFSIGNALED(status):
         import resource
+
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         number = os.WTERMSIG(status)
         try:
@@ -293,6 +349,7 @@ def drop_capabilities(ctypes, libc, userns):
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
     libc.capset(header, (ctypes.c_uint32 * 6)())  # effective, permitted, inheritable: all empty
 
+
 def filter_syscalls(ctypes, libc, own_signals=False):
     """A seccomp filter: no socket of any kind (TCP, UDP, and Unix sockets, by path or abstract: the
     D-Bus session bus, ssh and gpg agents, X11), no io_uring (its requests would pass by this filter),
@@ -320,19 +377,91 @@ def filter_syscalls(ctypes, libc, own_signals=False):
     # rt_sigqueueinfo, rt_tgsigqueueinfo and fcntl — then (chmod,) fchmod, fchmodat, (chown,) fchown, (lchown,)
     # fchownat, (utime, utimes, futimesat,) utimensat, setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr,
     # fremovexattr — in each architecture's numbering, after its audit arch
-    generic = ((198, 199, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195,
-                196, 197, 217, 218, 219, 117, 270, 271, 97, 268, 279), 220, 435,
-               (129, 130, 131, 138, 240, 25),
-               (52, 53, 54, 55, 88, 5, 6, 7, 14, 15, 16))  # asm-generic (arm64, riscv64)
-    known = {"x86_64": (0xC000003E, ((41, 53, 240, 241, 242, 243, 244, 245, 68, 71, 70, 69, 64, 66, 220, 65,
-                                      29, 31, 30, 67, 248, 249, 250, 101, 310, 311, 272, 308, 319), 56, 435,
-                                     (62, 200, 234, 129, 297, 72),
-                                     (90, 91, 268, 92, 93, 94, 260, 132, 235, 261, 280, 188, 189, 190, 197, 198,
-                                      199))),
-             "aarch64": (0xC00000B7, generic), "arm64": (0xC00000B7, generic),
-             "riscv64": (0xC00000F3, generic)}
-    arch, (numbers, clone, clone3, signalling, metadata) = known.get(os.uname().machine,
-                                                                     (None, ((), None, None, (), ())))
+    generic = (
+        (
+            198,
+            199,
+            180,
+            181,
+            182,
+            183,
+            184,
+            185,
+            186,
+            187,
+            188,
+            189,
+            190,
+            191,
+            192,
+            193,
+            194,
+            195,
+            196,
+            197,
+            217,
+            218,
+            219,
+            117,
+            270,
+            271,
+            97,
+            268,
+            279,
+        ),
+        220,
+        435,
+        (129, 130, 131, 138, 240, 25),
+        (52, 53, 54, 55, 88, 5, 6, 7, 14, 15, 16),
+    )  # asm-generic (arm64, riscv64)
+    known = {
+        "x86_64": (
+            0xC000003E,
+            (
+                (
+                    41,
+                    53,
+                    240,
+                    241,
+                    242,
+                    243,
+                    244,
+                    245,
+                    68,
+                    71,
+                    70,
+                    69,
+                    64,
+                    66,
+                    220,
+                    65,
+                    29,
+                    31,
+                    30,
+                    67,
+                    248,
+                    249,
+                    250,
+                    101,
+                    310,
+                    311,
+                    272,
+                    308,
+                    319,
+                ),
+                56,
+                435,
+                (62, 200, 234, 129, 297, 72),
+                (90, 91, 268, 92, 93, 94, 260, 132, 235, 261, 280, 188, 189, 190, 197, 198, 199),
+            ),
+        ),
+        "aarch64": (0xC00000B7, generic),
+        "arm64": (0xC00000B7, generic),
+        "riscv64": (0xC00000F3, generic),
+    }
+    arch, (numbers, clone, clone3, signalling, metadata) = known.get(
+        os.uname().machine, (None, ((), None, None, (), ()))
+    )
     if arch is None:
         return False
     numbers += (425, 426, 427, 438, 447)  # io_uring_setup, _enter, _register, pidfd_getfd, memfd_secret: all
@@ -345,8 +474,7 @@ def filter_syscalls(ctypes, libc, own_signals=False):
         numbers += (424,)  # pidfd_send_signal: all
 
     class Instruction(ctypes.Structure):
-        _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
-                    ("k", ctypes.c_uint32)]
+        _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
 
     class Program(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
@@ -358,8 +486,7 @@ def filter_syscalls(ctypes, libc, own_signals=False):
     load, equal, at_least, any_bit, give = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, JMP|JEQ|JGE|JSET|K, RET
     allow, deny, no_such = 0x7FFF0000, 0x00050001, 0x00050026  # SECCOMP_RET_ALLOW, RET_ERRNO|EPERM, |ENOSYS
     namespaces = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
-    code = [(load, None, None, 4), (equal, "nr", None, arch), (give, None, None, deny),
-            ("nr", load, None, None, 0)]
+    code = [(load, None, None, 4), (equal, "nr", None, arch), (give, None, None, deny), ("nr", load, None, None, 0)]
     if arch == 0xC000003E:
         code.append((at_least, "deny", None, 0x40000000))
     code += [(equal, "deny", None, number) for number in numbers]
@@ -368,21 +495,37 @@ def filter_syscalls(ctypes, libc, own_signals=False):
         kill, *to_own_pid, fcntl = signalling
         me = os.getpid()
         code += [(equal, "kill", None, kill)] + [(equal, "own", None, number) for number in to_own_pid]
-        code += [(equal, "fcntl", None, fcntl), (give, None, None, allow),
-                 ("kill", load, None, None, 16), (equal, "allow", None, 0), (equal, "allow", "deny", me),
-                 ("own", load, None, None, 16), (equal, "allow", "deny", me),
-                 ("fcntl", load, None, None, 24), (equal, "deny", None, 8), (equal, "deny", None, 15)]  # F_SETOWN(_EX)
-    code += [("allow", give, None, None, allow),
-             ("clone", load, None, None, 16), (any_bit, "deny", None, namespaces), (give, None, None, allow),
-             ("clone3", give, None, None, no_such), ("deny", give, None, None, deny)]
+        code += [
+            (equal, "fcntl", None, fcntl),
+            (give, None, None, allow),
+            ("kill", load, None, None, 16),
+            (equal, "allow", None, 0),
+            (equal, "allow", "deny", me),
+            ("own", load, None, None, 16),
+            (equal, "allow", "deny", me),
+            ("fcntl", load, None, None, 24),
+            (equal, "deny", None, 8),
+            (equal, "deny", None, 15),
+        ]  # F_SETOWN(_EX)
+    code += [
+        ("allow", give, None, None, allow),
+        ("clone", load, None, None, 16),
+        (any_bit, "deny", None, namespaces),
+        (give, None, None, allow),
+        ("clone3", give, None, None, no_such),
+        ("deny", give, None, None, deny),
+    ]
     labels = {item[0]: index for index, item in enumerate(code) if type(item[0]) is str}
     code = [item[1:] if type(item[0]) is str else item for item in code]
-    resolved = [Instruction(op, labels[yes] - index - 1 if yes else 0, labels[no] - index - 1 if no else 0, k)
-                for index, (op, yes, no, k) in enumerate(code)]
+    resolved = [
+        Instruction(op, labels[yes] - index - 1 if yes else 0, labels[no] - index - 1 if no else 0, k)
+        for index, (op, yes, no, k) in enumerate(code)
+    ]
     program = Program(len(resolved), (Instruction * len(resolved))(*resolved))
     ulong = ctypes.c_ulong
     libc.prctl(ctypes.c_int(38), ulong(1), ulong(0), ulong(0), ulong(0))  # PR_SET_NO_NEW_PRIVS
     return libc.prctl(ctypes.c_int(22), ulong(2), ctypes.byref(program), ulong(0), ulong(0)) == 0  # FILTER
+
 
 def confine(workdir, cap, ctypes, libc):
     """Linux Landlock: read the Python installation and system files, write only in `workdir`, no
@@ -412,8 +555,21 @@ def confine(workdir, cap, ctypes, libc):
     ruleset = syscall(444, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), ctypes.c_uint32(0))
     if ruleset < 0:
         return 0
-    readable = {sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib32", "/lib64", "/bin",
-                "/etc/ld.so.cache", "/etc/localtime", "/dev/null", "/dev/zero", "/dev/urandom"}  # not /etc
+    readable = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        "/usr",
+        "/lib",
+        "/lib32",
+        "/lib64",
+        "/bin",
+        "/etc/ld.so.cache",
+        "/etc/localtime",
+        "/dev/null",
+        "/dev/zero",
+        "/dev/urandom",
+    }  # not /etc
     for path, rights in [(p, read) for p in sorted(readable)] + [("/dev/null", 2 | 4), (workdir, handled)]:
         try:
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
@@ -454,8 +610,11 @@ def serving(bound, limits, resp_fd):
     longest = limits.get("value_chars", 1 << 20)  # a str is cut to it; data or arguments beyond it described
     encode = encoder(to_json, safe_text, longest, **bound)
     call = caller(state, encode, to_json, safe_text, describe, restore, longest, **bound)
-    handlers = {"load": loader(state, describe, restore, provide_module, **bound), "call": call,
-                "calls": batcher(call, send, mark, restore, **bound)}
+    handlers = {
+        "load": loader(state, describe, restore, provide_module, **bound),
+        "call": call,
+        "calls": batcher(call, send, mark, restore, **bound),
+    }
     return server(handlers, send, mark, describe, restore, **bound), send
 
 
@@ -465,34 +624,42 @@ def serving(bound, limits, resp_fd):
 # `request`, `index` and main's `resp_fd` keep the names that the hostile fixtures reading frames look
 # for (forges_replies_with_nonce.py, bloats_with_forged_replies.py).
 
+
 def leaver(system_exit):
     """`exit()` and `quit()` for the student's code: they raise SystemExit, as `site`'s would."""
+
     def leave(code=None):
         raise system_exit(code)
+
     return leave
 
 
 def restorer(*, names, builtins, **_):
     """`restore()`: builtins put back as `bind` copied them, after every step of student code."""
+
     def restore():
         names.clear()
         names.update(builtins)
+
     return restore
 
 
 def safe_texter(*, str, isinstance, BaseException, **_):
     """`safe_text(obj, limit)`: an exact str of anything, cut to `limit`; "<?>" where making it raises."""
+
     def safe_text(obj, limit=500):
         try:
             return str.__str__(obj if isinstance(obj, str) else str(obj))[:limit]
         except BaseException:
             return "<?>"
+
     return safe_text
 
 
 def json_writer(max_depth, *, quote, type, str, int, float, list, tuple, dict, TypeError, **_):
     """`to_json(value)`: JSON for the exact built-in types only, at most `max_depth` deep; anything else
     raises TypeError."""
+
     def fail():
         raise TypeError("not plain data")
 
@@ -511,45 +678,66 @@ def json_writer(max_depth, *, quote, type, str, int, float, list, tuple, dict, T
         if kind is list or kind is tuple:
             return "[" + ",".join([to_json(item, depth + 1) for item in value]) + "]"
         if kind is dict:
-            return "{" + ",".join([quote(key) + ":" + to_json(item, depth + 1) for key, item in value.items()
-                                   if type(key) is str or fail()]) + "}"
+            return (
+                "{"
+                + ",".join(
+                    [
+                        quote(key) + ":" + to_json(item, depth + 1)
+                        for key, item in value.items()
+                        if type(key) is str or fail()
+                    ]
+                )
+                + "}"
+            )
         return fail()
+
     return to_json
 
 
 def sender(to_json, resp_fd, *, write, memoryview, **_):
     """`send(reply)`: one reply as a line of JSON on the replies' descriptor, written whole."""
+
     def send(reply):
         data = memoryview((to_json(reply) + "\n").encode("ascii"))
         while data:
-            data = data[write(resp_fd, data):]
+            data = data[write(resp_fd, data) :]
+
     return send
 
 
 def marker(*, write, OSError, **_):
     """`mark(key)`: the marker after a reply on the output pipe, where that call's printed output ends."""
+
     def mark(key):
         try:
             write(2, ("\n\x00labkit-end " + key + "\x00\n").encode("ascii"))
         except OSError:
             pass  # the student closed the output pipe; the parent stops waiting for markers
+
     return mark
 
 
 def describer(state, safe_text, *, type, isinstance, int, len, SyntaxError, SystemExit, ImportError, **_):
     """`describe(exc)`: type, message and the student's own line for an exception."""
+
     def describe(exc):
         where, tb = None, exc.__traceback__
         while tb is not None:
             if tb.tb_frame.f_code.co_filename == state["filename"]:
                 where = tb.tb_lineno
             tb = tb.tb_next
-        info = {"type": safe_text(type(exc).__name__, 100), "message": safe_text(exc),
-                "kinds": [safe_text(cls.__name__, 100) for cls in type(exc).__mro__[:20]]}
+        info = {
+            "type": safe_text(type(exc).__name__, 100),
+            "message": safe_text(exc),
+            "kinds": [safe_text(cls.__name__, 100) for cls in type(exc).__mro__[:20]],
+        }
         if isinstance(exc, SyntaxError):
-            info.update(line=exc.lineno if type(exc.lineno) is int else None,
-                        offset=exc.offset if type(exc.offset) is int else None,
-                        code=safe_text(exc.text or ""), message=safe_text(exc.msg))
+            info.update(
+                line=exc.lineno if type(exc.lineno) is int else None,
+                offset=exc.offset if type(exc.offset) is int else None,
+                code=safe_text(exc.text or ""),
+                message=safe_text(exc.msg),
+            )
             return info
         if isinstance(exc, SystemExit):
             info["exit_code"] = safe_text(exc.code, 100)
@@ -560,18 +748,44 @@ def describer(state, safe_text, *, type, isinstance, int, len, SyntaxError, Syst
             info["line"] = where
             info["code"] = lines[where - 1].strip()[:300] if 0 < where <= len(lines) else ""
         return info
+
     return describe
 
 
-def encoder(to_json, safe_text, longest, *, type, isinstance, str, int, float, len, list, dict, enumerate, repr,
-            BaseException, **_):
+def encoder(
+    to_json,
+    safe_text,
+    longest,
+    *,
+    type,
+    isinstance,
+    str,
+    int,
+    float,
+    len,
+    list,
+    dict,
+    enumerate,
+    repr,
+    BaseException,
+    **_,
+):
     """`encode(value, args)`: a returned value as data: a genuine str is sent whole (cut to `longest`), plain
     lists and dicts (of exact built-in types, not too deep, within `longest`) and exact ints, finite floats,
     bools and None as data, anything else by its type and repr."""
+
     def plain(value):
         kind = type(value)
-        return (kind is list or kind is dict or kind is int or value is None or value is True or value is False
-                or kind is float and value - value == 0)  # not inf or nan: JSON has no number for them
+        return (
+            kind is list
+            or kind is dict
+            or kind is int
+            or value is None
+            or value is True
+            or value is False
+            or kind is float
+            and value - value == 0
+        )  # not inf or nan: JSON has no number for them
 
     def encode(value, args):
         if type(value) is str:
@@ -598,15 +812,39 @@ def encoder(to_json, safe_text, longest, *, type, isinstance, str, int, float, l
             shown = str.__repr__(value) if str_subclass else repr(value)
         except BaseException:
             shown = "<?>"
-        return {"kind": "other", "type": safe_text(name, 100), "str_subclass": str_subclass,
-                "repr": safe_text(shown, 300)}
+        return {
+            "kind": "other",
+            "type": safe_text(name, 100),
+            "str_subclass": str_subclass,
+            "repr": safe_text(shown, 300),
+        }
+
     return encode
 
 
-def loader(state, describe, restore, provide, *, sys, workdir, module_type, compile, exec, type, str, len,
-           callable, list, sorted, BaseException, **_):
+def loader(
+    state,
+    describe,
+    restore,
+    provide,
+    *,
+    sys,
+    workdir,
+    module_type,
+    compile,
+    exec,
+    type,
+    str,
+    len,
+    callable,
+    list,
+    sorted,
+    BaseException,
+    **_,
+):
     """`load(request)`: the lab's given module built (`provide`), then the student's file run as the module
     the request names; says which of the request's functions it defines, and its public callables."""
+
     def public_names(module):
         """The module's public callables, at most 200 of them (a file can define millions of names)."""
         names = []
@@ -640,12 +878,14 @@ def loader(state, describe, restore, provide, *, sys, workdir, module_type, comp
             found = module.__dict__.get(name)
             functions[name] = "missing" if found is None else "ok" if callable(found) else "not_callable"
         return {"ok": True, "functions": functions, "defined": public_names(module)}
+
     return load
 
 
 def caller(state, encode, to_json, safe_text, describe, restore, longest, *, perf, len, repr, BaseException, **_):
     """`call(request)`: one call of a student function: what it returned or raised, its time, and its
     arguments as the call left them (described, not sent, beyond `longest`)."""
+
     def call(request):
         function = state["module"].__dict__[request["function"]]
         args = request["args"]
@@ -666,12 +906,14 @@ def caller(state, encode, to_json, safe_text, describe, restore, longest, *, per
         except BaseException:
             reply["args_after"] = {"unserializable": safe_text(repr(args), 300)}
         return reply
+
     return call
 
 
 def batcher(call, send, mark, restore, *, enumerate, len, **_):
     """`calls(request)`: several calls of one function in one request, each result sent as soon as it is
     known (with the request's nonce and its index, and its own output marker), as if asked for alone."""
+
     def calls(request):
         for index, args in enumerate(request["args_list"]):
             result = call({"function": request["function"], "args": args})
@@ -679,12 +921,14 @@ def batcher(call, send, mark, restore, *, enumerate, len, **_):
             send({"result": result, "index": index, "nonce": request["nonce"]})
             mark(f"{request['nonce']}.{index}")
         return {"done": len(request["args_list"])}
+
     return calls
 
 
 def server(handlers, send, mark, describe, restore, *, scan, BaseException, **_):
     """`serve(requests)`: each request to its handler, its reply sent with the request's nonce and followed
     by its output marker; what the student's code broke in the child is said, not guessed."""
+
     def serve(requests):
         for line in requests:
             request = scan(line.decode("ascii"), 0)[0]
@@ -704,6 +948,7 @@ def server(handlers, send, mark, describe, restore, *, scan, BaseException, **_)
                 restore()
                 send({"internal": describe(exc), "nonce": request["nonce"]})
             mark(request["nonce"])
+
     return serve
 
 

@@ -101,8 +101,13 @@ class Limits:
 
     def for_child(self) -> dict:
         """The limits the child sets on itself (the CPU limit only stops a child its parent lost)."""
-        return {"memory_bytes": self.memory_bytes, "file_bytes": 16 << 20, "depth": replies.MAX_DEPTH,
-                "cpu_seconds": int(self.submission_seconds) + 5, "value_chars": self.value_chars}
+        return {
+            "memory_bytes": self.memory_bytes,
+            "file_bytes": 16 << 20,
+            "depth": replies.MAX_DEPTH,
+            "cpu_seconds": int(self.submission_seconds) + 5,
+            "value_chars": self.value_chars,
+        }
 
 
 @dataclass
@@ -180,9 +185,17 @@ def _guess_encoding(raw: bytes) -> str | None:
 class StudentRun:
     """A student file under test: loads it in a child, runs cases one by one, restarts after a kill."""
 
-    def __init__(self, path=None, display: str | None = None, limits: Limits | None = None,
-                 functions=None, source: bytes | None = None, modules: dict | None = None,
-                 given: dict | None = None, module: str | None = None):
+    def __init__(
+        self,
+        path=None,
+        display: str | None = None,
+        limits: Limits | None = None,
+        functions=None,
+        source: bytes | None = None,
+        modules: dict | None = None,
+        given: dict | None = None,
+        module: str | None = None,
+    ):
         """Test the file at `path`, or the given `source` bytes (e.g. from a zip); `modules` maps helper
         file names ("helper.py") to their bytes, put beside it where its imports find them; `functions`,
         `given` (`given_module`) and `module` (the name the file is imported under) default to the active
@@ -243,8 +256,15 @@ class StudentRun:
         else:
             self.load = LoadOutcome("system_error", {"error": "no way to start a child process"})
             return
-        request = {"op": "load", "source": self._source, "filename": self.display, "module": self.module,
-                   "given": self.given, "functions": list(self.functions), "modules": bool(self.modules)}
+        request = {
+            "op": "load",
+            "source": self._source,
+            "filename": self.display,
+            "module": self.module,
+            "given": self.given,
+            "functions": list(self.functions),
+            "modules": bool(self.modules),
+        }
         self._loading = (self._child.send(request), self._deadline(self.limits.load_seconds))
 
     @property
@@ -279,10 +299,13 @@ class StudentRun:
 
     def _settings(self) -> dict:
         """What the child needs before it reads any request: its limits and how far to confine itself."""
-        return {"limits": self.limits.for_child(), "landlock_cap": sandbox.landlock_cap(),
-                "folder": folder.mount_size(self.limits.folder_bytes, self.limits.folder_files),
-                "skip_limits": ["RLIMIT_AS"] if os.environ.get("LAB_NO_RLIMIT_AS") else [],
-                "no_seccomp": os.environ.get("LAB_NO_SECCOMP") == "1"}
+        return {
+            "limits": self.limits.for_child(),
+            "landlock_cap": sandbox.landlock_cap(),
+            "folder": folder.mount_size(self.limits.folder_bytes, self.limits.folder_files),
+            "skip_limits": ["RLIMIT_AS"] if os.environ.get("LAB_NO_RLIMIT_AS") else [],
+            "no_seccomp": os.environ.get("LAB_NO_SECCOMP") == "1",
+        }
 
     def start(self) -> LoadOutcome:
         """Make sure a child has loaded the file; a file that failed to load once is not tried again."""
@@ -304,8 +327,9 @@ class StudentRun:
             started = self._running.started
             started.note_tree()
             tmpfs = self._running.watch_folder()
-            level = sandbox.level_of(started.plan, hello, started.uid, started.cgroup is not None,
-                                     sandbox.folder_wall(self.limits, tmpfs))
+            level = sandbox.level_of(
+                started.plan, hello, started.uid, started.cgroup is not None, sandbox.folder_wall(self.limits, tmpfs)
+            )
             started.writes_shared = "shared" not in level.blocks
             if self.level is None or len(level.blocks) < len(self.level.blocks):
                 self.level = level  # a submission's level is the weakest any of its children had
@@ -365,8 +389,9 @@ class StudentRun:
         if not checked["ok"]:
             raised = checked["raised"]
             return LoadOutcome(_load_status(raised.get("type", "")), raised, output=raw, sandbox=sandbox_name)
-        return LoadOutcome("ok", functions=checked["functions"], defined=checked["defined"], output=raw,
-                           sandbox=sandbox_name)
+        return LoadOutcome(
+            "ok", functions=checked["functions"], defined=checked["defined"], output=raw, sandbox=sandbox_name
+        )
 
     def _deadline(self, seconds: float) -> float:
         """`seconds` from now, but never past the submission's whole budget."""
@@ -380,7 +405,8 @@ class StudentRun:
         if run.problem is None:
             deadline = self._deadline(self.limits.case_seconds)
             for record, run.problem, run.detail in self.call_many(
-                    case.function, [list(example.args) for example in case.examples], deadline):
+                case.function, [list(example.args) for example in case.examples], deadline
+            ):
                 if record is None:
                     break
                 run.calls.append(record)
@@ -394,8 +420,9 @@ class StudentRun:
             return None, problem, detail
         return self._call(function, args, self._deadline(self.limits.case_seconds))
 
-    def call_many(self, function: str, arg_lists: list, deadline: float | None = None) \
-            -> list[tuple[CallRecord | None, str | None, dict]]:
+    def call_many(
+        self, function: str, arg_lists: list, deadline: float | None = None
+    ) -> list[tuple[CallRecord | None, str | None, dict]]:
         """Several calls in one request: the same results as `call` one by one — each its own printed output,
         and its own time limit unless one shared `deadline` is given (a table case) — stopping after the first
         that gives no record, in one round trip instead of many."""
@@ -444,9 +471,17 @@ class StudentRun:
             except replies.Invalid as invalid:
                 kind, reply = "invalid", {"invalid": str(invalid)}
         if checked is not None and "internal" not in checked:
-            return CallRecord(returned=checked.get("returned"), raised=checked.get("raised"),
-                              args_after=checked["args_after"], output=self._running.output_report(key),
-                              seconds=checked["seconds"]), None, {}
+            return (
+                CallRecord(
+                    returned=checked.get("returned"),
+                    raised=checked.get("raised"),
+                    args_after=checked["args_after"],
+                    output=self._running.output_report(key),
+                    seconds=checked["seconds"],
+                ),
+                None,
+                {},
+            )
         if kind == "died":
             self._running.settle_output()
         detail = {"seconds": self.limits.case_seconds, "output": self._running.output_report()}
@@ -457,8 +492,15 @@ class StudentRun:
         elif checked is not None:
             detail["raised"] = checked["internal"]
         self.close()
-        problem = ("memory" if detail.get("memory") else "disk" if detail.get("disk")
-                   else kind if kind in ("timeout", "no_answer") else "crashed")
+        problem = (
+            "memory"
+            if detail.get("memory")
+            else "disk"
+            if detail.get("disk")
+            else kind
+            if kind in ("timeout", "no_answer")
+            else "crashed"
+        )
         return None, problem, detail
 
     def _folder_detail(self) -> dict:

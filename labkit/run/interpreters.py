@@ -15,8 +15,10 @@ def interpreter() -> str:
     """The interpreter outside any virtual environment, so the child's paths lead nowhere near the lab."""
     if sys.prefix != sys.base_prefix:
         names = (f"python{sys.version_info[0]}.{sys.version_info[1]}", "python3", "python")
-        folders = [Path(sys.base_prefix) / ("" if IS_WINDOWS else "bin"),
-                   Path(getattr(sys, "_base_executable", "") or sys.executable).parent]
+        folders = [
+            Path(sys.base_prefix) / ("" if IS_WINDOWS else "bin"),
+            Path(getattr(sys, "_base_executable", "") or sys.executable).parent,
+        ]
         for folder in folders:
             for name in names:
                 candidate = folder / (name + (".exe" if IS_WINDOWS else ""))
@@ -30,7 +32,8 @@ def reachable_by_others(path: str) -> bool:
     real = Path(os.path.realpath(path))
     try:
         return bool(os.stat(real).st_mode & 0o005 == 0o005) and all(
-            os.stat(folder).st_mode & 0o001 for folder in real.parents)
+            os.stat(folder).st_mode & 0o001 for folder in real.parents
+        )
     except OSError:
         return False
 
@@ -52,6 +55,9 @@ def interpreter_for(drop_uid: bool) -> tuple[str, list[str]]:
 
 def python_folders() -> list[str]:
     """The folders the child interpreter reads: its installation (not the lab's virtual environment)."""
-    folders = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
-               os.path.dirname(os.path.dirname(os.path.realpath(interpreter())))}
+    folders = {
+        os.path.realpath(sys.base_prefix),
+        os.path.realpath(sys.base_exec_prefix),
+        os.path.dirname(os.path.dirname(os.path.realpath(interpreter()))),
+    }
     return sorted(folder for folder in folders if folder and folder != "/")

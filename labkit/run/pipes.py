@@ -64,14 +64,14 @@ class Printed:
             if end < 0 or end - at > MARK_TAIL:
                 break
             self._keep(data[:at])
-            self._close_piece(data[at + len(MARK):end].decode("ascii", "replace"))
-            data = data[end + 2:]
+            self._close_piece(data[at + len(MARK) : end].decode("ascii", "replace"))
+            data = data[end + 2 :]
         cut = len(data) - MARK_TAIL
         partial = data.find(MARK, max(0, cut))
         if partial >= 0:
             cut = partial
-        self._keep(data[:max(0, cut)])
-        self.window = data[max(0, cut):]
+        self._keep(data[: max(0, cut)])
+        self.window = data[max(0, cut) :]
 
     def end(self) -> None:
         self._keep(self.window)

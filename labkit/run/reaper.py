@@ -20,9 +20,17 @@ def kill_everything_of(uid: int) -> None:
     """End every process running as `uid` (a uid only children of this grader use): `kill -KILL -1` run as
     that uid reaches exactly them, however they detached."""
     try:
-        subprocess.run(["/bin/sh", "-c", "kill -KILL -1 2>/dev/null; exit 0"], user=uid, group=uid,
-                       extra_groups=[], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=10, cwd="/")
+        subprocess.run(
+            ["/bin/sh", "-c", "kill -KILL -1 2>/dev/null; exit 0"],
+            user=uid,
+            group=uid,
+            extra_groups=[],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=10,
+            cwd="/",
+        )
     except (OSError, subprocess.SubprocessError):
         pass
 
@@ -37,6 +45,7 @@ def become_reaper() -> None:
         return
     try:
         import ctypes
+
         libc = ctypes.CDLL(None, use_errno=True)
         _reaper_on = libc.prctl(36, 1, 0, 0, 0) == 0
     except (OSError, AttributeError):
@@ -179,12 +188,16 @@ def resident_bytes(pid: int) -> int:
 def _darwin_resident(pid: int) -> int:
     try:
         import ctypes
+
         libproc = ctypes.CDLL("/usr/lib/libproc.dylib")
         info = (ctypes.c_uint64 * 12)()  # struct proc_taskinfo: 6 uint64 then 12 int32 (96 bytes)
-        written = libproc.proc_pidinfo(ctypes.c_int(pid), ctypes.c_int(4), ctypes.c_uint64(0),  # PROC_PIDTASKINFO
-                                       ctypes.byref(info), ctypes.c_int(ctypes.sizeof(info)))
+        written = libproc.proc_pidinfo(
+            ctypes.c_int(pid),
+            ctypes.c_int(4),
+            ctypes.c_uint64(0),  # PROC_PIDTASKINFO
+            ctypes.byref(info),
+            ctypes.c_int(ctypes.sizeof(info)),
+        )
         return int(info[1]) if written == ctypes.sizeof(info) else 0
     except (OSError, AttributeError):
         return 0
-
-

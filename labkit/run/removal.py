@@ -11,8 +11,9 @@ import os
 import stat
 import time
 
-BY_DESCRIPTOR = (os.name != "nt" and os.scandir in os.supports_fd
-                 and {os.open, os.unlink, os.rmdir, os.stat} <= os.supports_dir_fd)
+BY_DESCRIPTOR = (
+    os.name != "nt" and os.scandir in os.supports_fd and {os.open, os.unlink, os.rmdir, os.stat} <= os.supports_dir_fd
+)
 _FOLDER = (os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC) if BY_DESCRIPTOR else 0
 
 

@@ -19,8 +19,9 @@ class Invalid(Exception):
     """A reply that is not what the child's code would have sent: the child is not to be trusted any more."""
 
 
-def check_data(value, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES,
-               max_chars: int | None = None) -> str | None:
+def check_data(
+    value, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES, max_chars: int | None = None
+) -> str | None:
     """None if `value` is plain JSON data within the bounds, else what is wrong with it (never raises).
     `max_chars` bounds its size: one per item plus the characters of every str and key (never more than the
     length of its JSON, so whatever the child's own encoder let through fits)."""
@@ -112,11 +113,19 @@ def returned(value, limits) -> dict:
             listed = is_argument[:MAX_ARGUMENTS] if type(is_argument) is list else []
             indices = [i for i in listed if _int(i) is not None]
             return {"kind": "data", "type": type_name, "value": data, "is_argument": indices}
-        return {"kind": "other", "type": type(data).__name__, "str_subclass": False,
-                "repr": f"<{problem or 'not plain data'}>"}
+        return {
+            "kind": "other",
+            "type": type(data).__name__,
+            "str_subclass": False,
+            "repr": f"<{problem or 'not plain data'}>",
+        }
     if kind == "other":
-        return {"kind": "other", "type": _text(value.get("type"), 100) or "?",
-                "str_subclass": value.get("str_subclass") is True, "repr": _text(value.get("repr"), 300)}
+        return {
+            "kind": "other",
+            "type": _text(value.get("type"), 100) or "?",
+            "str_subclass": value.get("str_subclass") is True,
+            "repr": _text(value.get("repr"), 300),
+        }
     raise Invalid(f"unknown kind {safe_text(str(kind), 20)}")
 
 
@@ -135,10 +144,15 @@ def hello(reply) -> dict:
     if type(reply) is not dict or reply.get("hello") != 1:
         raise Invalid("not a hello")
     limits = reply.get("limits")
-    return {"landlock": _int(reply.get("landlock")) or 0, "seccomp": reply.get("seccomp") is True,
-            "userns": reply.get("userns") is True, "pidns": reply.get("pidns") is True,
-            "folder": reply.get("folder") is True, "signals": reply.get("signals") is True,
-            "limits": [name for name in limits[:10] if type(name) is str] if type(limits) is list else []}
+    return {
+        "landlock": _int(reply.get("landlock")) or 0,
+        "seccomp": reply.get("seccomp") is True,
+        "userns": reply.get("userns") is True,
+        "pidns": reply.get("pidns") is True,
+        "folder": reply.get("folder") is True,
+        "signals": reply.get("signals") is True,
+        "limits": [name for name in limits[:10] if type(name) is str] if type(limits) is list else [],
+    }
 
 
 def load(reply, functions) -> dict:
@@ -166,8 +180,11 @@ def call(reply, limits) -> dict:
         return {"internal": exception(reply["internal"])}
     if ("returned" in reply) == ("raised" in reply):
         raise Invalid("a call reply needs exactly one of returned and raised")
-    checked: dict[str, object] = {"returned": returned(reply["returned"], limits)} if "returned" in reply else \
-        {"raised": exception(reply["raised"])}
+    checked: dict[str, object] = (
+        {"returned": returned(reply["returned"], limits)}
+        if "returned" in reply
+        else {"raised": exception(reply["raised"])}
+    )
     checked["args_after"] = arguments_after(reply.get("args_after"), limits)
     checked["seconds"] = _seconds(reply.get("seconds"))
     return checked

@@ -23,7 +23,7 @@ PREFIX = "labkit"  # names this engine gives what it leaves on the machine: work
 # What a submission could otherwise do, and the walls that stop it (README's threat model is this table).
 ATTACKS = {
     "read": "read the lab (its answer key, history and bytecode), the class, the outputs, the instructor's files, "
-            "/etc/shadow",
+    "/etc/shadow",
     "write": "change files outside its own folder (grades.csv, the lab, the home folder)",
     "shared": "write world-writable folders (/tmp, /var/tmp, /dev/shm): files that outlive it, seen by others",
     "signal": "signal or stop the grader and other processes",
@@ -63,8 +63,11 @@ def blocked_by(walls: tuple, abi: int) -> tuple:
         blocked |= {"signal", "leftover"}
     if any(wall.startswith("processes ≤") for wall in walls):
         blocked.add("processes")
-    if any(wall.startswith("folder ≤") and wall.endswith("(tmpfs)") for wall in walls) and "seccomp" in walls \
-            and {"write", "shared"} <= blocked:
+    if (
+        any(wall.startswith("folder ≤") and wall.endswith("(tmpfs)") for wall in walls)
+        and "seccomp" in walls
+        and {"write", "shared"} <= blocked
+    ):
         blocked.add("disk")  # all it can write is its bounded folder; memfd_create is refused by the filter
     return tuple(attack for attack in ATTACKS if attack in blocked)
 

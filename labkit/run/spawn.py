@@ -81,9 +81,19 @@ class Started:
 
 def child_env(home: str) -> dict:
     """A clean environment: nothing of the user's, UTF-8 everywhere, no bytecode written."""
-    env = {"HOME": home, "TMPDIR": home, "TEMP": home, "TMP": home, "LANG": "C.UTF-8",
-           "PYTHONHASHSEED": "0", "PYTHONUTF8": "1", "PYTHONIOENCODING": "utf-8",
-           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1", "PYTHONUNBUFFERED": "1"}
+    env = {
+        "HOME": home,
+        "TMPDIR": home,
+        "TEMP": home,
+        "TMP": home,
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONUTF8": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONSAFEPATH": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
     if IS_WINDOWS:  # Windows cannot start Python without these
         for name in ("SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT"):
             if name in os.environ:
@@ -100,8 +110,9 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
     uid = uids.take() if plan.drop_uid else None
     inside = bwrap.INSIDE if plan.bwrap else workdir
     root = is_root()
-    settings = dict(settings, landlock_cap=(settings.get("landlock_cap") if plan.landlock else 0),
-                    confine=plan.landlock)
+    settings = dict(
+        settings, landlock_cap=(settings.get("landlock_cap") if plan.landlock else 0), confine=plan.landlock
+    )
     # A process limit that counts this child alone: its own uid; or, for a grader that is not root, its own
     # user namespace (bubblewrap's, or one it makes itself); or, for root's child without a uid, a cgroup.
     per_namespace = plan.landlock and not root and counts_processes_per_user_namespace()
@@ -119,16 +130,22 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
         settings["limits"] = dict(settings["limits"], processes=PROCESSES)
     cgroup = cgroups.pids_group() if plan.landlock and root and uid is None else None
     command = [python, "-S", "-c", source, json.dumps(settings)]
-    options: dict[str, Any] = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   env=child_env(inside))
+    options: dict[str, Any] = dict(
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(inside)
+    )
     try:
         if uid is not None:
             os.chown(workdir, uid, uid)
             os.chmod(workdir, 0o700)
             options.update(user=uid, group=uid, extra_groups=[])
         if plan.bwrap:
-            command = bwrap.command(folders) + ["--bind", workdir, bwrap.INSIDE, "--chdir", bwrap.INSIDE] \
-                + bwrap.read_only() + ["--"] + command
+            command = (
+                bwrap.command(folders)
+                + ["--bind", workdir, bwrap.INSIDE, "--chdir", bwrap.INSIDE]
+                + bwrap.read_only()
+                + ["--"]
+                + command
+            )
             options["cwd"] = "/"
         else:
             options["cwd"] = workdir
@@ -157,10 +174,13 @@ def start(plan: Plan, source: str, settings: dict, workdir: str) -> Started:
 
 # --- the portable process layer (Windows; forced elsewhere by LAB_ENGINE=portable) -------------------
 
+
 def _portable_options() -> dict:
     if IS_WINDOWS:
-        return {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-                | getattr(subprocess, "CREATE_NO_WINDOW", 0)}
+        return {
+            "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+            | getattr(subprocess, "CREATE_NO_WINDOW", 0)
+        }
     return {}
 
 
@@ -170,6 +190,7 @@ def _contain_portable(proc: subprocess.Popen, memory_bytes: int | None):
         return None
     try:
         from labkit.run import winjob
+
         return winjob.contain(proc, memory_bytes)
     except (ImportError, OSError):
         return None
@@ -179,6 +200,7 @@ def _end_portable(started: Started) -> None:
     if started.job is not None:
         try:
             from labkit.run import winjob
+
             winjob.terminate(started.job)
         except (ImportError, OSError):
             pass

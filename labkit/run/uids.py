@@ -56,14 +56,16 @@ def take() -> int:
     that uid at the end reaches this child's processes and nothing else.  A lock file (released when this
     process ends, however it ends) reserves the uid across all graders of the machine."""
     import fcntl
+
     base = int(os.environ.get("LAB_SANDBOX_UID", UID_BASE))
     folder = _uid_folder()
     with _lock:
         for uid in range(base, base + 4096):
             if uid in _uid_locks or _someone_has(uid):
                 continue
-            handle = os.open(os.path.join(folder, str(uid)), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                             0o600)
+            handle = os.open(
+                os.path.join(folder, str(uid)), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600
+            )
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:

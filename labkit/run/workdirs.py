@@ -45,8 +45,10 @@ def _clear_stale_workdirs() -> None:
     if stuck:
         from labkit.i18n import text
         from labkit.spec import active
-        print(text("bounds.stale_folder", lab=active().id, count=len(stuck), folder=stuck[0]), file=sys.stderr,
-              flush=True)
+
+        print(
+            text("bounds.stale_folder", lab=active().id, count=len(stuck), folder=stuck[0]), file=sys.stderr, flush=True
+        )
 
 
 def _stale_workdirs() -> list[str]:
@@ -60,8 +62,10 @@ def _stale_workdirs() -> list[str]:
                 continue
             try:
                 if not entry.is_dir(follow_symlinks=False) or (
-                        hasattr(os, "getuid") and os.getuid() != 0 and entry.stat(follow_symlinks=False).st_uid
-                        != os.getuid()):
+                    hasattr(os, "getuid")
+                    and os.getuid() != 0
+                    and entry.stat(follow_symlinks=False).st_uid != os.getuid()
+                ):
                     continue
             except OSError:
                 continue  # it vanished
@@ -75,6 +79,7 @@ def _still_running(pid: int) -> bool:
     if sys.platform == "win32":  # IS_WINDOWS, spelled so that mypy checks this on Windows only
         try:
             import ctypes
+
             kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
             handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
             if not handle:

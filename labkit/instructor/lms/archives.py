@@ -61,8 +61,9 @@ def searched(path: str) -> bool:
     """Whether a file at `path` counts as the student's work: hidden files and folders (macOS's `.DS_Store` and
     `._*` AppleDouble files, fact A3) and tool folders (`__MACOSX/` …) are not searched."""
     parts = path.split("/")
-    return not parts[-1].startswith(".") and not any(part.startswith(".") or part in SKIPPED_DIRS
-                                                       for part in parts[:-1])
+    return not parts[-1].startswith(".") and not any(
+        part.startswith(".") or part in SKIPPED_DIRS for part in parts[:-1]
+    )
 
 
 def wants_data(path: str) -> bool:
@@ -124,8 +125,18 @@ def read_archive_data(data: bytes, suffix: str, budget: _Budget, prefix: str = "
     return _read_archive(io.BytesIO(data), suffix, budget, prefix)
 
 
-READ_ERRORS = (OSError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, tarfile.TarError, zlib.error,
-               NotImplementedError, RuntimeError, ValueError, UnicodeError)  # what a damaged archive raises
+READ_ERRORS = (
+    OSError,
+    EOFError,
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    tarfile.TarError,
+    zlib.error,
+    NotImplementedError,
+    RuntimeError,
+    ValueError,
+    UnicodeError,
+)  # what a damaged archive raises
 
 
 def _read_archive(source, suffix: str | None, budget: _Budget, prefix: str) -> list[Member]:
@@ -171,7 +182,7 @@ def zip_directory(source, most: int, most_bytes: int) -> Directory | None:
         handle.seek(tail_start)
         tail = handle.read()
         at = len(tail) - END_RECORD.size
-        if at < 0 or tail[at:at + 4] != b"PK\x05\x06" or tail[-2:] != b"\0\0":
+        if at < 0 or tail[at : at + 4] != b"PK\x05\x06" or tail[-2:] != b"\0\0":
             at = tail.rfind(b"PK\x05\x06")
         if at < 0 or len(tail) - at < END_RECORD.size:
             return None
@@ -209,7 +220,7 @@ def _records(handle, start: int, size: int, most: int) -> int:
             buffer, at, left = buffer[at:] + chunk, 0, left - len(chunk)
         return len(buffer) - at >= wanted
 
-    while count <= most and ensure(CENTRAL_RECORD) and buffer[at:at + 4] == b"PK\x01\x02":
+    while count <= most and ensure(CENTRAL_RECORD) and buffer[at : at + 4] == b"PK\x01\x02":
         name, extra, comment = struct.unpack_from("<3H", buffer, at + 28)
         count += 1
         wanted = CENTRAL_RECORD + name + extra + comment
@@ -284,7 +295,7 @@ def zip_file(bundle: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, prefix: 
 
 
 def _not_a_file(info: zipfile.ZipInfo) -> str | None:
-    """"link" or "special" for a member that is no regular file (never opened), else None."""
+    """ "link" or "special" for a member that is no regular file (never opened), else None."""
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
         return "link"
@@ -341,7 +352,7 @@ class _Bounded:
 
 def _read_tar(source, budget: _Budget, prefix: str, compressed: bool) -> list[Member]:
     members = []
-    with (open(source, "rb") if isinstance(source, Path) else source) as raw:
+    with open(source, "rb") if isinstance(source, Path) else source as raw:
         stream = gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
         # One pass, nothing seeks: a stream ("r|") is only read, though typeshed asks every fileobj to write and seek
         with tarfile.open(fileobj=_Bounded(stream, budget), mode="r|") as tar:  # type: ignore[call-overload]

@@ -14,9 +14,22 @@ from pathlib import Path
 
 from labkit.i18n import text
 from labkit.untrusted import safe_text
-from labkit.instructor.lms.archives import (MAX_DEPTH, READ_ERRORS, ArchiveError, Member, _Budget, archive_suffix,
-                                            clean_path, read_entry_file, read_folder, read_zip_entry_file, searched,
-                                            zip_directory, zip_is_folder, zip_name)
+from labkit.instructor.lms.archives import (
+    MAX_DEPTH,
+    READ_ERRORS,
+    ArchiveError,
+    Member,
+    _Budget,
+    archive_suffix,
+    clean_path,
+    read_entry_file,
+    read_folder,
+    read_zip_entry_file,
+    searched,
+    zip_directory,
+    zip_is_folder,
+    zip_name,
+)
 from labkit.instructor.lms.layouts import recognise
 
 LAYOUT_NAMES = {"canvas": "Canvas", "moodle": "Moodle", "blackboard": "Blackboard"}
@@ -120,8 +133,10 @@ class Download:
     def line(self) -> str:
         """What the terminal's summary says of SUBMISSIONS: which layout was recognised, in what."""
         counted = self.layouts()
-        parts = [text("download.layout", layout=LAYOUT_NAMES.get(layout) or text("download.plain"), count=count)
-                 for layout, count in sorted(counted.items(), key=lambda pair: (pair[0] == "plain", pair[0]))]
+        parts = [
+            text("download.layout", layout=LAYOUT_NAMES.get(layout) or text("download.plain"), count=count)
+            for layout, count in sorted(counted.items(), key=lambda pair: (pair[0] == "plain", pair[0]))
+        ]
         layouts = text("download.and").join(parts) or text("download.empty")
         source = safe_text(self.source.name, 200, False)
         if self.kind == "student_zip":
@@ -167,8 +182,12 @@ def refusal(source: Path, skip: tuple = (), given: Path | None = None) -> str | 
     except OSError as error:
         return text("download.unreadable", source=shown, error=safe_text(str(error), 300, False))
     if below:
-        return text("download.one_level_down", source=shown, found=_few([entry.name for entry in entries]),
-                    meant=" / ".join(safe_text(str(entry.path), 300, False) for entry in below[:3]))
+        return text(
+            "download.one_level_down",
+            source=shown,
+            found=_few([entry.name for entry in entries]),
+            meant=" / ".join(safe_text(str(entry.path), 300, False) for entry in below[:3]),
+        )
     if not any(_holds_code(entry) for entry in entries):
         return text("download.nothing", source=shown, found=_few([entry.name for entry in entries]) or "—")
     return None
@@ -230,8 +249,9 @@ def describe(source: Path, skip: tuple = ()) -> str:
     except Refused as refused:
         return str(refused)
     except OSError as error:
-        return text("download.unreadable", source=safe_text(str(source), 300, False),
-                    error=safe_text(str(error), 300, False))
+        return text(
+            "download.unreadable", source=safe_text(str(source), 300, False), error=safe_text(str(error), 300, False)
+        )
 
 
 @contextmanager
@@ -240,8 +260,11 @@ def opened(source: Path, skip: tuple = ()):
     graded (the output folder); earlier grading outputs are skipped too."""
     if source.is_dir():
         skipped = {os.path.realpath(path) for path in skip}
-        paths = [path for path in sorted(source.iterdir()) if _counted(path.name)
-                 and os.path.realpath(path) not in skipped and not is_grading_output(path)]
+        paths = [
+            path
+            for path in sorted(source.iterdir())
+            if _counted(path.name) and os.path.realpath(path) not in skipped and not is_grading_output(path)
+        ]
         only = paths[0] if len(paths) == 1 else None
         if only is not None and archive_suffix(only.name) == ".zip" and only.is_file() and not only.is_symlink():
             with _lms_zip(only) as entries:
@@ -259,8 +282,11 @@ def opened(source: Path, skip: tuple = ()):
 
 def is_grading_output(path: Path) -> bool:
     """Whether `path` is a folder `make grade` wrote (grades.csv, grades.json and report.html)."""
-    return path.is_dir() and not path.is_symlink() and all(
-        (path / name).is_file() for name in ("grades.csv", "grades.json", "report.html"))
+    return (
+        path.is_dir()
+        and not path.is_symlink()
+        and all((path / name).is_file() for name in ("grades.csv", "grades.json", "report.html"))
+    )
 
 
 @contextmanager
@@ -273,8 +299,15 @@ def _lms_zip(path: Path):
     except OSError:
         directory = None
     if directory is not None and (directory.entries > CLASS_MEMBERS or directory.size > CLASS_DIRECTORY):
-        raise Refused(text("download.too_many", zip=safe_text(path.name, 200, False), entries=directory.entries,
-                           megabytes=directory.size / (1 << 20), most=CLASS_MEMBERS))
+        raise Refused(
+            text(
+                "download.too_many",
+                zip=safe_text(path.name, 200, False),
+                entries=directory.entries,
+                megabytes=directory.size / (1 << 20),
+                most=CLASS_MEMBERS,
+            )
+        )
     try:
         bundle = zipfile.ZipFile(path)
     except READ_ERRORS:
@@ -308,9 +341,16 @@ def _zip_entries(bundle: zipfile.ZipFile) -> list[ZipEntry]:
             folders[top] += 1  # a folder read_folder lists (it walks only into those it searches)
         elif listed:
             files.append((rest, info))
-    return [ZipEntry(bundle, name, folder, tuple(sorted(files, key=lambda pair: _walk_order(pair[0]))),
-                     folders[name] if folder else 0)
-            for (name, folder), files in sorted(found.items())]
+    return [
+        ZipEntry(
+            bundle,
+            name,
+            folder,
+            tuple(sorted(files, key=lambda pair: _walk_order(pair[0]))),
+            folders[name] if folder else 0,
+        )
+        for (name, folder), files in sorted(found.items())
+    ]
 
 
 def _walk_order(path: str | None) -> tuple:

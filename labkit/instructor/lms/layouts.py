@@ -17,8 +17,10 @@ CANVAS_TAIL = re.compile(r"^(?:(?P<attachment>\d+)_(?P<file>.+)|(?P<entry>text|l
 MOODLE = re.compile(r"^(?P<prefix>.+?)_assignsubmission_(?P<plugin>[a-z0-9]+)(?P<underscore>_?)(?P<file>.*)$")
 MOODLE_PREFIX = re.compile(r"^(?P<name>.*)_(?P<id>\d+)$")
 MOODLE_BLIND = {"participant", "participante", "参与人", "参与者", "teilnehmerin", "teilnehmer/in"}  # M1's name
-BLACKBOARD = re.compile(r"^(?P<prefix>.+?)_attempt_(?P<stamp>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)"
-                        r"(?:_(?P<file>.+)|(?P<receipt>\.txt))$")  # B1
+BLACKBOARD = re.compile(
+    r"^(?P<prefix>.+?)_attempt_(?P<stamp>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)"
+    r"(?:_(?P<file>.+)|(?P<receipt>\.txt))$"
+)  # B1
 RECEIPT_NAME = re.compile(r"^[^\n:：]{1,40}[:：][ \t]*(?P<name>.*?)[ \t]*\((?P<user>[^()\n]+)\)[ \t]*$")  # B2
 
 
@@ -44,8 +46,13 @@ def recognise(entry: str, is_dir: bool) -> Owner | None:
         return moodle
     board = BLACKBOARD.match(entry)
     if board:
-        return Owner("blackboard", board["prefix"], file=board["file"] or "", attempt=board["stamp"],
-                     kind="receipt" if board["receipt"] else "file")
+        return Owner(
+            "blackboard",
+            board["prefix"],
+            file=board["file"] or "",
+            attempt=board["stamp"],
+            kind="receipt" if board["receipt"] else "file",
+        )
     return _canvas(entry)
 
 
@@ -75,16 +82,25 @@ def _canvas(entry: str) -> Owner | None:
     name = ""
     if not found:
         found = CANVAS_NAMED.match(entry)
-        if not found or found["name"] != found["name"].lower() or \
-                not all(ruby_word(character) or character == "-" for character in found["name"]):
+        if (
+            not found
+            or found["name"] != found["name"].lower()
+            or not all(ruby_word(character) or character == "-" for character in found["name"])
+        ):
             return None  # ("-": older Canvas wrote hyphenated slugs, C2)
         late, name = bool(found["late"]), found["name"]
     tail = CANVAS_TAIL.match(found["tail"])
     if not tail:
         return None
     if tail["entry"]:
-        return Owner("canvas", found["user"], name, late, file=found["tail"],
-                     kind="online_text" if tail["entry"] == "text" else "link")
+        return Owner(
+            "canvas",
+            found["user"],
+            name,
+            late,
+            file=found["tail"],
+            kind="online_text" if tail["entry"] == "text" else "link",
+        )
     return Owner("canvas", found["user"], name, late, tail["attachment"].zfill(20), tail["file"])
 
 
@@ -108,15 +124,15 @@ def blackboard_users(prefixes: list[str], receipts: dict[str, str]) -> dict[str,
         user = receipt_user(receipts.get(prefix, ""))
         if user and user[0] and prefix.endswith("_" + user[0]):
             found[prefix] = user
-            assignments.add(prefix[:-len(user[0]) - 1])
+            assignments.add(prefix[: -len(user[0]) - 1])
     rest = sorted(set(prefixes) - set(found))
     shared = _shared_head(rest) if len(rest) > 1 else ""
     for prefix in rest:
         known = max((name for name in assignments if prefix.startswith(name + "_")), key=len, default=None)
         if known is not None:
-            found[prefix] = (prefix[len(known) + 1:], "")
+            found[prefix] = (prefix[len(known) + 1 :], "")
         else:
-            user_name = prefix[len(shared):] if shared else prefix.rsplit("_", 1)[-1]
+            user_name = prefix[len(shared) :] if shared else prefix.rsplit("_", 1)[-1]
             found[prefix] = (user_name or prefix, "")
     return found
 
@@ -128,7 +144,7 @@ def _shared_head(prefixes: list[str]) -> str:
     while size < min(len(first), len(last)) and first[size] == last[size]:
         size += 1
     head = first[:size]
-    return head[:head.rfind("_") + 1] if "_" in head else ""
+    return head[: head.rfind("_") + 1] if "_" in head else ""
 
 
 def ruby_word(character: str) -> bool:
@@ -146,8 +162,10 @@ def canvas_slug(name: str) -> str:
     return "".join(character for character in re.sub(r"_(\d+)_", r"\1", name).lower() if ruby_word(character))
 
 
-VERSION = re.compile(r"^(?P<stem>.+?)(?:-(?P<dash>\d+)| ?\((?P<paren>\d+)\))?"
-                     r"(?P<suffix>(?:\.tar)?\.[A-Za-z0-9]+)?$")
+VERSION = re.compile(
+    r"^(?P<stem>.+?)(?:-(?P<dash>\d+)| ?\((?P<paren>\d+)\))?"
+    r"(?P<suffix>(?:\.tar)?\.[A-Za-z0-9]+)?$"
+)
 
 
 def version(file: str) -> tuple[str, int]:

@@ -85,6 +85,7 @@ class _Pool:
 
 # --- a class folder -------------------------------------------------------------------------------
 
+
 def discover(source: Path, skip: tuple = ()) -> list[Submission]:
     """One Submission per student in `source` (a folder, the LMS's zip or a folder holding only it: see
     downloads.py), sorted by id; ids are unique and safe as file names.  `skip` lists paths never graded (the
@@ -102,11 +103,18 @@ def _pools(entries: list) -> list[_Pool]:
     owners = {entry: recognise(entry.name, entry.is_dir) for entry in entries}
     board = [owner for owner in owners.values() if owner and owner.layout == "blackboard"]
     if board:
-        receipts = {owner.student: entry.head(RECEIPT_BYTES).decode("utf-8", "replace")
-                    for entry, owner in owners.items() if owner and owner.kind == "receipt"}
+        receipts = {
+            owner.student: entry.head(RECEIPT_BYTES).decode("utf-8", "replace")
+            for entry, owner in owners.items()
+            if owner and owner.kind == "receipt"
+        }
         users = blackboard_users([owner.student for owner in board], receipts)
-        owners = {entry: replace(owner, student=users[owner.student][0], name=users[owner.student][1])
-                  if owner and owner.layout == "blackboard" else owner for entry, owner in owners.items()}
+        owners = {
+            entry: replace(owner, student=users[owner.student][0], name=users[owner.student][1])
+            if owner and owner.layout == "blackboard"
+            else owner
+            for entry, owner in owners.items()
+        }
     for entry, owner in owners.items():
         if owner is None:
             pool = _Pool(Owner("plain", _stem(entry)))
@@ -137,7 +145,7 @@ def _stem(entry) -> str:
     if not entry.is_file:
         return entry.name
     suffix = archive_suffix(entry.name)
-    return entry.name[:-len(suffix)] if suffix else PurePosixPath(entry.name).stem
+    return entry.name[: -len(suffix)] if suffix else PurePosixPath(entry.name).stem
 
 
 def _add_members(pool: _Pool, owner: Owner | None, members) -> None:
@@ -152,17 +160,28 @@ def _add_members(pool: _Pool, owner: Owner | None, members) -> None:
 
 # --- one student ------------------------------------------------------------------------------
 
+
 def resolve(pool: _Pool) -> Submission:
     """The student's Submission: their attempts, or the status that says why none can run."""
     owner = pool.owner
     marks = [entry.late for _, entry in pool.files if entry is not None and entry.late is not None]
-    base = Submission(student=owner.student, entry="; ".join(pool.entries), layout=owner.layout, name=owner.name,
-                      team=owner.team, lms_late=any(marks) if marks else None)
+    base = Submission(
+        student=owner.student,
+        entry="; ".join(pool.entries),
+        layout=owner.layout,
+        name=owner.name,
+        team=owner.team,
+        lms_late=any(marks) if marks else None,
+    )
     notes = _pool_notes(pool)
     code = [(member, entry) for member, entry in pool.files if member.data is not None and _code(entry)]
     candidates = [(member, entry) for member, entry in code if _is_target(member.name)]
-    if not candidates and owner.layout == "plain" and len(pool.entries) == 1 and \
-            [member.path for member, _ in code] == [pool.entries[0]]:
+    if (
+        not candidates
+        and owner.layout == "plain"
+        and len(pool.entries) == 1
+        and [member.path for member, _ in code] == [pool.entries[0]]
+    ):
         candidates = code  # a plain class folder: one .py file per student, named after the student
     elif not candidates:
         candidates = _defining(code)
@@ -217,12 +236,18 @@ def _choose(upload: list) -> tuple:
         newest = versions[-1][1]
         pool.append(newest)
         if len(versions) > 1:
-            notes.append(("lms.note.versions", {"chosen": newest.path,
-                                                "files": ", ".join(member.path for _, member in versions)}))
-    rules = ((lambda m: not _in_backup(m.path), "backup"),
-             (lambda m: _at_student_path(m), "lab_copy"),
-             (lambda m: m.path.count("/") == min(x.path.count("/") for x in pool), "top_level"),
-             (lambda m: m.name == active().student_file_name, "exact_name"))
+            notes.append(
+                (
+                    "lms.note.versions",
+                    {"chosen": newest.path, "files": ", ".join(member.path for _, member in versions)},
+                )
+            )
+    rules = (
+        (lambda m: not _in_backup(m.path), "backup"),
+        (lambda m: _at_student_path(m), "lab_copy"),
+        (lambda m: m.path.count("/") == min(x.path.count("/") for x in pool), "top_level"),
+        (lambda m: m.name == active().student_file_name, "exact_name"),
+    )
     reasons, dropped = [], []
     for keep, reason in rules:
         if len(pool) == 1:
@@ -243,8 +268,10 @@ def _choose(upload: list) -> tuple:
 
 _LINE_START = re.compile(rb"(?:\xef\xbb\xbf)?(?:async[ \t]+)?")
 _IMPORT = re.compile(rb"\bimport\b")
-_IMPORT_LINE = re.compile(rb"[ \t]*(?:from[ \t]+(?P<dots>\.*)[ \t]*(?P<module>[A-Za-z_][\w.]*)?[ \t]*import[ \t]*"
-                          rb"(?P<names>[^\n#]*)|import[ \t]+(?P<modules>[^\n#]*))")
+_IMPORT_LINE = re.compile(
+    rb"[ \t]*(?:from[ \t]+(?P<dots>\.*)[ \t]*(?P<module>[A-Za-z_][\w.]*)?[ \t]*import[ \t]*"
+    rb"(?P<names>[^\n#]*)|import[ \t]+(?P<modules>[^\n#]*))"
+)
 _NAME = re.compile(rb"[A-Za-z_]\w*")
 
 
@@ -298,7 +325,7 @@ def _imports(source: bytes) -> set[str]:
             if listed.lstrip().startswith(b"(") and b")" not in listed:
                 close = source.find(b")", end, end + 4096)
                 end = close if close >= 0 else end
-                listed = source[found.end():end]
+                listed = source[found.end() : end]
             if line["module"] and not line["dots"]:
                 names.add(line["module"].split(b".")[0].decode())
             elif line["dots"] == b"." and not line["module"]:
@@ -319,8 +346,9 @@ def _attempt(chosen: tuple, pool: _Pool) -> Attempt:
     member, owner = chosen
     helpers = _helpers(member, owner, pool)
     files = (member.path, *[helper.path for helper in helpers.values()])
-    return Attempt(member.data, {name: helper.data for name, helper in helpers.items()}, files,
-                   owner.late if owner else None)
+    return Attempt(
+        member.data, {name: helper.data for name, helper in helpers.items()}, files, owner.late if owner else None
+    )
 
 
 def _helpers(target: Member, owner: Owner | None, pool: _Pool) -> dict[str, Member]:
@@ -378,16 +406,24 @@ def _why_none(pool: _Pool) -> str:
     archives = [m for m, _ in pool.files if m.skipped and m.skipped.startswith("archive_")]
     if archives and len(archives) == len(pool.files):
         return "too_many_files" if any(m.skipped == "archive_too_many_files" for m in archives) else "bad_archive"
-    if pool.owner.layout == "plain" and len(pool.entries) == 1 and len(pool.files) == 1 and \
-            pool.files[0][0].path == pool.entries[0] and not pool.files[0][0].path.lower().endswith(".py"):
+    if (
+        pool.owner.layout == "plain"
+        and len(pool.entries) == 1
+        and len(pool.files) == 1
+        and pool.files[0][0].path == pool.entries[0]
+        and not pool.files[0][0].path.lower().endswith(".py")
+    ):
         return "unsupported"
     return "no_student_py"
 
 
 def _listing(pool: _Pool) -> tuple:
     """What the submission holds, briefly: visible files first, then what was skipped and why."""
-    shown = [member.path + (f" ({member.skipped})" if member.skipped else "")
-             for member, _ in pool.files if searched(member.path)]
+    shown = [
+        member.path + (f" ({member.skipped})" if member.skipped else "")
+        for member, _ in pool.files
+        if searched(member.path)
+    ]
     first, more = _cut(shown)
     return tuple(first + [more] if more else first)
 
@@ -447,11 +483,14 @@ def noted_late(submissions: list, penalty: int) -> list:
     """The submissions, each late one with a note for its feedback saying so and what this grader does about it
     (the course file's late penalty, or nothing: the LMS's own policy then applies)."""
     note = ("note.late_penalty", {"penalty": penalty}) if penalty else ("note.late", {})
-    return [replace(submission, notes=(*submission.notes, note)) if submission.late else submission
-            for submission in submissions]
+    return [
+        replace(submission, notes=(*submission.notes, note)) if submission.late else submission
+        for submission in submissions
+    ]
 
 
 # --- Gradescope -------------------------------------------------------------------------------
+
 
 def from_folder(folder: Path, student: str = "submission") -> Submission:
     """Everything in one folder is one student's work (Gradescope's /autograder/submission)."""

@@ -118,7 +118,7 @@ def _committed(out: Path) -> bool:
 def _remove_stale(out: Path) -> None:
     """Staging folders a killed run left behind (their process is gone)."""
     for path in out.glob(STAGING + "*"):
-        pid = path.name[len(STAGING):]
+        pid = path.name[len(STAGING) :]
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
             shutil.rmtree(path, ignore_errors=True)
 

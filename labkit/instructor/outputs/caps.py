@@ -88,7 +88,7 @@ def cut_lines(lines: list[str], share: int | None, cut: Cut) -> list[str]:
     tail = lines[-1:] if len(lines) > 1 and cut.size(lines[-1]) <= share // 4 else []
     room = share - cut.size(cut.note(total)) - sum(map(cut.size, tail))
     kept = []
-    for line in lines[:len(lines) - len(tail)]:
+    for line in lines[: len(lines) - len(tail)]:
         if cut.size(line) > room:
             if room > cut.size(cut.indent + "…") + 16:  # worth keeping the start of a long line
                 kept.append(cut_line(line, room, cut))
@@ -102,7 +102,7 @@ def cut_line(line: str, room: int, cut: Cut) -> str:
     """The start of `line`, then "…", within `room` bytes as `cut` measures them."""
     head = line.encode("utf-8")[:room].decode("utf-8", "ignore")
     while head and cut.size(head + "…") > room:
-        head = head[:-max(1, len(head) // 8)]
+        head = head[: -max(1, len(head) // 8)]
     return head + "…"
 
 
@@ -112,16 +112,18 @@ def hard_cut(report: str, cut: Cut) -> str:
     if utf8_size(report) <= cut.cap:
         return report
     note = cut.note(utf8_size(report))
-    head = report.encode("utf-8")[:cut.cap - utf8_size(note) - 1].decode("utf-8", "ignore")
-    return head[:head.rfind("\n") + 1] + note
+    head = report.encode("utf-8")[: cut.cap - utf8_size(note) - 1].decode("utf-8", "ignore")
+    return head[: head.rfind("\n") + 1] + note
 
 
 def shared(messages: list[str], budget: int, cut: Cut) -> list[str]:
     """Several texts within `budget` bytes together, as `cut` measures their lines, each cut to a fair share."""
     split = [message.split("\n") for message in messages]
     shares = fair_shares([sum(map(cut.size, lines)) for lines in split], budget)
-    return [message if share is None else "\n".join(cut_lines(lines, share, cut))
-            for message, lines, share in zip(messages, split, shares)]
+    return [
+        message if share is None else "\n".join(cut_lines(lines, share, cut))
+        for message, lines, share in zip(messages, split, shares)
+    ]
 
 
 def explanations(outputs: list[str], budget: int = FEEDBACK_BYTES) -> list[str]:
@@ -166,8 +168,9 @@ def _names_cut(document: dict, cap: int, cut: Cut) -> dict:
             items = items[:MAX_ITEMS] + [text("bounds.more_items", count=len(items) - MAX_ITEMS)]
         document[key] = items
     # (the dict or the list that holds a text, its key or index in it): every text the record holds
-    places: list[tuple[Any, Any]] = [(document, key) for key in ("name", "entry", "why")
-                                    if isinstance(document.get(key), str)]
+    places: list[tuple[Any, Any]] = [
+        (document, key) for key in ("name", "entry", "why") if isinstance(document.get(key), str)
+    ]
     places += [(document[key], index) for key in ("files", "notes") for index in range(len(document[key]))]
     places += [(case, key) for case in document["cases"].values() for key in ("hint_text", "message")]
     values = [container[key] for container, key in places]

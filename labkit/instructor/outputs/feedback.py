@@ -36,8 +36,13 @@ def feedback_text(grade) -> str:
 def why_text(grade) -> str:
     """Why a submission could not run, in the reader's words: what it holds ("—" when nothing), or the entry
     and the cause the grader failed on."""
-    return text(f"status.{grade.status}", student_file=student_file_name(), found=", ".join(grade.found) or "—", entry=grade.entry,
-                cause=grade.cause)
+    return text(
+        f"status.{grade.status}",
+        student_file=student_file_name(),
+        found=", ".join(grade.found) or "—",
+        entry=grade.entry,
+        cause=grade.cause,
+    )
 
 
 def piece(_result, feedback: str) -> bytes:

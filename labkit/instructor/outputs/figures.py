@@ -79,8 +79,17 @@ class Figures:
                 self._mistake(check, column, result.student)
 
     def _mistake(self, check, column: str, student: str) -> None:
-        entry = self.mistakes.setdefault(check.hint, {"hint": check.hint, "text": check.hint_text or check.hint,
-                                                      "count": 0, "last": None, "cases": [], "examples": []})
+        entry = self.mistakes.setdefault(
+            check.hint,
+            {
+                "hint": check.hint,
+                "text": check.hint_text or check.hint,
+                "count": 0,
+                "last": None,
+                "cases": [],
+                "examples": [],
+            },
+        )
         if entry["last"] != student:  # a student counts once however many cases show the slip
             entry["last"] = student
             entry["count"] += 1
@@ -121,16 +130,27 @@ class Figures:
     def status_counts(self) -> list[tuple[str, int]]:
         """(status, how many): `ok` first, then the other graded statuses, then those not graded, so the counts
         before the first status not graded add up to the graded submissions the figures are over."""
-        return [(status, count) for status, (count, graded) in sorted(
-            self.statuses.items(), key=lambda item: (item[0] != "ok", not item[1][1], -item[1][0], item[0]))]
+        return [
+            (status, count)
+            for status, (count, graded) in sorted(
+                self.statuses.items(), key=lambda item: (item[0] != "ok", not item[1][1], -item[1][0], item[0])
+            )
+        ]
 
     def common_mistakes(self) -> list[dict]:
         """Each hint the judge gave, most students first: the hint, its text, how many students, which cases,
         example ids."""
         order = {case.column: index for index, case in enumerate(active().graded)}
-        mistakes = [{"hint": m["hint"], "text": m["text"], "count": m["count"], "examples": list(m["examples"]),
-                     "cases": sorted(m["cases"], key=lambda column: order.get(column, len(order)))}
-                    for m in self.mistakes.values()]
+        mistakes = [
+            {
+                "hint": m["hint"],
+                "text": m["text"],
+                "count": m["count"],
+                "examples": list(m["examples"]),
+                "cases": sorted(m["cases"], key=lambda column: order.get(column, len(order))),
+            }
+            for m in self.mistakes.values()
+        ]
         return sorted(mistakes, key=lambda m: (-m["count"], m["cases"][0] if m["cases"] else "", m["hint"]))
 
     def shown(self) -> set | None:
@@ -174,8 +194,9 @@ def late_line(figures: Figures, scheme) -> str:
     if not figures.late:
         return ""
     more = f" … +{figures.late - len(figures.late_students)}" if figures.late > len(figures.late_students) else ""
-    return text("late.line", count=figures.late, ids=", ".join(figures.late_students) + more,
-                policy=late_policy(scheme))
+    return text(
+        "late.line", count=figures.late, ids=", ".join(figures.late_students) + more, policy=late_policy(scheme)
+    )
 
 
 def grader_error_line(figures: Figures) -> str:

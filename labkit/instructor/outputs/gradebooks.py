@@ -72,17 +72,32 @@ def match(gradebook, records, course) -> Matched:
         verdict = text("gradebook.ready", file=file, written=written)
     lines = roster.summary(gradebook, briefs, matched, unmatched) + roster.team_lines(briefs)
     names = {brief["student"]: brief["name"] for brief in roster.named(gradebook, briefs, matched)}
-    return Matched(matched=matched, column_chosen=column, unmatched=unmatched, names=names, lines=lines, file=file,
-                   column=_column(gradebook, column, file, course), total=len(gradebook.rows), missing=missing,
-                   rows={kind: _who(rows) for kind, rows in kinds.items()}, ready=bool(written) and not problems,
-                   verdict=verdict, no_code=course.scheme.no_code)
+    return Matched(
+        matched=matched,
+        column_chosen=column,
+        unmatched=unmatched,
+        names=names,
+        lines=lines,
+        file=file,
+        column=_column(gradebook, column, file, course),
+        total=len(gradebook.rows),
+        missing=missing,
+        rows={kind: _who(rows) for kind, rows in kinds.items()},
+        ready=bool(written) and not problems,
+        verdict=verdict,
+        no_code=course.scheme.no_code,
+    )
 
 
 def _column(gradebook, column, file: str, course) -> str:
     """The line naming the column filled (and what it is out of)."""
     if column.index is None and not getattr(course, "new_column", False):  # no submission is in this roster
-        return text("gradebook.column_missing", file=file, column=column.title,
-                    closest=", ".join(column.closest) or text("lms.roster.no_columns"))
+        return text(
+            "gradebook.column_missing",
+            file=file,
+            column=column.title,
+            closest=", ".join(column.closest) or text("lms.roster.no_columns"),
+        )
     if column.index is None:
         return text("gradebook.column_new", file=file, column=column.title, maximum=f"{course.scheme.max_score:.2f}")
     return text("gradebook.column", file=file, column=column.title, maximum=column.maximum or "—")

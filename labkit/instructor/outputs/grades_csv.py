@@ -23,18 +23,35 @@ def csv_header() -> list[str]:
     """The columns: score, a 1/0 cell per graded case (t1 … g3), the LMS facts, the sandbox level, then the points
     per group."""
     lab = active()
-    return ["student", "status", "score", "max_score", *[case.column for case in lab.graded], *LMS_COLUMNS,
-            *RUN_COLUMNS, *[f"{group.id}_points" for group in lab.graded_groups]]
+    return [
+        "student",
+        "status",
+        "score",
+        "max_score",
+        *[case.column for case in lab.graded],
+        *LMS_COLUMNS,
+        *RUN_COLUMNS,
+        *[f"{group.id}_points" for group in lab.graded_groups],
+    ]
 
 
 def csv_row(result) -> list[str]:
     """One StudentResult's row."""
     lab, groups = active(), result.groups or {}
     late = {True: "1", False: "0"}.get(result.late, "")
-    return [cell(result.student), cell(result.status), str(result.score), str(result.max_score),
-            *["1" if case.column in result.cases and result.cases[case.column].passed else "0" for case in lab.graded],
-            cell(result.name), late, cell(result.attempt or ""), cell("; ".join(result.files)), cell(result.sandbox),
-            *[str(groups.get(group.id, 0)) for group in lab.graded_groups]]
+    return [
+        cell(result.student),
+        cell(result.status),
+        str(result.score),
+        str(result.max_score),
+        *["1" if case.column in result.cases and result.cases[case.column].passed else "0" for case in lab.graded],
+        cell(result.name),
+        late,
+        cell(result.attempt or ""),
+        cell("; ".join(result.files)),
+        cell(result.sandbox),
+        *[str(groups.get(group.id, 0)) for group in lab.graded_groups],
+    ]
 
 
 def write_grades_csv(stream, results) -> None:

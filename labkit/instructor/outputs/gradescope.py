@@ -36,11 +36,25 @@ def gradescope_results(grade, course, facts: dict, level=None) -> dict:
     tests = []
     for case in course.scheme.checks:
         verdict, ok = grade.verdict(case), grade.passed(case)
-        output = "" if ok else render.explanation(verdict, active().student_file_name) if verdict is not None else why_text(grade)
-        tests.append({"name": f"[TEST {case.id}] {text(case.label_key)}", "number": case.column,
-                      "score": course.scheme.points(case) if ok else 0, "max_score": course.scheme.points(case),
-                      "status": "passed" if ok else "failed", "output": output, "output_format": "text",
-                      "visibility": visibility(course, case)})
+        output = (
+            ""
+            if ok
+            else render.explanation(verdict, active().student_file_name)
+            if verdict is not None
+            else why_text(grade)
+        )
+        tests.append(
+            {
+                "name": f"[TEST {case.id}] {text(case.label_key)}",
+                "number": case.column,
+                "score": course.scheme.points(case) if ok else 0,
+                "max_score": course.scheme.points(case),
+                "status": "passed" if ok else "failed",
+                "output": output,
+                "output_format": "text",
+                "visibility": visibility(course, case),
+            }
+        )
     for test, output in zip(tests, caps.explanations([test["output"] for test in tests])):
         test["output"] = output
     shown = [v for v in grade.verdicts if visibility(course, v.case) == "visible"]
@@ -56,10 +70,23 @@ def gradescope_results(grade, course, facts: dict, level=None) -> dict:
         score = facts["previous_best"]
         lines.append(text("gradescope.kept_best", score=_number(score), now=grade.score))
     output = "\n".join(lines + [""] if lines else []) + feedback_text(grade)
-    return {"score": score, "output": output, "output_format": "text", "test_output_format": "text",
-            "visibility": course.visibility, "stdout_visibility": "hidden", "tests": tests,
-            "extra_data": {"status": grade.status, "late": facts.get("late"), "attempt": facts.get("attempt"),
-                           "files": list(grade.files), "sandbox": grade.sandbox, **_level(level)}}
+    return {
+        "score": score,
+        "output": output,
+        "output_format": "text",
+        "test_output_format": "text",
+        "visibility": course.visibility,
+        "stdout_visibility": "hidden",
+        "tests": tests,
+        "extra_data": {
+            "status": grade.status,
+            "late": facts.get("late"),
+            "attempt": facts.get("attempt"),
+            "files": list(grade.files),
+            "sandbox": grade.sandbox,
+            **_level(level),
+        },
+    }
 
 
 def visibility(course, case) -> str:
@@ -73,8 +100,15 @@ def _number(value: float) -> str:
 
 def refused(refusal: str, course, level=None) -> dict:
     """results.json when grading must not start (the sandbox in force would not keep the answer key safe)."""
-    return {"score": 0, "output": refusal, "output_format": "text", "visibility": course.visibility,
-            "stdout_visibility": "hidden", "tests": [], "extra_data": {"status": "refused", **_level(level)}}
+    return {
+        "score": 0,
+        "output": refusal,
+        "output_format": "text",
+        "visibility": course.visibility,
+        "stdout_visibility": "hidden",
+        "tests": [],
+        "extra_data": {"status": "refused", **_level(level)},
+    }
 
 
 def _level(level) -> dict:
@@ -83,6 +117,9 @@ def _level(level) -> dict:
 
 
 def write(run: Submission, staging) -> None:
-    results = gradescope_results(run.grade, run.course, run.facts, run.level) if run.grade is not None else \
-        refused(run.refusal, run.course, run.level)
+    results = (
+        gradescope_results(run.grade, run.course, run.facts, run.level)
+        if run.grade is not None
+        else refused(run.refusal, run.course, run.level)
+    )
     staging.write(run.name, (json.dumps(results, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))

@@ -72,14 +72,21 @@ class ClassResults:
     def unmatched(self) -> list:
         return self.matched.unmatched
 
-
     @classmethod
     def of(cls, records, graded, course, level, limits, gradebook=None) -> ClassResults:
         """`records`: StudentResults, iterable more than once; `graded()`: (result, feedback text) pairs."""
         matched = gradebooks.match(gradebook, records, course)
         named = _Renamed(records, matched.names)
-        return cls(records=named, graded=graded, figures=Figures.of(named, level), course=course, level=level,
-                   limits=limits, gradebook=gradebook, matched=matched)
+        return cls(
+            records=named,
+            graded=graded,
+            figures=Figures.of(named, level),
+            course=course,
+            level=level,
+            limits=limits,
+            gradebook=gradebook,
+            matched=matched,
+        )
 
 
 class _Renamed:
@@ -129,8 +136,11 @@ def write(staging, run, outputs=None) -> list[str]:
 def keep(staging, run, out: Path, students, outputs=None) -> None:
     """Copy into the staging folder each of `students`' own files of an earlier OUT (MERGE=1: those this run
     did not grade), for every output `run` wants that has files of its own per student."""
-    keepers = [output.kept for output in (OUTPUTS if outputs is None else outputs)
-               if output.kept is not None and output.wanted(run)]
+    keepers = [
+        output.kept
+        for output in (OUTPUTS if outputs is None else outputs)
+        if output.kept is not None and output.wanted(run)
+    ]
     for student in students:
         for kept in keepers:
             for name, content in kept(out, student).items():

@@ -35,8 +35,16 @@ def previous(out: Path, students: list[str], merge: bool) -> list[StudentResult]
     lost = sorted(set(kept) - set(students))
     if not merge:
         if lost:
-            raise RegradeRefused(text("regrade.refuse", out=out, count=len(kept), lost=len(lost),
-                                      examples=", ".join(lost[:3]), graded=len(students)))
+            raise RegradeRefused(
+                text(
+                    "regrade.refuse",
+                    out=out,
+                    count=len(kept),
+                    lost=len(lost),
+                    examples=", ".join(lost[:3]),
+                    graded=len(students),
+                )
+            )
         return None
     if columns != [case.column for case in active().graded]:
         raise RegradeRefused(text("regrade.other_cases", out=out))

@@ -14,8 +14,16 @@ from urllib.parse import quote
 
 from labkit.i18n import current_language, text
 from labkit.spec import active
-from labkit.instructor.outputs.figures import (TABLE_ROWS, Figures, feedback_name, late_policy, penalised,
-                                               sandbox_line, status_label, test_student_line)
+from labkit.instructor.outputs.figures import (
+    TABLE_ROWS,
+    Figures,
+    feedback_name,
+    late_policy,
+    penalised,
+    sandbox_line,
+    status_label,
+    test_student_line,
+)
 from labkit.instructor.outputs.gradebooks import kind_lines, rows_line
 
 SORT_SCRIPT = """
@@ -97,8 +105,11 @@ def write_page(stream, records, figures, course, level, matched=None) -> None:
     mistakes = figures.common_mistakes()
     refs = {m["hint"]: f"M{index}" for index, m in enumerate(mistakes, 1)}
     subject = getattr(active().title, current_language())
-    title = text("report.title", title=course.title, subject=subject) if subject else \
-        text("report.title_bare", title=course.title)
+    title = (
+        text("report.title", title=course.title, subject=subject)
+        if subject
+        else text("report.title_bare", title=course.title)
+    )
     stream.write(f"""<!doctype html>
 <html lang="{'en' if current_language() == 'en' else 'zh-CN'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -110,8 +121,11 @@ def write_page(stream, records, figures, course, level, matched=None) -> None:
     test_student = test_student_line(figures)
     sections = [
         f"<h1>{e(title)}</h1>",
-        f"<p>{e(overview)} " + " ".join(f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">"
-                                       f"{e(status_label(s))} {n}</span>" for s, n in figures.status_counts())
+        f"<p>{e(overview)} "
+        + " ".join(
+            f"<span class=\"tag {'ok' if s == 'ok' else 'bad'}\">{e(status_label(s))} {n}</span>"
+            for s, n in figures.status_counts()
+        )
         + "</p>",
         f"<p id=test-student>{e(test_student)}</p>" if test_student else "",
         _sandbox(level, figures),
@@ -139,7 +153,9 @@ def _sandbox(level, records) -> str:
 def _mistakes(mistakes) -> str:
     e = html.escape
     if not mistakes:
-        return f"<h2 id=mistakes-title>{e(text('report.mistakes'))}</h2><p id=mistakes>{e(text('report.no_mistakes'))}</p>"
+        return (
+            f"<h2 id=mistakes-title>{e(text('report.mistakes'))}</h2><p id=mistakes>{e(text('report.no_mistakes'))}</p>"
+        )
     keys = ("report.col.ref", "report.col.hint", "report.col.students", "report.col.cases", "report.col.examples")
     labels = [e(text(key)) for key in keys]
     rows = "".join(
@@ -148,11 +164,14 @@ def _mistakes(mistakes) -> str:
         f"<td class=num data-label=\"{labels[2]}\">{m['count']}</td>"
         f"<td data-label=\"{labels[3]}\">{e(', '.join(m['cases']))}</td>"
         f"<td data-label=\"{labels[4]}\">{e(', '.join(m['examples']))}</td></tr>"
-        for index, m in enumerate(mistakes, 1))
+        for index, m in enumerate(mistakes, 1)
+    )
     head = "".join(f"<th>{label}</th>" for label in labels)
-    return (f"<h2 id=mistakes-title>{e(text('report.mistakes'))}</h2><p>{e(text('report.mistakes_about'))}</p>"
-            f"<div class=scroll><table class=mistakes id=mistakes><thead><tr>{head}</tr></thead><tbody>{rows}"
-            f"</tbody></table></div>")
+    return (
+        f"<h2 id=mistakes-title>{e(text('report.mistakes'))}</h2><p>{e(text('report.mistakes_about'))}</p>"
+        f"<div class=scroll><table class=mistakes id=mistakes><thead><tr>{head}</tr></thead><tbody>{rows}"
+        f"</tbody></table></div>"
+    )
 
 
 def _rates(figures) -> str:
@@ -162,9 +181,12 @@ def _rates(figures) -> str:
         f"<tr><th>{e(case.column)}</th><td>{e(text(case.label_key))}</td>"
         f"<td class=bar><div style=\"width:{100 * count / total:.1f}%\"></div></td>"
         f"<td class=num>{100 * count / total:.0f}% ({count}/{graded})</td></tr>"
-        for case, count in figures.pass_rates())
-    return (f"<h2>{e(text('report.rates'))}</h2><p>{e(text('report.rates_about', graded=graded, count=figures.count))}</p>"
-            f"<div class=scroll><table class=rates id=rates><tbody>{rows}</tbody></table></div>")
+        for case, count in figures.pass_rates()
+    )
+    return (
+        f"<h2>{e(text('report.rates'))}</h2><p>{e(text('report.rates_about', graded=graded, count=figures.count))}</p>"
+        f"<div class=scroll><table class=rates id=rates><tbody>{rows}</tbody></table></div>"
+    )
 
 
 def _histogram(figures) -> str:
@@ -172,7 +194,9 @@ def _histogram(figures) -> str:
     tallest = max([count for _, _, count in bins] + [1])
     columns = "".join(
         f"<div class=col title=\"{low}–{high}: {count}\"><div style=\"height:{100 * count / tallest:.1f}%\"></div>"
-        f"<span>{count}</span><em>{low}</em></div>" for low, high, count in bins)
+        f"<span>{count}</span><em>{low}</em></div>"
+        for low, high, count in bins
+    )
     top = figures.top_score()
     return f"<h2>{html.escape(text('report.histogram', top=top))}</h2><div class=hist id=histogram>{columns}</div>"
 
@@ -192,20 +216,29 @@ def _listed(items, where: str) -> tuple[str, int]:
 
 def _not_graded(records) -> str:
     e = html.escape
-    rows, count = _listed((f"<li>{_feedback_link(r.student)} — {e(status_label(r.status))}: {e(r.why)}</li>"
-                           for r in records if not r.gradable), "grades.csv")
+    rows, count = _listed(
+        (
+            f"<li>{_feedback_link(r.student)} — {e(status_label(r.status))}: {e(r.why)}</li>"
+            for r in records
+            if not r.gradable
+        ),
+        "grades.csv",
+    )
     if not count:
         return ""
-    return (f"<h2>{e(text('report.not_graded', count=count))}</h2><p>{e(text('report.not_graded_about'))}</p>"
-            f"<ul class=plain id=not-graded>{rows}</ul>")
+    return (
+        f"<h2>{e(text('report.not_graded', count=count))}</h2><p>{e(text('report.not_graded_about'))}</p>"
+        f"<ul class=plain id=not-graded>{rows}</ul>"
+    )
 
 
 def _notes(records, scheme) -> str:
     """The decisions about students' files (a late note is the late section's)."""
     e = html.escape
     late = {text("note.late"), text("note.late_penalty", penalty=scheme.late_penalty)}
-    rows, _ = _listed((f"<li>{e(r.student)}: {e(note)}</li>" for r in records for note in r.notes
-                       if note not in late), "feedback/")
+    rows, _ = _listed(
+        (f"<li>{e(r.student)}: {e(note)}</li>" for r in records for note in r.notes if note not in late), "feedback/"
+    )
     return f"<h2>{e(text('report.notes'))}</h2><ul class=plain id=notes>{rows}</ul>" if rows else ""
 
 
@@ -214,13 +247,22 @@ def _late(records, scheme) -> str:
     the LMS's own policy then applies)."""
     e = html.escape
     penalty = scheme.late_penalty
-    rows, count = _listed((f"<li>{_feedback_link(r.student)}" + (f": {r.score} → {penalised(r.score, r.late, scheme):g}"
-                                                               if penalty and r.gradable else "") + "</li>"
-                           for r in records if r.late), "grades.csv")
+    rows, count = _listed(
+        (
+            f"<li>{_feedback_link(r.student)}"
+            + (f": {r.score} → {penalised(r.score, r.late, scheme):g}" if penalty and r.gradable else "")
+            + "</li>"
+            for r in records
+            if r.late
+        ),
+        "grades.csv",
+    )
     if not count:
         return ""
-    return (f"<h2>{e(text('report.late', count=count))}</h2><p>{e(late_policy(scheme))}</p>"
-            f"<ul class=plain id=late>{rows}</ul>")
+    return (
+        f"<h2>{e(text('report.late', count=count))}</h2><p>{e(late_policy(scheme))}</p>"
+        f"<ul class=plain id=late>{rows}</ul>"
+    )
 
 
 def _gradebook(matched) -> str:
@@ -233,29 +275,47 @@ def _gradebook(matched) -> str:
     rows = "".join(f"<li>{e(line.strip())}</li>" for line in kind_lines(matched, shown=MAX_ITEMS))
     missing, _ = _listed((f"<li>{e(entry)}</li>" for entry in matched.missing), "grades.csv")
     lines = "".join(f"<p>{e(line)}</p>" for line in matched.lines)
-    return (f"<h2 id=gradebook-title>{e(text('report.gradebook', file=matched.file))}</h2>"
-            f"<p class=\"banner {kind}\" id=gradebook>{e(matched.verdict)}</p><p>{e(matched.column)}</p>"
-            f"<p>{e(rows_line(matched))}</p><ul class=plain id=roster-rows>{rows}</ul>"
-            + (f"<h3>{e(text('report.unmatched', count=len(matched.missing)))}</h3><ul class=plain id=unmatched>"
-               f"{missing}</ul>" if matched.missing else "") + lines)
+    return (
+        f"<h2 id=gradebook-title>{e(text('report.gradebook', file=matched.file))}</h2>"
+        f"<p class=\"banner {kind}\" id=gradebook>{e(matched.verdict)}</p><p>{e(matched.column)}</p>"
+        f"<p>{e(rows_line(matched))}</p><ul class=plain id=roster-rows>{rows}</ul>"
+        + (
+            f"<h3>{e(text('report.unmatched', count=len(matched.missing)))}</h3><ul class=plain id=unmatched>"
+            f"{missing}</ul>"
+            if matched.missing
+            else ""
+        )
+        + lines
+    )
 
 
 def _students(stream, records, refs, figures) -> None:
     e = html.escape
-    names = [("student", "report.student"), ("name", "report.col.name"), ("status", "report.col.status"),
-             ("score", "report.col.score"), ("late", "report.col.late"), ("attempt", "report.col.attempt")]
+    names = [
+        ("student", "report.student"),
+        ("name", "report.col.name"),
+        ("status", "report.col.status"),
+        ("score", "report.col.score"),
+        ("late", "report.col.late"),
+        ("attempt", "report.col.attempt"),
+    ]
     head = "".join(f"<th aria-sort=none><button type=button>{e(text(key))}</button></th>" for _, key in names)
-    head += "".join(f"<th aria-sort=none title=\"{e(text(c.label_key))}\"><button type=button>{e(c.column)}"
-                    f"</button></th>" for c in active().graded)
+    head += "".join(
+        f"<th aria-sort=none title=\"{e(text(c.label_key))}\"><button type=button>{e(c.column)}</button></th>"
+        for c in active().graded
+    )
     head += f"<th aria-sort=none><button type=button>{e(text('report.col.mistakes'))}</button></th>"
     shown = figures.shown()
     about = e(text("report.students_about"))
     if shown is not None:
         about += " " + e(text("report.students_shown", shown=len(shown), count=figures.count)).replace(
-            "grades.csv", "<a href=\"grades.csv\">grades.csv</a>", 1)
-    stream.write(f"<h2>{e(text('report.students'))}</h2><p>{about}</p></div>\n"  # the table: the window's width
-                 f"<div class=scroll><table class=\"sortable students\" id=students><thead><tr>{head}</tr></thead>"
-                 f"<tbody>")
+            "grades.csv", "<a href=\"grades.csv\">grades.csv</a>", 1
+        )
+    stream.write(
+        f"<h2>{e(text('report.students'))}</h2><p>{about}</p></div>\n"  # the table: the window's width
+        f"<div class=scroll><table class=\"sortable students\" id=students><thead><tr>{head}</tr></thead>"
+        f"<tbody>"
+    )
     for result in records:
         if shown is None or result.student in shown:
             stream.write(student_row(result, refs))
@@ -282,11 +342,13 @@ def student_row(result, refs: dict) -> str:
     attempt = result.attempt or ""
     shown_attempt = f"{attempt}/{result.attempts}" if attempt and result.attempts > 1 else str(attempt)  # as grades.csv
     link = _feedback_link(result.student)
-    return (f"<tr><td data-v=\"{e(result.student)}\">{link}</td><td>{e(result.name)}</td>"
-            f"<td class=status>{e(status_label(result.status))}</td><td class=num>{result.score}</td>"
-            f"<td data-v=\"{1 if result.late else 0}\">{e(late)}</td>"
-            f"<td class=num data-v=\"{e(str(attempt))}\">{e(shown_attempt)}</td>{''.join(cells)}"
-            f"<td>{e(' '.join(seen))}</td></tr>")
+    return (
+        f"<tr><td data-v=\"{e(result.student)}\">{link}</td><td>{e(result.name)}</td>"
+        f"<td class=status>{e(status_label(result.status))}</td><td class=num>{result.score}</td>"
+        f"<td data-v=\"{1 if result.late else 0}\">{e(late)}</td>"
+        f"<td class=num data-v=\"{e(str(attempt))}\">{e(shown_attempt)}</td>{''.join(cells)}"
+        f"<td>{e(' '.join(seen))}</td></tr>"
+    )
 
 
 def _feedback_link(student: str) -> str:

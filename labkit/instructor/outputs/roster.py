@@ -23,8 +23,17 @@ from labkit.instructor.outputs.figures import penalised
 from labkit.instructor.outputs.grades_csv import cell
 from labkit.instructor.lms.submissions import NOT_THEIR_DOING, UNGRADABLE
 
-CANVAS_STUDENT = ("Student", "LastName", "FirstName", "ID", "SIS User ID", "SIS Login ID", "Integration ID",
-                  "Root Account", "Section")  # G1: the columns that say who a row is
+CANVAS_STUDENT = (
+    "Student",
+    "LastName",
+    "FirstName",
+    "ID",
+    "SIS User ID",
+    "SIS Login ID",
+    "Integration ID",
+    "Root Account",
+    "Section",
+)  # G1: the columns that say who a row is
 CANVAS_KEYS = ("ID", "SIS User ID", "SIS Login ID")  # what a plain entry's name may be
 CANVAS_KEPT = ("EX", "N/A")  # G4: excused, cannot see the assignment: left as they were
 POINTS_POSSIBLE = "Points Possible"  # G3
@@ -39,23 +48,66 @@ MOODLE_HEADERS = {
     "status": ("Status", "状态", "Statut", "Estado"),
     "group": ("Group", "小组", "群组", "Gruppe", "Groupe", "Grupo"),
     "grade": ("Grade", "成绩", "Bewertung", "Note", "Calificación"),
-    "maximum": ("Maximum Grade", "Maximum grade", "最高分", "最高成绩", "Bestwertung", "Note maximale",
-                "Calificación máxima"),
-    "modified": ("Last modified (grade)", "上次修改（评分）", "最后修改（教师）", "Zuletzt geändert (Bewertung)",
-                 "Dernière modification (note)", "Última modificación (calificación)"),
+    "maximum": (
+        "Maximum Grade",
+        "Maximum grade",
+        "最高分",
+        "最高成绩",
+        "Bestwertung",
+        "Note maximale",
+        "Calificación máxima",
+    ),
+    "modified": (
+        "Last modified (grade)",
+        "上次修改（评分）",
+        "最后修改（教师）",
+        "Zuletzt geändert (Bewertung)",
+        "Dernière modification (note)",
+        "Última modificación (calificación)",
+    ),
 }
 MOODLE_NEEDED = ("identifier", "grade", "maximum")
 # W3: the Status parts that say a submission came after its due date ("… - 2 hours 13 mins late",
 # "已提交请评分 - 迟47 分钟") or was still not submitted at it, and the parts that say only what state it is in.
-MOODLE_LATE = re.compile(r"^(?:.+ late|迟.+|.+之后|.+ zu spät|en retard de .+|.+ después|assignment is overdue by: .+|"
-                         r"作业过期时间: ?.+|作业截止日期: ?.+|abgabeende überschritten seit: .+|le devoir est en retard de .+|"
-                         r"la tarea está retrasada por: .+)$")
+MOODLE_LATE = re.compile(
+    r"^(?:.+ late|迟.+|.+之后|.+ zu spät|en retard de .+|.+ después|assignment is overdue by: .+|"
+    r"作业过期时间: ?.+|作业截止日期: ?.+|abgabeende überschritten seit: .+|le devoir est en retard de .+|"
+    r"la tarea está retrasada por: .+)$"
+)
 MOODLE_STATES = {
-    "submitted for grading", "draft (not submitted)", "no submission", "graded", "not graded", "reopened",
-    "已提交请评分", "已经提交", "草稿（未提交）", "没有作业", "未提交", "没有提交的作业", "已评分", "未评分", "重新开启", "已开启重交",
-    "zur bewertung abgegeben", "entwurf (nicht abgegeben)", "keine abgabe", "bewertet", "nicht bewertet",
-    "remis pour évaluation", "brouillon (non remis)", "pas de travail remis", "non remis", "noté", "non évalué",
-    "enviado para calificar", "borrador (no enviado)", "sin entrega", "no entregado", "calificado", "sin calificar",
+    "submitted for grading",
+    "draft (not submitted)",
+    "no submission",
+    "graded",
+    "not graded",
+    "reopened",
+    "已提交请评分",
+    "已经提交",
+    "草稿（未提交）",
+    "没有作业",
+    "未提交",
+    "没有提交的作业",
+    "已评分",
+    "未评分",
+    "重新开启",
+    "已开启重交",
+    "zur bewertung abgegeben",
+    "entwurf (nicht abgegeben)",
+    "keine abgabe",
+    "bewertet",
+    "nicht bewertet",
+    "remis pour évaluation",
+    "brouillon (non remis)",
+    "pas de travail remis",
+    "non remis",
+    "noté",
+    "non évalué",
+    "enviado para calificar",
+    "borrador (no enviado)",
+    "sin entrega",
+    "no entregado",
+    "calificado",
+    "sin calificar",
 }
 PARTICIPANT = re.compile(r"^\D*?(\d+)\s*$")  # W2: "Participant 1873401", "参与人2001001"
 MAX_ROWS = 20000
@@ -80,6 +132,7 @@ class Roster:
 
 
 # --- reading --------------------------------------------------------------------------------------
+
 
 def load(path: Path) -> Roster:
     """Read a Canvas gradebook export or a Moodle grading worksheet (UTF-8, with or without a BOM, `,` or `;`),
@@ -110,8 +163,7 @@ def load(path: Path) -> Roster:
     header, rows, columns, delimiter = moodle
     missing = [meaning for meaning in MOODLE_NEEDED if columns.get(meaning) is None]
     if missing:
-        raise RosterError(text("lms.roster.columns", path=path, missing=", ".join(missing),
-                               found=_listed(header)))
+        raise RosterError(text("lms.roster.columns", path=path, missing=", ".join(missing), found=_listed(header)))
     rows = _student_rows(path, header, rows)
     _unique(path, [PARTICIPANT.match(row[columns["identifier"]].strip()) for row in rows], header, columns)
     marks = [row[columns["maximum"]] for row in rows]
@@ -157,8 +209,7 @@ def _unique(path: Path, keys: list, header: list, columns: dict) -> None:
     for key in keys:
         key = key.group(1) if isinstance(key, re.Match) else key
         if key is None or key in seen:
-            raise RosterError(text("lms.roster.ids", path=path, column=header[columns["identifier"]],
-                                   id=key or "—"))
+            raise RosterError(text("lms.roster.ids", path=path, column=header[columns["identifier"]], id=key or "—"))
         seen.add(key)
 
 
@@ -180,12 +231,19 @@ def _moodle_columns(header: list, rows: list) -> dict:
     """Each column's meaning (MOODLE_HEADERS), by its header in any language of W4; the identifier also by its
     cells ("Participant 123" in every row) when the header is in a language not listed."""
     normal = [_normal(name) for name in header]
-    columns = {meaning: next((i for i, name in enumerate(normal) if name in names), None)
-               for meaning, names in _KNOWN.items()}
+    columns = {
+        meaning: next((i for i, name in enumerate(normal) if name in names), None) for meaning, names in _KNOWN.items()
+    }
     if columns["identifier"] is None:
         rows = [row for row in rows if len(row) == len(header)]
-        columns["identifier"] = next((i for i in range(len(header)) if rows and all(
-            PARTICIPANT.match(row[i].strip()) and not row[i].strip().isdigit() for row in rows)), None)
+        columns["identifier"] = next(
+            (
+                i
+                for i in range(len(header))
+                if rows and all(PARTICIPANT.match(row[i].strip()) and not row[i].strip().isdigit() for row in rows)
+            ),
+            None,
+        )
     return columns
 
 
@@ -196,13 +254,13 @@ def _listed(header: list) -> str:
 
 # --- which download it is for ------------------------------------------------------------------------
 
+
 def check_fits(roster: Roster, layouts) -> None:
     """Refuse, before grading, a gradebook that is not of the kind the download needs (a Canvas download's ids
     are not in a Moodle worksheet, a Blackboard download's in neither)."""
     wanted = sorted(set(layouts) - {"plain"})
     if any(layout != roster.kind for layout in wanted):
-        raise RosterError(text("lms.roster.other_lms", path=roster.path, kind=roster.kind,
-                               layout=", ".join(wanted)))
+        raise RosterError(text("lms.roster.other_lms", path=roster.path, kind=roster.kind, layout=", ".join(wanted)))
 
 
 # --- the column this assignment's points go to -------------------------------------------------------------
@@ -233,22 +291,49 @@ def assignment(roster: Roster, title: str, new_column: bool = False, required: b
         return Column(roster.columns["grade"], roster.header[roster.columns["grade"]], " / ".join(maxima[:3]))
     columns = _assignment_columns(roster.header)
     for same in (lambda name: name, _normal):
-        found = [index for index in columns if same(title) in (same(roster.header[index]), same(titled["title"])
-                 if (titled := CANVAS_ASSIGNMENT.match(roster.header[index])) else None)]
+        found = [
+            index
+            for index in columns
+            if same(title)
+            in (
+                same(roster.header[index]),
+                same(titled["title"]) if (titled := CANVAS_ASSIGNMENT.match(roster.header[index])) else None,
+            )
+        ]
         if len(found) > 1:
-            raise RosterError(text("lms.roster.title_twice", path=roster.path, title=title,
-                                   columns=", ".join(roster.header[index] for index in found)))
+            raise RosterError(
+                text(
+                    "lms.roster.title_twice",
+                    path=roster.path,
+                    title=title,
+                    columns=", ".join(roster.header[index] for index in found),
+                )
+            )
         if found:
             index = found[0]
             return Column(index, roster.header[index], roster.points_row[index].strip() if roster.points_row else "")
-    assignments = [(roster.header[index], titled["title"]) for index in columns  # (column, its title)
-                   if (titled := CANVAS_ASSIGNMENT.match(roster.header[index]))]
-    closest = [name for name, _ in sorted(assignments, key=lambda assignment: -difflib.SequenceMatcher(
-        None, _normal(title), _normal(assignment[1])).ratio())][:CLOSEST]
+    assignments = [
+        (roster.header[index], titled["title"])
+        for index in columns  # (column, its title)
+        if (titled := CANVAS_ASSIGNMENT.match(roster.header[index]))
+    ]
+    closest = [
+        name
+        for name, _ in sorted(
+            assignments,
+            key=lambda assignment: -difflib.SequenceMatcher(None, _normal(title), _normal(assignment[1])).ratio(),
+        )
+    ][:CLOSEST]
     if new_column or not required:
         return Column(None, title, closest=tuple(closest))
-    raise RosterError(text("lms.roster.no_title", path=roster.path, title=title,
-                           closest=", ".join(closest) or text("lms.roster.no_columns")))
+    raise RosterError(
+        text(
+            "lms.roster.no_title",
+            path=roster.path,
+            title=title,
+            closest=", ".join(closest) or text("lms.roster.no_columns"),
+        )
+    )
 
 
 def in_roster(roster: Roster, submissions: list) -> bool:
@@ -263,6 +348,7 @@ def _assignment_columns(header: list) -> list[int]:
 
 
 # --- matching --------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Found:
@@ -395,13 +481,31 @@ def prepare(roster: Roster, submissions: list) -> list:
             if ("lms.note.team", {"team": team}) not in notes:
                 notes.append(("lms.note.team", {"team": team}))
         lms_late = late(roster, found.row) if found.row is not None and submission.lms_late is None else None
-        prepared.append(replace(submission, notes=tuple(notes), team=team,
-                                lms_late=submission.lms_late if lms_late is None else lms_late))
+        prepared.append(
+            replace(
+                submission,
+                notes=tuple(notes),
+                team=team,
+                lms_late=submission.lms_late if lms_late is None else lms_late,
+            )
+        )
     return prepared
 
 
-BRIEF = ("student", "name", "layout", "team", "status", "gradable", "score", "max_score", "late", "attempt", "entry",
-         "files")
+BRIEF = (
+    "student",
+    "name",
+    "layout",
+    "team",
+    "status",
+    "gradable",
+    "score",
+    "max_score",
+    "late",
+    "attempt",
+    "entry",
+    "files",
+)
 
 
 def brief(result) -> dict:
@@ -432,8 +536,10 @@ def named(roster: Roster, records: list[dict], matched: dict) -> list[dict]:
         name = safe_text(_row_name(roster, roster.rows[index]), 120, False).strip()
         if name:
             names[str(record["student"])] = name
-    return [{**record, "name": names[str(record["student"])]} if str(record["student"]) in names else record
-            for record in records]
+    return [
+        {**record, "name": names[str(record["student"])]} if str(record["student"]) in names else record
+        for record in records
+    ]
 
 
 def summary(roster: Roster, records: list[dict], matched: dict, unmatched: list[str]) -> list[str]:
@@ -441,12 +547,18 @@ def summary(roster: Roster, records: list[dict], matched: dict, unmatched: list[
     submissions matched by name (rows left as they were are in `accounted`)."""
     by_id = {str(record["student"]): record for record in records}
     lines = []
-    anonymous = [student for student in unmatched if by_id.get(student, {}).get("layout") == "canvas"
-                 and student.startswith("anon_")]
+    anonymous = [
+        student
+        for student in unmatched
+        if by_id.get(student, {}).get("layout") == "canvas" and student.startswith("anon_")
+    ]
     if anonymous:
         lines.append(text("lms.roster.anonymous", count=len(anonymous), ids=_few(anonymous)))
-    by_name = [str(record["student"]) for index, record in matched.items() if find(
-        roster, str(record["student"]), record.get("layout", "plain"), "").how == "name"]
+    by_name = [
+        str(record["student"])
+        for index, record in matched.items()
+        if find(roster, str(record["student"]), record.get("layout", "plain"), "").how == "name"
+    ]
     if by_name:
         lines.append(text("lms.roster.by_name", count=len(by_name), ids=_few(by_name)))
     return lines
@@ -507,6 +619,7 @@ def _few(ids: list, shown: int = 10) -> str:
 
 # --- writing -------------------------------------------------------------------------------------------
 
+
 def export(roster: Roster, matched: dict, course, column: Column | None = None) -> tuple[str, str]:
     """(file name, CSV text) for this roster, given the records its rows matched (`match`) and the column chosen
     (`assignment`, as grading allowed it)."""
@@ -565,8 +678,11 @@ def _moodle(roster: Roster, matched: dict, scheme=None) -> tuple[str, str]:
     columns = roster.columns
     grade, maximum_column = columns["grade"], columns["maximum"]
     modified = columns.get("modified")
-    imported = {columns["identifier"], grade, *(range(modified, len(roster.header)) if modified is not None
-                                                 else range(grade + 1, len(roster.header)))}
+    imported = {
+        columns["identifier"],
+        grade,
+        *(range(modified, len(roster.header)) if modified is not None else range(grade + 1, len(roster.header))),
+    }
     lines = ["\ufeff" if roster.bom else ""]
     lines[0] += _moodle_line(roster.header, roster.delimiter)
     for index, row in enumerate(roster.rows):
@@ -583,7 +699,10 @@ def _guarded(value: str) -> str:
 
 
 def _moodle_line(cells: list, delimiter: str) -> str:
-    quoted = [f'"{value.replace(chr(34), chr(34) * 2)}"' if any(c in value for c in (delimiter, '"', "\\", " ", "\n",
-                                                                                     "\r", "\t")) else value
-              for value in cells]
+    quoted = [
+        f'"{value.replace(chr(34), chr(34) * 2)}"'
+        if any(c in value for c in (delimiter, '"', "\\", " ", "\n", "\r", "\t"))
+        else value
+        for value in cells
+    ]
     return delimiter.join(quoted) + "\n"

@@ -25,7 +25,7 @@ class Spool:
         self.places[index] = (self.end, len(record), len(said), hashlib.sha256(entry).digest())
         self.file.seek(self.end)
         while entry:
-            entry = entry[self.file.write(entry):]
+            entry = entry[self.file.write(entry) :]
         self.end += len(record) + len(said)
 
     def __len__(self) -> int:
@@ -43,8 +43,7 @@ class Spool:
             self.file.seek(offset)
             entry = self.file.read(record + feedback)
             if hashlib.sha256(entry).digest() != digest:
-                raise SpoolChanged(f"{self.file.name} was changed while grading (by a submission outside any "
-                                   "sandbox?)")
+                raise SpoolChanged(f"{self.file.name} was changed while grading (by a submission outside any sandbox?)")
             yield json.loads(entry[:record]), entry[record:].decode("utf-8")
 
     def close(self) -> None:

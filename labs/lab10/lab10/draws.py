@@ -21,38 +21,134 @@ from lab10.examples import DEFAULT_MAX_TOKENS, FIELDS, MAX_TOKENS_LIMIT, ROLES
 from labkit.drawn import Inputs
 from labkit.spec import Example
 
-WORDS = ("hi", "ok", "你好", "天气", "中文也一样吗？", "“引号”", "😀", "👍🏽", "é", "Zürich", "…", "2+2=4", "a b",
-         "<|user|>", "<|end|>", "null", "{}", "[1, 2]", "true", "\\n", "\\", '"', "'", "/", "</s>", "\u2028", "\x00",
-         "\x1f", "\t", "\n", "\r\n", " ", "  ", "\u3000", "\u00a0")
+WORDS = (
+    "hi",
+    "ok",
+    "你好",
+    "天气",
+    "中文也一样吗？",
+    "“引号”",
+    "😀",
+    "👍🏽",
+    "é",
+    "Zürich",
+    "…",
+    "2+2=4",
+    "a b",
+    "<|user|>",
+    "<|end|>",
+    "null",
+    "{}",
+    "[1, 2]",
+    "true",
+    "\\n",
+    "\\",
+    '"',
+    "'",
+    "/",
+    "</s>",
+    "\u2028",
+    "\x00",
+    "\x1f",
+    "\t",
+    "\n",
+    "\r\n",
+    " ",
+    "  ",
+    "\u3000",
+    "\u00a0",
+)
 EXTRA_KEYS = ("name", "tool_call_id", "weight", "refusal", "id")  # keys a message may carry besides role, content
 OPTION_KEYS = ("model", "temperature", "top_p", "user", "n", "seed", "stop", "presence_penalty")
 OPTION_VALUES = ("lab09-tinylm", "gpt-4o-mini", 0.7, 1, 0, None, ["\n"], [], {"a": 1}, "", True, -2.5, 1e-3)
-UNKNOWN_ROLES = ("tool", "User", "USER", "Assistant", "ASSISTANT", "System", "system ", " user", "function",
-                 "developer", "model", "human", "", "机器人")  # the protocol's roles in another case: a usual slip
-STYLES = ((False, None, False), (True, None, False), (False, 2, False), (True, 1, True), (False, None, True),
-          (True, "\t", False))  # (ensure_ascii, indent, compact): what json.dumps is given
+UNKNOWN_ROLES = (
+    "tool",
+    "User",
+    "USER",
+    "Assistant",
+    "ASSISTANT",
+    "System",
+    "system ",
+    " user",
+    "function",
+    "developer",
+    "model",
+    "human",
+    "",
+    "机器人",
+)  # the protocol's roles in another case: a usual slip
+STYLES = (
+    (False, None, False),
+    (True, None, False),
+    (False, 2, False),
+    (True, 1, True),
+    (False, None, True),
+    (True, "\t", False),
+)  # (ensure_ascii, indent, compact): what json.dumps is given
 # --- how a request can be wrong, by the field a ValueError must name: (field, how, value) -------------------
 FAULTS = {
-    "body": (("truncated", None), ("single_quotes", None), ("trailing_comma", None), ("not_object", []),
-             ("not_object", "你好"), ("not_object", None), ("not_object", [{"role": "user"}])),
-    "messages": (("missing", None), ("value", "你好"), ("value", {"role": "user", "content": "hi"}), ("value", 0),
-                 ("value", None), ("value", []), ("item", "你好"), ("item", None), ("item", ["user", "hi"]),
-                 ("item", 7)),
-    "role": (("missing", None), ("value", None), ("value", 1), ("value", ["user"])) + tuple(
-        ("value", role) for role in UNKNOWN_ROLES),
-    "content": (("missing", None), ("value", None), ("value", 42), ("value", [{"type": "text", "text": "hi"}]),
-                ("value", {"text": "hi"}), ("value", True)),
-    "max_tokens": (("value", True), ("value", False), ("value", True), ("value", False), ("value", 0), ("value", -1), ("value", MAX_TOKENS_LIMIT + 1),
-                   ("value", 10 ** 6), ("value", 16.0), ("value", 1.5), ("value", "16"), ("value", [16])),
+    "body": (
+        ("truncated", None),
+        ("single_quotes", None),
+        ("trailing_comma", None),
+        ("not_object", []),
+        ("not_object", "你好"),
+        ("not_object", None),
+        ("not_object", [{"role": "user"}]),
+    ),
+    "messages": (
+        ("missing", None),
+        ("value", "你好"),
+        ("value", {"role": "user", "content": "hi"}),
+        ("value", 0),
+        ("value", None),
+        ("value", []),
+        ("item", "你好"),
+        ("item", None),
+        ("item", ["user", "hi"]),
+        ("item", 7),
+    ),
+    "role": (("missing", None), ("value", None), ("value", 1), ("value", ["user"]))
+    + tuple(("value", role) for role in UNKNOWN_ROLES),
+    "content": (
+        ("missing", None),
+        ("value", None),
+        ("value", 42),
+        ("value", [{"type": "text", "text": "hi"}]),
+        ("value", {"text": "hi"}),
+        ("value", True),
+    ),
+    "max_tokens": (
+        ("value", True),
+        ("value", False),
+        ("value", True),
+        ("value", False),
+        ("value", 0),
+        ("value", -1),
+        ("value", MAX_TOKENS_LIMIT + 1),
+        ("value", 10**6),
+        ("value", 16.0),
+        ("value", 1.5),
+        ("value", "16"),
+        ("value", [16]),
+    ),
     "stream": (("value", "true"), ("value", "false"), ("value", 1), ("value", 0), ("value", [True]), ("value", {})),
 }
 DRAWN_FIELDS = ("body", "messages", "role", "role", "content", "max_tokens", "max_tokens", "stream")  # by the slips
 # that live there: roles in another case, a bool taken for an int
-ATOMIC = frozenset(ROLES + list(UNKNOWN_ROLES) + list(EXTRA_KEYS) + list(OPTION_KEYS) + list(FIELDS)
-                   + [how for faults in FAULTS.values() for how, _ in faults] + ["max_tokens", "stream"])
+ATOMIC = frozenset(
+    ROLES
+    + list(UNKNOWN_ROLES)
+    + list(EXTRA_KEYS)
+    + list(OPTION_KEYS)
+    + list(FIELDS)
+    + [how for faults in FAULTS.values() for how, _ in faults]
+    + ["max_tokens", "stream"]
+)
 
 
 # --- drawing ---------------------------------------------------------------------------------------
+
 
 def draw_text(rng: random.Random, size: int) -> str:
     return "".join(rng.choices(WORDS, k=rng.randrange(size + 1)))
@@ -62,12 +158,19 @@ def draw_request(rng: random.Random, size: int) -> tuple:
     """(messages, options, style): any roles in any order, contents of any characters, extra keys now and then,
     max_tokens and stream present, null or missing, other fields of the API, written in any of json.dumps's
     ways."""
-    messages = [(rng.choice(ROLES), draw_text(rng, min(size, 6)),
-                 [(key, draw_text(rng, 2)) for key in rng.sample(EXTRA_KEYS, rng.randrange(3)) if rng.random() < 0.3])
-                for _ in range(rng.randrange(size // 2 + 1) + 1)]
+    messages = [
+        (
+            rng.choice(ROLES),
+            draw_text(rng, min(size, 6)),
+            [(key, draw_text(rng, 2)) for key in rng.sample(EXTRA_KEYS, rng.randrange(3)) if rng.random() < 0.3],
+        )
+        for _ in range(rng.randrange(size // 2 + 1) + 1)
+    ]
     options = []
     if rng.random() < 0.6:
-        options.append(("max_tokens", rng.choice((None, 1, DEFAULT_MAX_TOKENS, MAX_TOKENS_LIMIT, rng.randrange(1, 200)))))
+        options.append(
+            ("max_tokens", rng.choice((None, 1, DEFAULT_MAX_TOKENS, MAX_TOKENS_LIMIT, rng.randrange(1, 200))))
+        )
     if rng.random() < 0.6:
         options.append(("stream", rng.choice((None, True, False))))
     options += [(key, rng.choice(OPTION_VALUES)) for key in rng.sample(OPTION_KEYS, rng.randrange(min(size, 4) + 1))]
@@ -85,6 +188,7 @@ def draw_fault(rng: random.Random, size: int) -> tuple:
 
 # --- what a specimen means ---------------------------------------------------------------------------
 
+
 def request_data(request) -> dict:
     """The request as the JSON object its text holds: "messages" among the options where the style puts it."""
     messages, options, (_, at) = request
@@ -97,8 +201,7 @@ def request_data(request) -> dict:
 def dumped(data, request) -> str:
     """`data` as json.dumps writes it in the request's style."""
     ensure_ascii, indent, compact = STYLES[request[2][0] % len(STYLES)]
-    return json.dumps(data, ensure_ascii=ensure_ascii, indent=indent,
-                      separators=(",", ":") if compact else None)
+    return json.dumps(data, ensure_ascii=ensure_ascii, indent=indent, separators=(",", ":") if compact else None)
 
 
 def request_text(request) -> str:
@@ -108,13 +211,21 @@ def request_text(request) -> str:
 def valid_request(request) -> bool:
     messages, options, _ = request
     keys = [key for key, _ in options]
-    return (bool(messages) and all(role in ROLES and not {"role", "content"} & {key for key, _ in extras}
-                                   and len({key for key, _ in extras}) == len(extras) for role, _, extras in messages)
-            and len(set(keys)) == len(keys) and "messages" not in keys
-            and dict(options).get("max_tokens") in (None, *range(1, MAX_TOKENS_LIMIT + 1))
-            and type(dict(options).get("max_tokens")) in (int, type(None))
-            and dict(options).get("stream") in (None, True, False)
-            and type(dict(options).get("stream")) in (bool, type(None)))
+    return (
+        bool(messages)
+        and all(
+            role in ROLES
+            and not {"role", "content"} & {key for key, _ in extras}
+            and len({key for key, _ in extras}) == len(extras)
+            for role, _, extras in messages
+        )
+        and len(set(keys)) == len(keys)
+        and "messages" not in keys
+        and dict(options).get("max_tokens") in (None, *range(1, MAX_TOKENS_LIMIT + 1))
+        and type(dict(options).get("max_tokens")) in (int, type(None))
+        and dict(options).get("stream") in (None, True, False)
+        and type(dict(options).get("stream")) in (bool, type(None))
+    )
 
 
 def fault_text(specimen) -> str:
@@ -125,7 +236,7 @@ def fault_text(specimen) -> str:
     if field == "body":
         text = request_text(request)
         if how == "truncated":
-            return text[:len(text) // 2]
+            return text[: len(text) // 2]
         if how == "single_quotes":
             return text.replace('"', "'")
         if how == "trailing_comma":
@@ -155,14 +266,19 @@ def valid_fault(specimen) -> bool:
 
 # --- what the protocol demands (the known mistakes of each input: lab10/mistakes.py) ---------------------
 
+
 def _request_demand(request, reference) -> Example:
     messages, options, _ = request
     given = dict(options)
     max_tokens, stream = given.get("max_tokens"), given.get("stream")
-    return Example((request_text(request),), {
-        "messages": [{"role": role, "content": content} for role, content, _ in messages],
-        "max_tokens": DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens,
-        "stream": False if stream is None else stream})
+    return Example(
+        (request_text(request),),
+        {
+            "messages": [{"role": role, "content": content} for role, content, _ in messages],
+            "max_tokens": DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens,
+            "stream": False if stream is None else stream,
+        },
+    )
 
 
 def _fault_demand(specimen, reference) -> Example:

@@ -45,11 +45,22 @@ def request(url: str, method: str = "POST", body=None, path: str | None = None, 
     or bytes."""
     where = urlsplit(url)
     connection = http.client.HTTPConnection(where.hostname, where.port, timeout=seconds)
-    data = body if isinstance(body, bytes) else body.encode("utf-8") if isinstance(body, str) else \
-        json.dumps(body, ensure_ascii=False).encode("utf-8") if body is not None else None
+    data = (
+        body
+        if isinstance(body, bytes)
+        else body.encode("utf-8")
+        if isinstance(body, str)
+        else json.dumps(body, ensure_ascii=False).encode("utf-8")
+        if body is not None
+        else None
+    )
     try:
-        connection.request(method, path or where.path, body=data,
-                           headers={"Content-Type": "application/json"} if data is not None else {})
+        connection.request(
+            method,
+            path or where.path,
+            body=data,
+            headers={"Content-Type": "application/json"} if data is not None else {},
+        )
         answer = connection.getresponse()
         return Reply(answer.status, {name.lower(): value for name, value in answer.getheaders()}, answer.read())
     finally:
@@ -86,8 +97,14 @@ def _error_problem(reply: Reply, status: int, field: str | None = None, rule: st
     """What is wrong with an error response: its status (by `rule`, the rule that makes it one), its type, its shape
     (E1–E3), the field it names (P5)."""
     if reply.status != status:
-        return text("e2e.error_status", wanted=status, got=reply.status, body=_shown(reply.body), rule=rule,
-                    section="1.5.5" if rule.startswith("E") else "1.5.2") + _reason(reply)
+        return text(
+            "e2e.error_status",
+            wanted=status,
+            got=reply.status,
+            body=_shown(reply.body),
+            rule=rule,
+            section="1.5.5" if rule.startswith("E") else "1.5.2",
+        ) + _reason(reply)
     if "json" not in reply.headers.get("content-type", ""):
         return text("e2e.error_not_json", body=_shown(reply.body))
     error = (_json(reply) or {}).get("error") if isinstance(_json(reply), dict) else None
@@ -106,6 +123,7 @@ def _error_problem(reply: Reply, status: int, field: str | None = None, rule: st
 def _reason(reply: Reply) -> str:
     """The server's own one-line reason of an error response (make serve sends it beside the error body), if any."""
     from urllib.parse import unquote
+
     reason = unquote(reply.headers.get("x-lab10-reason", ""))
     return text("e2e.reason", reason=reason) if reason and reason.encode() not in reply.body else ""
 
@@ -125,17 +143,30 @@ def completion_problem(url: str) -> tuple:
         return text("e2e.content_type", wanted="application/json", got=reply.headers.get("content-type", "")), None
     body = _json(reply)
     choices = body.get("choices") if isinstance(body, dict) else None
-    if not isinstance(body, dict) or body.get("object") != "chat.completion" or not isinstance(choices, list) \
-            or len(choices) != 1 or not isinstance(choices[0], dict):
+    if (
+        not isinstance(body, dict)
+        or body.get("object") != "chat.completion"
+        or not isinstance(choices, list)
+        or len(choices) != 1
+        or not isinstance(choices[0], dict)
+    ):
         return text("e2e.completion_shape", body=_shown(reply.body)), None
     choice = choices[0]
     message = choice.get("message")
-    if choice.get("index") != 0 or not isinstance(message, dict) or message.get("role") != "assistant" \
-            or not isinstance(message.get("content"), str) or choice.get("finish_reason") not in ("stop", "length"):
+    if (
+        choice.get("index") != 0
+        or not isinstance(message, dict)
+        or message.get("role") != "assistant"
+        or not isinstance(message.get("content"), str)
+        or choice.get("finish_reason") not in ("stop", "length")
+    ):
         return text("e2e.choice", body=_shown(json.dumps(choice, ensure_ascii=False).encode())), None
     usage = body.get("usage")
-    counts = [usage.get(key) for key in ("prompt_tokens", "completion_tokens", "total_tokens")] \
-        if isinstance(usage, dict) else None
+    counts = (
+        [usage.get(key) for key in ("prompt_tokens", "completion_tokens", "total_tokens")]
+        if isinstance(usage, dict)
+        else None
+    )
     if not counts or not all(type(count) is int for count in counts) or counts[0] + counts[1] != counts[2]:
         return text("e2e.usage", usage=_shown(json.dumps(usage).encode())), None
     return "", message["content"]
@@ -158,12 +189,18 @@ def stream_problem(url: str, reply_text: str | None) -> str:
         chunks = [json.loads(event) for event in events[:-1]]
     except ValueError:
         return text("e2e.event_json", events=_shown(reply.body))
-    if len(chunks) < 2 or not all(isinstance(chunk, dict) and chunk.get("object") == "chat.completion.chunk"
-                                  and isinstance(chunk.get("choices"), list) and chunk["choices"]
-                                  and isinstance(chunk["choices"][0], dict) for chunk in chunks):
+    if len(chunks) < 2 or not all(
+        isinstance(chunk, dict)
+        and chunk.get("object") == "chat.completion.chunk"
+        and isinstance(chunk.get("choices"), list)
+        and chunk["choices"]
+        and isinstance(chunk["choices"][0], dict)
+        for chunk in chunks
+    ):
         return text("e2e.chunk_shape", events=_shown(reply.body))
-    if len({(chunk.get("id"), chunk.get("created"), chunk.get("model")) for chunk in chunks}) != 1 or \
-            not isinstance(chunks[0].get("id"), str):
+    if len({(chunk.get("id"), chunk.get("created"), chunk.get("model")) for chunk in chunks}) != 1 or not isinstance(
+        chunks[0].get("id"), str
+    ):
         return text("e2e.chunk_meta")
     deltas = [chunk["choices"][0].get("delta") for chunk in chunks]
     finishes = [chunk["choices"][0].get("finish_reason") for chunk in chunks]
@@ -172,8 +209,9 @@ def stream_problem(url: str, reply_text: str | None) -> str:
     if deltas[-1] != {} or finishes[-1] not in ("stop", "length"):
         return text("e2e.last_chunk", chunk=_shown(events[-2].encode()))
     middle = deltas[1:-1]
-    if not all(isinstance(delta, dict) and set(delta) == {"content"} and isinstance(delta["content"], str)
-               for delta in middle) or any(finish is not None for finish in finishes[1:-1]):
+    if not all(
+        isinstance(delta, dict) and set(delta) == {"content"} and isinstance(delta["content"], str) for delta in middle
+    ) or any(finish is not None for finish in finishes[1:-1]):
         return text("e2e.piece_chunk", events=_shown(reply.body))
     joined = "".join(delta["content"] for delta in middle)
     if reply_text is not None and joined != reply_text:
@@ -184,12 +222,16 @@ def stream_problem(url: str, reply_text: str | None) -> str:
 def run_all(url: str) -> list:
     """Every end-to-end check against the server of `url`, in order."""
     problem, reply_text = completion_problem(url)
-    results = [Result(text("e2e.name.completion"), problem),
-               Result(text("e2e.name.stream"), stream_problem(url, reply_text))]
-    for name, body, field, rule in (("not_json", "{messages: [", "body", "P1"),
-                                    ("no_messages", {"model": "x"}, "messages", "P2"),
-                                    ("unknown_role", {"messages": [{"role": "tool", "content": "hi"}]}, "role", "P2"),
-                                    ("bool_max_tokens", {**HELLO, "max_tokens": True}, "max_tokens", "P3")):
+    results = [
+        Result(text("e2e.name.completion"), problem),
+        Result(text("e2e.name.stream"), stream_problem(url, reply_text)),
+    ]
+    for name, body, field, rule in (
+        ("not_json", "{messages: [", "body", "P1"),
+        ("no_messages", {"model": "x"}, "messages", "P2"),
+        ("unknown_role", {"messages": [{"role": "tool", "content": "hi"}]}, "role", "P2"),
+        ("bool_max_tokens", {**HELLO, "max_tokens": True}, "max_tokens", "P3"),
+    ):
         results.append(Result(text(f"e2e.name.{name}"), _error_problem(request(url, body=body), 400, field, rule)))
     results.append(Result(text("e2e.name.wrong_method"), _error_problem(request(url, "GET"), 405)))
     results.append(Result(text("e2e.name.wrong_path"), _error_problem(request(url, body=HELLO, path="/v1/chat"), 404)))

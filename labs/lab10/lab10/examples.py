@@ -43,8 +43,12 @@ def parsed(messages, max_tokens: int = DEFAULT_MAX_TOKENS, stream: bool = False)
 
 
 HELLO = [msg("user", "你好")]
-DIALOGUE = [msg("system", "你是一个简洁的助手。"), msg("user", "什么是 token？"),
-            msg("assistant", "模型读写文本的最小单位。"), msg("user", "中文也一样吗？")]
+DIALOGUE = [
+    msg("system", "你是一个简洁的助手。"),
+    msg("user", "什么是 token？"),
+    msg("assistant", "模型读写文本的最小单位。"),
+    msg("user", "中文也一样吗？"),
+]
 
 # --- expected event lists of the sse_events checks: data made from the reference solution (TASK.md 1.5.4) ---
 

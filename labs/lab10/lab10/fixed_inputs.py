@@ -5,6 +5,7 @@ Each entry is (input, stencil), the stencil the reference's string for the input
 holes (labkit/drawn.py).  The format: docs/design.md#labkitdrawnpy
 """
 
+# fmt: off
 FIXED_INPUTS = {
     'p1': (
         (([('user', '', [])], [('stream', None), ('max_tokens', None)], (1, 0)),

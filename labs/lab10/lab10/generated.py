@@ -21,6 +21,7 @@ from labkit.spec import Example
 
 # --- the answers: the reference solution's ----------------------------------------------------------
 
+
 @functools.lru_cache(maxsize=None)
 def solution():
     """The reference solution, loaded once into this process (it is the instructors' own code).  It imports
@@ -58,6 +59,7 @@ def _call_demand(function: str):
     def demand(specimen, reference) -> Example:
         args = arguments(function, specimen)
         return Example(args, getattr(reference or solution(), function)(*args))
+
     return demand
 
 
@@ -86,6 +88,7 @@ def draw_body(rng: random.Random, size: int) -> tuple:
 
 def valid_body(specimen) -> bool:
     from lab10.draws import valid_request
+
     return valid_request(specimen[0]) if not specimen[1] else valid_fault(specimen)
 
 

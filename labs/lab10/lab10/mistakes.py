@@ -17,8 +17,13 @@ from labkit.judge import Detectors, differing_path
 from labkit.spec import Case, Example
 
 FIELD_HINTS = {  # the field a ValueError must name -> the rule that says when it is wrong
-    "body": "hint.field_body", "messages": "hint.field_messages", "role": "hint.field_role",
-    "content": "hint.field_content", "max_tokens": "hint.field_max_tokens", "stream": "hint.field_stream"}
+    "body": "hint.field_body",
+    "messages": "hint.field_messages",
+    "role": "hint.field_role",
+    "content": "hint.field_content",
+    "max_tokens": "hint.field_max_tokens",
+    "stream": "hint.field_stream",
+}
 SERVER_KEYS = ("id", "created", "model")
 
 
@@ -42,8 +47,12 @@ class Lab10Detectors(Detectors):
     def raised(self, raised: dict, function: str, given) -> str | None:
         kind = raised.get("type", "")
         if function == "parse_chat_request":
-            return {"KeyError": "hint.key_error", "TypeError": "hint.type_error", "IndexError": "hint.type_error",
-                    "AttributeError": "hint.not_an_object"}.get(kind)
+            return {
+                "KeyError": "hint.key_error",
+                "TypeError": "hint.type_error",
+                "IndexError": "hint.type_error",
+                "AttributeError": "hint.not_an_object",
+            }.get(kind)
         if function == "sse_events" and kind == "TypeError" and "JSON serializable" in raised.get("message", ""):
             return "hint.dumps_chunk"
         return None
@@ -77,11 +86,18 @@ def _request_hint(expected: dict, actual: dict) -> str | None:
         return "hint.defaults"
     if key == "messages" and isinstance(actual[key], list) and len(path) >= 3 and path[2] not in ("role", "content"):
         return "hint.message_keys"
-    if key == "messages" and len(path) == 3 and isinstance(actual[key][path[1]].get(path[2]), str) and \
-            actual[key][path[1]][path[2]] == expected[key][path[1]][path[2]].strip():
+    if (
+        key == "messages"
+        and len(path) == 3
+        and isinstance(actual[key][path[1]].get(path[2]), str)
+        and actual[key][path[1]][path[2]] == expected[key][path[1]][path[2]].strip()
+    ):
         return "hint.content_verbatim"
-    return {"messages": "hint.field_messages", "max_tokens": "hint.field_max_tokens",
-            "stream": "hint.field_stream"}.get(key)
+    return {
+        "messages": "hint.field_messages",
+        "max_tokens": "hint.field_max_tokens",
+        "stream": "hint.field_stream",
+    }.get(key)
 
 
 def _completion_hint(expected: dict, actual: dict) -> str | None:
@@ -120,7 +136,7 @@ def _events_hint(expected: list, actual: list) -> str | None:
     if not got.endswith("\n\n") or got.endswith("\n\n\n"):
         return "hint.event_framing"
     try:
-        got_chunk, wanted_chunk = json.loads(got[len("data: "):]), json.loads(wanted[len("data: "):])
+        got_chunk, wanted_chunk = json.loads(got[len("data: ") :]), json.loads(wanted[len("data: ") :])
     except ValueError:
         return "hint.event_framing"
     if got_chunk == wanted_chunk:
@@ -141,8 +157,11 @@ def _events_hint(expected: list, actual: list) -> str | None:
 
 def _finish(chunk: dict):
     choices = chunk.get("choices")
-    return choices[0].get("finish_reason") if isinstance(choices, list) and choices and isinstance(choices[0], dict) \
+    return (
+        choices[0].get("finish_reason")
+        if isinstance(choices, list) and choices and isinstance(choices[0], dict)
         else None
+    )
 
 
 def _keys(value):

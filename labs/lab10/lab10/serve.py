@@ -46,7 +46,7 @@ MAX_DEPTH = 64  # JSON nested deeper is refused (400) before any student code se
 CONNECTIONS = 8  # requests handled at once (503 beyond)
 SERVER_LIMITS = Limits.open_ended()  # a call's limit as in make test; the whole run's a week, not a submission's
 REASON_HEADER = "X-Lab10-Reason"  # every error response's reason, whatever the student's error_body wrote
-_HEADER_SAFE = "".join(chr(code) for code in range(0x20, 0x7f) if chr(code) != "%")
+_HEADER_SAFE = "".join(chr(code) for code in range(0x20, 0x7F) if chr(code) != "%")
 WANTED = {"parse_chat_request": dict, "chat_completion": dict, "sse_events": list, "error_body": dict}
 SECTION = {"parse_chat_request": "1.5.2", "chat_completion": "1.5.3", "sse_events": "1.5.4", "error_body": "1.5.5"}
 
@@ -76,6 +76,7 @@ class Service:
 
     def __init__(self, student: StudentRun, seed: int | None = None, pace_ms: float = 20.0, out=sys.stdout):
         from lab10.previous import lab09
+
         self.student, self.seed, self.pace, self.out = student, seed, pace_ms / 1000, out
         self.lab09 = lab09()
         self.lock = threading.RLock()  # one child: its calls one after another (error() inside complete())
@@ -98,15 +99,25 @@ class Service:
             if function == "parse_chat_request" and "ValueError" in raised.get("kinds", [raised.get("type")]):
                 raise StudentFailed(text("serve.value_error", message=message), value_error=message)
             where = f" ({self.student.display}:{raised['line']})" if raised.get("line") else ""
-            raise StudentFailed(text("serve.raised", function=function, type=safe_text(raised.get("type", "?"), 60),
-                                     message=message, where=where))
+            raise StudentFailed(
+                text(
+                    "serve.raised",
+                    function=function,
+                    type=safe_text(raised.get("type", "?"), 60),
+                    message=message,
+                    where=where,
+                )
+            )
         returned = record.returned or {}
         value = returned.get("value") if returned.get("kind") in ("data", "str") else None
         wanted = WANTED[function]
         if type(value) is not wanted or (wanted is list and not all(type(item) is str for item in value)):
             shown = "str" if returned.get("kind") == "str" else safe_text(returned.get("type", "?"), 60)
-            raise StudentFailed(text("serve.wrong_type", function=function, type=shown, wanted=wanted.__name__,
-                                     section=SECTION[function]))
+            raise StudentFailed(
+                text(
+                    "serve.wrong_type", function=function, type=shown, wanted=wanted.__name__, section=SECTION[function]
+                )
+            )
         return value
 
     # --- the endpoint ------------------------------------------------------------------------------------
@@ -127,8 +138,9 @@ class Service:
                 return self.error(408, text("serve.slow", seconds=f"{read_seconds:g}"))
             return self.complete(body)
         if where == "/v1/models" and method == "GET":
-            return Response(200, {"object": "list", "data": [{"id": MODEL, "object": "model", "created": 0,
-                                                              "owned_by": "lab10"}]})
+            return Response(
+                200, {"object": "list", "data": [{"id": MODEL, "object": "model", "created": 0, "owned_by": "lab10"}]}
+            )
         return self.error(404, text("serve.not_found", method=method, path=safe_text(where, 100), endpoint=ENDPOINT))
 
     def complete(self, raw: bytes) -> Response:
@@ -142,21 +154,25 @@ class Service:
             try:
                 request = self.call("parse_chat_request", body)
             except StudentFailed as failed:
-                return self.error(400 if failed.value_error is not None else 500, failed.reason,
-                                  note="parse_chat_request" if failed.value_error is None else "")
+                return self.error(
+                    400 if failed.value_error is not None else 500,
+                    failed.reason,
+                    note="parse_chat_request" if failed.value_error is None else "",
+                )
             problem = _unusable(request)
             if problem:
                 return self.error(500, text("serve.unusable", problem=problem), note="parse_chat_request")
             try:
                 prompt = self.lab09.format_prompt(request["messages"])
             except (ValueError, KeyError, TypeError) as refused:
-                return self.error(500, text("serve.refused_messages", problem=safe_text(str(refused), 200)),
-                                  note="parse_chat_request")
+                return self.error(
+                    500, text("serve.refused_messages", problem=safe_text(str(refused), 200)), note="parse_chat_request"
+                )
             rng = random.Random(f"{self.seed}\0{prompt}") if self.seed is not None else random.Random()
             max_tokens = max(1, min(request["max_tokens"], MAX_TOKENS_LIMIT))
             output = self.lab09.generate(prompt, max_tokens, rng)
             reply = self.lab09.extract_response(output)
-            continuation = output[len(prompt):]
+            continuation = output[len(prompt) :]
             prompt_tokens, completion_tokens = self.lab09.count_tokens(prompt), self.lab09.count_tokens(continuation)
             cut = any(tag in continuation for tag in ("<|user|>", "<|system|>", "<|end|>", "<|assistant|>"))
             finish = "length" if completion_tokens >= max_tokens and not cut else "stop"
@@ -177,9 +193,14 @@ class Service:
             try:
                 body = self.call("error_body", status, message)
             except StudentFailed as failed:
-                return Response(status, text("serve.plain_error", message=message, reason=failed.reason), (),
-                                headers, note=f"{note}; error_body".lstrip("; ") if note else "error_body",
-                                reason=message)
+                return Response(
+                    status,
+                    text("serve.plain_error", message=message, reason=failed.reason),
+                    (),
+                    headers,
+                    note=f"{note}; error_body".lstrip("; ") if note else "error_body",
+                    reason=message,
+                )
         return Response(status, body, (), headers, note=note, reason=message)
 
     def log(self, line: str) -> None:
@@ -236,6 +257,7 @@ def _problem_reason(function: str, problem: str, detail: dict, student: StudentR
 
 # --- HTTP ------------------------------------------------------------------------------------------------
 
+
 class _Slow(Exception):
     """The client did not send its request within READ_SECONDS."""
 
@@ -274,8 +296,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.raw_requestline = self.rfile.readline(65537)
             if not self.parse_request():  # it answered with send_error
                 return
-            response = service.route(self.command, self.path, self.headers,
-                                     lambda length: self._read_body(rest, length, deadline), self.server.read_seconds)
+            response = service.route(
+                self.command,
+                self.path,
+                self.headers,
+                lambda length: self._read_body(rest, length, deadline),
+                self.server.read_seconds,
+            )
             self._send(response, started)
         except OSError:  # the client went away
             return
@@ -297,7 +324,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         end, size = (end, 4) if end != -1 else (data.find(b"\n\n"), 2)
         if end > MAX_HEAD:
             raise _HeadTooLarge()
-        return data[:end + size], data[end + size:]
+        return data[: end + size], data[end + size :]
 
     def _read_body(self, rest: bytes, length: int, deadline: float) -> bytes | None:
         """`length` bytes of body, or None when they did not all come before the deadline."""
@@ -351,7 +378,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             else:
                 plain = isinstance(response.body, str)
                 data = (response.body if plain else json.dumps(response.body, ensure_ascii=False)).encode(
-                    "utf-8", "surrogatepass")
+                    "utf-8", "surrogatepass"
+                )
                 self.send_header("Content-Type", "text/plain; charset=utf-8" if plain else "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -361,7 +389,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             pass  # the client left; the log says what it was sent
         milliseconds = (time.monotonic() - started) * 1000
         line = f"{time.strftime('%H:%M:%S')} {self.command or '-'} {safe_text(self.path if self.command else '-', 80)}"
-        service.log(f"{line} → {response.status} ({milliseconds:.0f} ms){'  ' + response.note if response.note else ''}")
+        service.log(
+            f"{line} → {response.status} ({milliseconds:.0f} ms){'  ' + response.note if response.note else ''}"
+        )
 
     def log_message(self, format, *args):  # the log is _send's line
         pass
@@ -383,6 +413,7 @@ class Server(http.server.ThreadingHTTPServer):
 
 # --- make serve ------------------------------------------------------------------------------------------
 
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="make serve", description=__doc__.split("\n")[0])
     parser.add_argument("--student", default=str(LAB.student_path))
@@ -393,8 +424,11 @@ def main(argv=None) -> int:
     parser.add_argument("--read-seconds", type=float, default=READ_SECONDS, help=argparse.SUPPRESS)  # tests: sooner 408
     args = parser.parse_args(argv)
     from lab10.previous import Missing
-    with own_terminal(), StudentRun(Path(args.student), display=LAB.display_name(args.student),
-                                    limits=SERVER_LIMITS) as student:
+
+    with (
+        own_terminal(),
+        StudentRun(Path(args.student), display=LAB.display_name(args.student), limits=SERVER_LIMITS) as student,
+    ):
         try:
             service = Service(student, seed=args.seed, pace_ms=args.pace)
         except Missing as missing:
@@ -431,6 +465,7 @@ def _check(server: Server) -> int:
     prints the same lines every run); 0 when all pass."""
     import io as _io
     from lab10 import e2e
+
     server.service.out = _io.StringIO()
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()

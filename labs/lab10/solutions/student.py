@@ -5,8 +5,16 @@
 
 import json
 
-from framework.api import (CHUNK_OBJECT, CLIENT_ERROR, COMPLETION_OBJECT, DEFAULT_MAX_TOKENS, DONE_EVENT,
-                           MAX_TOKENS_LIMIT, ROLES, SERVER_ERROR)
+from framework.api import (
+    CHUNK_OBJECT,
+    CLIENT_ERROR,
+    COMPLETION_OBJECT,
+    DEFAULT_MAX_TOKENS,
+    DONE_EVENT,
+    MAX_TOKENS_LIMIT,
+    ROLES,
+    SERVER_ERROR,
+)
 
 
 def parse_chat_request(body: str) -> dict:
@@ -59,8 +67,11 @@ def chat_completion(reply: str, prompt_tokens: int, completion_tokens: int, fini
     return {
         "object": COMPLETION_OBJECT,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": finish_reason}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
 
 
@@ -71,9 +82,15 @@ def sse_events(pieces: list[str], finish_reason: str, meta: dict) -> list[str]:
     最后一块的 delta 是 {}，带上 finish_reason；最后是 DONE_EVENT。每块都带 meta 的 id、created、model。
     例: sse_events([], "stop", {"id": "c", "created": 0, "model": "m"})[-1] == "data: [DONE]\n\n"
     """
+
     def event(delta: dict, finish=None) -> str:
-        chunk = {"id": meta["id"], "object": CHUNK_OBJECT, "created": meta["created"], "model": meta["model"],
-                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        chunk = {
+            "id": meta["id"],
+            "object": CHUNK_OBJECT,
+            "created": meta["created"],
+            "model": meta["model"],
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
         return "data: " + json.dumps(chunk) + "\n\n"
 
     events = [event({"role": "assistant", "content": ""})]

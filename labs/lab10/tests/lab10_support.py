@@ -51,8 +51,14 @@ def lab_env(**overrides) -> dict:
 
 def make(*args: str, timeout: float = 120, **env) -> subprocess.CompletedProcess:
     """`make ARGS` in the course repository with Lab10 chosen, this interpreter as PYTHON."""
-    return subprocess.run(["make", "--no-print-directory", *args, f"PYTHON={sys.executable}"], cwd=COURSE,
-                          env=lab_env(**env), capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        ["make", "--no-print-directory", *args, f"PYTHON={sys.executable}"],
+        cwd=COURSE,
+        env=lab_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def verdicts(output: str) -> dict:
@@ -69,6 +75,7 @@ def breaks(path: Path) -> str:
 def lab10(monkeypatch):
     """Lab10 active in this process (the engine's functions, the texts, the grader) and in every process a test starts."""
     from labkit.spec import active
+
     monkeypatch.setenv("LAB_SPEC", SPEC)
     monkeypatch.setenv("PYTHONPATH", lab_env()["PYTHONPATH"])
     active.cache_clear()
@@ -101,16 +108,34 @@ def serving(student: Path, *options: str, env: dict | None = None):
     stops it."""
     import signal
     import threading
+
     command = [sys.executable, "-m", "lab10.serve", "--student", str(student), "--seed", "1", "--pace", "0", *options]
-    process = subprocess.Popen(command, cwd=COURSE, env=env or lab_env(LAB_LANG="en"), stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        command,
+        cwd=COURSE,
+        env=env or lab_env(LAB_LANG="en"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     log: list = []
     reader = threading.Thread(target=lambda: log.extend(iter(process.stdout.readline, "")), daemon=True)
     reader.start()
     try:
-        found = wait_for(lambda: next((re.search(r"http://127\.0\.0\.1:\d+/v1/chat/completions", line)
-                                       for line in list(log) if "http://" in line), None) or process.poll() is not None,
-                         what="make serve's banner")
+        found = wait_for(
+            lambda: (
+                next(
+                    (
+                        re.search(r"http://127\.0\.0\.1:\d+/v1/chat/completions", line)
+                        for line in list(log)
+                        if "http://" in line
+                    ),
+                    None,
+                )
+                or process.poll() is not None
+            ),
+            what="make serve's banner",
+        )
         assert process.poll() is None, "".join(log)
         yield Served(found[0], process, log)
     finally:

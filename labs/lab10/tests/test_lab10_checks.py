@@ -60,8 +60,16 @@ def _expand(group: str) -> set:
     return found
 
 
-@pytest.mark.parametrize("name, check", [("no_defaults", "p1"), ("json_error_unnamed", "p2"), ("key_error", "p2"),
-                                         ("role_case_insensitive", "p2"), ("keeps_request_fields", "p1")])
+@pytest.mark.parametrize(
+    "name, check",
+    [
+        ("no_defaults", "p1"),
+        ("json_error_unnamed", "p2"),
+        ("key_error", "p2"),
+        ("role_case_insensitive", "p2"),
+        ("keeps_request_fields", "p1"),
+    ],
+)
 def test_the_property_checks_catch_request_slips_on_drawn_requests(lab10, name, check):
     verdict = verdicts(STUDENTS / "wrong" / f"{name}.py", lab10)[check]
     assert not verdict.passed and verdict.facts["drawn"]["tried"] >= 1
@@ -72,6 +80,7 @@ def test_the_generated_checks_answer_from_the_reference_per_student(lab10):
     function fails its generated check."""
     from lab10.generated import INPUTS
     from labkit.drawn import specimens
+
     one, two = (InputSource(student=student, secret="s", count=120) for student in ("alice", "bob"))
     graded = [check for check in lab10.graded if check.group.id == "generated"]
     with StudentRun(SOLUTION, display="student.py", limits=LIMITS) as student:
@@ -80,8 +89,12 @@ def test_the_generated_checks_answer_from_the_reference_per_student(lab10):
         first = [repr(s) for s in specimens(INPUTS[check.id], one.seed(check), one.number(check))]
         second = [repr(s) for s in specimens(INPUTS[check.id], two.seed(check), two.number(check))]
         assert first and first != second
-    for name, check in (("role_case_insensitive", "g1"), ("strips_reply", "g2"), ("role_in_every_chunk", "g3"),
-                        ("error_type_by_400", "g4")):
+    for name, check in (
+        ("role_case_insensitive", "g1"),
+        ("strips_reply", "g2"),
+        ("role_in_every_chunk", "g3"),
+        ("error_type_by_400", "g4"),
+    ):
         with StudentRun(STUDENTS / "wrong" / f"{name}.py", display="student.py", limits=LIMITS) as student:
             assert not assess.verdict(student, lab10.check(check), one).passed, name
 
@@ -92,6 +105,7 @@ def test_the_handout_draws_know_no_answer(lab10):
     import inspect
 
     import lab10.draws as draws
+
     source = inspect.getsource(draws)
     assert "json.loads" not in source and "parse_chat_request(" not in source
     assert "lab10/generated.py" in lab10.grading_only

@@ -15,21 +15,38 @@ from lab10_support import COURSE, SOLUTION, SPEC, STUB, STUDENTS, breaks, make
 from labkit.spec import load
 
 LAB = load(SPEC)
-WRONG = ("bool_is_int", "json_error_unnamed", "strips_reply", "no_done", "role_case_insensitive", "error_type_by_400",
-         "fixed_meta", "usage_names")
-HOSTILE = {"loop_in_parse": "timeout", "exit_in_stream": "crashed", "fake_pass": "ok", "huge_events": "ok",
-           "exit_at_import": "import_error"}
+WRONG = (
+    "bool_is_int",
+    "json_error_unnamed",
+    "strips_reply",
+    "no_done",
+    "role_case_insensitive",
+    "error_type_by_400",
+    "fixed_meta",
+    "usage_names",
+)
+HOSTILE = {
+    "loop_in_parse": "timeout",
+    "exit_in_stream": "crashed",
+    "fake_pass": "ok",
+    "huge_events": "ok",
+    "exit_at_import": "import_error",
+}
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lab10-class")
     out = folder.parent / f"{folder.name}-out"
-    files = {"right_reference": SOLUTION, "stub": STUB, "wrong_solution": STUDENTS / "wrong.py",
-             **{f"right_{path.stem}": path for path in sorted((STUDENTS / "correct").glob("*.py"))},
-             **{f"wrong_{name}": STUDENTS / "wrong" / f"{name}.py" for name in WRONG},
-             **{f"hostile_{name}": STUDENTS / "hostile" / f"{name}.py" for name in HOSTILE if name != "exit_at_import"},
-             "hostile_exit_at_import": COURSE / "tests" / "students" / "hostile" / "exit_at_import.py"}
+    files = {
+        "right_reference": SOLUTION,
+        "stub": STUB,
+        "wrong_solution": STUDENTS / "wrong.py",
+        **{f"right_{path.stem}": path for path in sorted((STUDENTS / "correct").glob("*.py"))},
+        **{f"wrong_{name}": STUDENTS / "wrong" / f"{name}.py" for name in WRONG},
+        **{f"hostile_{name}": STUDENTS / "hostile" / f"{name}.py" for name in HOSTILE if name != "exit_at_import"},
+        "hostile_exit_at_import": COURSE / "tests" / "students" / "hostile" / "exit_at_import.py",
+    }
     for name, source in files.items():
         shutil.copy(source, folder / f"{name}.py")
     result = make("grade", f"SUBMISSIONS={folder}", f"OUT={out}", "JOBS=2", timeout=600)
@@ -60,16 +77,19 @@ def test_every_wrong_file_loses_points_on_a_check_whose_hint_names_its_rule(grad
     assert rows[name]["status"] == "ok" and int(rows[name]["score"]) < 100 and failed
     feedback = (out / "feedback" / f"{name}.txt").read_text(encoding="utf-8")
     hints = re.findall(r"^    提示: (.*)$", feedback, re.M)
-    assert any(re.search(rf"规则 (?:[PCSE]\d[、–])*{rule}\b|规则 {rule[0]}\d–{rule[0]}\d", hint) for hint in hints), hints
+    assert any(re.search(rf"规则 (?:[PCSE]\d[、–])*{rule}\b|规则 {rule[0]}\d–{rule[0]}\d", hint) for hint in hints), (
+        hints
+    )
 
 
 def test_every_hostile_file_ends_as_its_own_status_and_earns_only_what_it_returns(graded):
     """The loop costs parse_chat_request's checks; its honest chat_completion and error_body keep their points."""
     _, rows, records, _ = graded
-    assert {name[len("hostile_"):]: rows[name]["status"] for name in rows if name.startswith("hostile_")} == HOSTILE
+    assert {name[len("hostile_") :]: rows[name]["status"] for name in rows if name.startswith("hostile_")} == HOSTILE
     assert all(rows[name]["score"] == "0" for name in rows if name.startswith("hostile_") and "loop" not in name)
     function = {check.column: check.function for check in LAB.graded}
     loop = records["hostile_loop_in_parse"]["cases"]
     assert {case["passed"] for column, case in loop.items() if function[column] == "parse_chat_request"} == {False}
-    assert {case["passed"] for column, case in loop.items()
-            if function[column] in ("chat_completion", "error_body")} == {True}
+    assert {
+        case["passed"] for column, case in loop.items() if function[column] in ("chat_completion", "error_body")
+    } == {True}

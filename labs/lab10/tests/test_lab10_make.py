@@ -32,6 +32,7 @@ def test_make_help_lists_make_serve_and_its_settings():
 
 def test_make_tables_rewrites_the_two_sheets_of_lab10_and_nothing_else(tmp_path):
     from labkit.instructor import sheets
+
     for name in ("TASK.md", "TASK.en.md"):
         text = (LAB_ROOT / name).read_text(encoding="utf-8")
         stale = text.replace("| 40 |", "| 41 |") if name == "TASK.md" else text.replace("| 40 |", "| 39 |")

@@ -32,8 +32,13 @@ def problems(openai, base: str) -> list:
     try:
         choice = completion.choices[0]
         reply = choice.message.content
-        if completion.object != "chat.completion" or choice.message.role != "assistant" or not isinstance(reply, str) \
-                or choice.finish_reason not in ("stop", "length") or not completion.id.startswith("chatcmpl-"):
+        if (
+            completion.object != "chat.completion"
+            or choice.message.role != "assistant"
+            or not isinstance(reply, str)
+            or choice.finish_reason not in ("stop", "length")
+            or not completion.id.startswith("chatcmpl-")
+        ):
             found.append(f"the completion is not what clients read: {completion!r} (1.5.3, rule C1)")
     except (AttributeError, IndexError, TypeError) as failed:
         found.append(f"the client cannot read the choice: {type(failed).__name__}: {failed} (1.5.3, rule C1)")
@@ -57,8 +62,12 @@ def problems(openai, base: str) -> list:
         client.chat.completions.create(model="lab09-tinylm", messages=[{"role": "tool", "content": "晴"}])
         found.append("a message of role tool was answered, not refused (1.5.2, rule P2)")
     except openai.BadRequestError as refused:
-        if refused.status_code != 400 or refused.type != "invalid_request_error" or str(refused.code) != "400" \
-                or "role" not in str(refused.message):
+        if (
+            refused.status_code != 400
+            or refused.type != "invalid_request_error"
+            or str(refused.code) != "400"
+            or "role" not in str(refused.message)
+        ):
             found.append(f"the 400's error body is not what clients read: {refused.body!r} (1.5.5, rules E1–E3)")
     except openai.OpenAIError as failed:
         found.append(f"a bad request gave {type(failed).__name__}, not a 400: {failed} (1.5.2, rule P5)")
@@ -70,8 +79,10 @@ def test_the_official_client_finds_nothing_wrong_with_the_reference(openai):
         assert problems(openai, served.base) == []
 
 
-@pytest.mark.parametrize("name, rule", [("single_newline", "rule S1"), ("usage_names", "rule C2"),
-                                        ("error_flat", None), ("bool_is_int", None)])
+@pytest.mark.parametrize(
+    "name, rule",
+    [("single_newline", "rule S1"), ("usage_names", "rule C2"), ("error_flat", None), ("bool_is_int", None)],
+)
 def test_the_official_client_fails_on_a_wrong_file_naming_its_rule(openai, name, rule):
     """A wrong sse_events (no blank line ends an event: the client reads one event of many lines), a wrong
     chat_completion (usage under other names) are each named.  What this client lets through is the graded checks'

@@ -32,9 +32,20 @@ def test_the_reference_passes_every_end_to_end_check():
 
 # a wrong file -> the rule the end-to-end checks name (what a client sees; a slip a client cannot see, such as the
 # JSON's form of compact_json.py or a stripped reply, passes them: the graded checks are exact)
-SEEN_BY_A_CLIENT = {"no_done": "S5", "single_newline": "S1", "finish_on_last_piece": "S4", "role_in_every_chunk": "S3",
-                    "usage_names": "C2", "error_flat": "E1", "error_type_by_400": "E2", "error_code_str": "E3",
-                    "json_error_unnamed": "P5", "bool_is_int": "P3", "key_error": "P2", "keeps_request_fields": None}
+SEEN_BY_A_CLIENT = {
+    "no_done": "S5",
+    "single_newline": "S1",
+    "finish_on_last_piece": "S4",
+    "role_in_every_chunk": "S3",
+    "usage_names": "C2",
+    "error_flat": "E1",
+    "error_type_by_400": "E2",
+    "error_code_str": "E3",
+    "json_error_unnamed": "P5",
+    "bool_is_int": "P3",
+    "key_error": "P2",
+    "keeps_request_fields": None,
+}
 
 
 @pytest.mark.parametrize("name", sorted(SEEN_BY_A_CLIENT))
@@ -52,10 +63,12 @@ def test_the_end_to_end_checks_name_the_rule_a_wrong_file_breaks(name):
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read():
     from lab10.serve import MAX_BODY
+
     with serving(SOLUTION) as served:
         with socket.create_connection(("127.0.0.1", served.port), timeout=30) as connection:
-            connection.sendall(f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_BODY + 1}\r\n"
-                               "\r\n{".encode())
+            connection.sendall(
+                f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n{{".encode()
+            )
             started = time.monotonic()
             answer = _read_all(connection)
         assert time.monotonic() - started < 5  # not waiting for the body it announced
@@ -85,12 +98,19 @@ def test_a_slow_client_gets_a_408_at_the_read_deadline():
     assert head_only.startswith(b"HTTP/1.1 408 "), head_only
 
 
-@pytest.mark.parametrize("method, path, headers, status", [
-    ("GET", "/v1/chat/completions", {}, 405), ("PUT", "/v1/chat/completions", {}, 405),
-    ("POST", "/v1/completions", {}, 404), ("GET", "/", {}, 404),
-    ("POST", "/v1/chat/completions", {"Transfer-Encoding": "chunked"}, 411)])
+@pytest.mark.parametrize(
+    "method, path, headers, status",
+    [
+        ("GET", "/v1/chat/completions", {}, 405),
+        ("PUT", "/v1/chat/completions", {}, 405),
+        ("POST", "/v1/completions", {}, 404),
+        ("GET", "/", {}, 404),
+        ("POST", "/v1/chat/completions", {"Transfer-Encoding": "chunked"}, 411),
+    ],
+)
 def test_a_wrong_method_path_or_length_gets_its_4xx_and_an_error_body(method, path, headers, status):
     import http.client
+
     with serving(SOLUTION) as served:
         connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
         connection.putrequest(method, path)
@@ -136,8 +156,10 @@ def test_a_function_that_loops_times_out_as_every_call_does_and_the_server_goes_
         wrong_path = e2e.request(served.url, body=HELLO, path="/elsewhere")  # error_body answers in a new child
     assert reply.status == 500 and waited < 20
     assert json.loads(reply.body)["error"] == {
-        "message": "parse_chat_request did not return within 1 s (an endless loop?)", "type": "server_error",
-        "code": 500}
+        "message": "parse_chat_request did not return within 1 s (an endless loop?)",
+        "type": "server_error",
+        "code": 500,
+    }
     assert wrong_path.status == 404
 
 
@@ -148,9 +170,11 @@ def test_a_function_that_ends_its_process_gives_a_500_in_plain_text_when_error_b
     for answer in (reply, again):  # a new child each time: the server is whole
         assert answer.status == 500 and answer.headers["content-type"].startswith("text/plain")
         line = answer.body.decode()
-        assert line == ("sse_events ended its process (error_body could not write the error body either: "
-                        f"error_body raised RuntimeError: no error bodies here (students/hostile/exit_in_stream.py:"
-                        f"{_line_of('raise RuntimeError', STUDENTS / 'hostile' / 'exit_in_stream.py')}))"), line
+        assert line == (
+            "sse_events ended its process (error_body could not write the error body either: "
+            f"error_body raised RuntimeError: no error bodies here (students/hostile/exit_in_stream.py:"
+            f"{_line_of('raise RuntimeError', STUDENTS / 'hostile' / 'exit_in_stream.py')}))"
+        ), line
 
 
 def _line_of(code: str, path) -> int:
@@ -159,11 +183,14 @@ def _line_of(code: str, path) -> int:
 
 def test_more_connections_than_it_serves_at_once_get_a_503_at_once():
     from lab10.serve import CONNECTIONS
+
     with serving(SOLUTION, "--read-seconds", "20") as served:
         waiting = [socket.create_connection(("127.0.0.1", served.port), timeout=30) for _ in range(CONNECTIONS)]
         try:
-            wait_for(lambda: sum("→" in line for line in served.log) == 0 and _all_accepted(served, waiting),
-                     what="the slow connections taken")
+            wait_for(
+                lambda: sum("→" in line for line in served.log) == 0 and _all_accepted(served, waiting),
+                what="the slow connections taken",
+            )
             started = time.monotonic()
             reply = e2e.request(served.url, body=HELLO)
             assert reply.status == 503 and time.monotonic() - started < 10
@@ -184,8 +211,19 @@ def test_curl_sees_the_stream_arrive_event_by_event():
     if curl is None:
         pytest.skip("no curl on this machine")
     with serving(SOLUTION, "--pace", "150") as served:
-        process = subprocess.Popen([curl, "-sN", served.url, "-H", "Content-Type: application/json", "-d",
-                                    json.dumps({**HELLO, "stream": True})], stdout=subprocess.PIPE, text=True)
+        process = subprocess.Popen(
+            [
+                curl,
+                "-sN",
+                served.url,
+                "-H",
+                "Content-Type: application/json",
+                "-d",
+                json.dumps({**HELLO, "stream": True}),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         first = process.stdout.readline()
         first_seen = process.poll()  # still running: the rest is yet to come
         rest = process.stdout.read()
@@ -199,11 +237,15 @@ def test_ctrl_c_ends_make_serve_without_a_make_error(tmp_path):
     import pty
     import select
     import signal
+
     pid, terminal = pty.fork()
     if pid == 0:
         os.chdir(COURSE)
-        os.execvpe("make", ["make", "--no-print-directory", "serve", f"STUDENT={SOLUTION}", f"PYTHON={sys.executable}",
-                            "SEED=1"], lab_env(LAB_LANG="en"))
+        os.execvpe(
+            "make",
+            ["make", "--no-print-directory", "serve", f"STUDENT={SOLUTION}", f"PYTHON={sys.executable}", "SEED=1"],
+            lab_env(LAB_LANG="en"),
+        )
     seen = b""
 
     def read(until: bytes, seconds: float = 120) -> None:
@@ -238,8 +280,11 @@ def test_make_serve_check_on_the_stub_fails_and_says_why_though_its_error_body_i
     """The stub's error_body returns {}: the server's own reason comes in a header beside it (X-Lab10-Reason), and
     make serve CHECK=1 shows it."""
     from lab10_support import make
+
     result = make("serve", "CHECK=1", LAB_LANG="en")
     lines = result.stdout.splitlines()
     assert result.returncode != 0 and lines[-1] == "End-to-end checks: 0 passed, 8 failed", result.stdout
-    assert lines[1] == ("    the status should be 200, got 500: {} (the server says: parse_chat_request returned a dict "
-                        "whose messages is missing or of the wrong type (TASK.en.md 1.5.2))")
+    assert lines[1] == (
+        "    the status should be 200, got 500: {} (the server says: parse_chat_request returned a dict "
+        "whose messages is missing or of the wrong type (TASK.en.md 1.5.2))"
+    )

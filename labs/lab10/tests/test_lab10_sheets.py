@@ -16,15 +16,22 @@ from lab10_support import LAB_ROOT, SOLUTION, STUB, make
 from labkit.spec import load
 
 LAB = load("lab10.spec")
-SHEETS = {"zh": (LAB_ROOT / "TASK.md").read_text(encoding="utf-8"), "en": (LAB_ROOT / "TASK.en.md").read_text(encoding="utf-8")}
+SHEETS = {
+    "zh": (LAB_ROOT / "TASK.md").read_text(encoding="utf-8"),
+    "en": (LAB_ROOT / "TASK.en.md").read_text(encoding="utf-8"),
+}
 RULES = {"P1", "P2", "P3", "P4", "P5", "C1", "C2", "C3", "S1", "S2", "S3", "S4", "S5", "E1", "E2", "E3"}
 
 
 def transcript(name: str, language: str, tested: str = "framework/student.py") -> str:
     found = re.search(rf"<!-- transcript: {name} -->\n```text\n(.*?)```", SHEETS[language], re.S)
     assert found, f"{language}: no transcript {name}"
-    return re.sub(r"^(测试的文件|tested): framework/student\.py$", lambda line: line.group(1) + ": " + tested,
-                  found.group(1), flags=re.M)
+    return re.sub(
+        r"^(测试的文件|tested): framework/student\.py$",
+        lambda line: line.group(1) + ": " + tested,
+        found.group(1),
+        flags=re.M,
+    )
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
@@ -50,11 +57,16 @@ def test_both_sheets_have_the_same_sections_rules_transcripts_and_examples():
     zh, en = SHEETS["zh"], SHEETS["en"]
     assert _numbered(zh) == _numbered(en) and set(_numbered(zh)[1]) == RULES
     assert len(re.findall(r"^## ", zh, re.M)) == len(re.findall(r"^## ", en, re.M))
-    assert re.findall(r"<!-- transcript: (\w+) -->", zh) == re.findall(r"<!-- transcript: (\w+) -->", en) == [
-        "serve_check", "stub", "solution"]
+    assert (
+        re.findall(r"<!-- transcript: (\w+) -->", zh)
+        == re.findall(r"<!-- transcript: (\w+) -->", en)
+        == ["serve_check", "stub", "solution"]
+    )
     assert zh.count("```python") == en.count("```python") == 4
-    questions = [len(re.findall(r"^\d+\. ", sheet.split(heading)[1], re.M))
-                 for sheet, heading in ((zh, "## 思考题"), (en, "## Questions"))]
+    questions = [
+        len(re.findall(r"^\d+\. ", sheet.split(heading)[1], re.M))
+        for sheet, heading in ((zh, "## 思考题"), (en, "## Questions"))
+    ]
     assert questions[0] == questions[1] == 6
     assert _mistakes(zh, "## 常见错误与排查顺序") == _mistakes(en, "## Common mistakes") == list(range(1, 12))
 
@@ -69,19 +81,30 @@ def test_the_course_sections_and_front_matter():
     for key in ("title: Lab10 - HTTP 服务", "lab: 10", "step: 9", "hours:", "deliverable:"):
         assert key in front
     headings = re.findall(r"^## (.+)$", zh, re.M)
-    for section in ("实验目的", "为什么", "实验环境", "实验内容", "现象", "常见错误与排查顺序", "思考题", "上节 / 下节"):
+    for section in (
+        "实验目的",
+        "为什么",
+        "实验环境",
+        "实验内容",
+        "现象",
+        "常见错误与排查顺序",
+        "思考题",
+        "上节 / 下节",
+    ):
         assert any(heading.startswith(section) for heading in headings), section
     assert "Lab09" in zh and "/v1/chat/completions" in zh and "参考答案" in zh  # the reference it builds on, said
 
 
 def test_the_scheme_tables_are_the_specs():
     from labkit.instructor import sheets
+
     assert sheets.stale(LAB, LAB_ROOT) == []
     assert {block.file for block in sheets.blocks(LAB)} == {"TASK.md", "TASK.en.md"}  # no README of its own
 
 
 def _reference():
     from lab10.generated import solution
+
     return solution()
 
 
@@ -99,16 +122,23 @@ def test_the_sheets_examples_are_what_the_reference_does(language):
 
 def _api(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {node.name: (ast.dump(node.args), ast.dump(node.returns) if node.returns else None, ast.get_docstring(node))
-            for node in tree.body if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")}
+    return {
+        node.name: (ast.dump(node.args), ast.dump(node.returns) if node.returns else None, ast.get_docstring(node))
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
+    }
 
 
 def test_the_stub_and_the_reference_share_signatures_and_docstrings_whose_examples_hold():
     stub, solution = _api(STUB), _api(SOLUTION)
     assert set(stub) == set(LAB.functions) and stub == {name: solution[name] for name in stub}
     reference = _reference()
-    examples = [line.split("例:", 1)[1].strip() for _, _, docstring in stub.values() for line in docstring.splitlines()
-                if line.strip().startswith("例:")]
+    examples = [
+        line.split("例:", 1)[1].strip()
+        for _, _, docstring in stub.values()
+        for line in docstring.splitlines()
+        if line.strip().startswith("例:")
+    ]
     assert len(examples) == 4
     for example in examples:
         assert eval(example, vars(reference)) is True, example
@@ -118,6 +148,7 @@ def test_the_stub_and_the_reference_share_signatures_and_docstrings_whose_exampl
 
 def test_every_sentence_cites_a_rule_a_section_and_a_mistake_that_exist(lab10):
     from labkit.i18n import CATALOGUE
+
     sections = set(_numbered(SHEETS["zh"])[0])
     mistakes = {str(n) for n in _mistakes(SHEETS["zh"], "## 常见错误与排查顺序")}
     cited = 0

@@ -1,4 +1,5 @@
 """Hostile (toy lab): os._exit(0) inside a call: the process ends with exit code 0."""
+
 import os
 
 
