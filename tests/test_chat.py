@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -140,6 +141,16 @@ def test_the_questions_a_student_tries_first_are_answered_on_topic(system):
             if word not in reply:
                 off_topic.append((question, seed, reply))
     assert off_topic == []
+
+
+def edited_solution(tmp_path, old: str, new: str) -> Path:
+    """The reference solution with `old` (which it must hold: an edit that finds nothing tests the reference)
+    replaced by `new`, written to tmp_path/student.py."""
+    source = SOLUTION.read_text(encoding="utf-8")
+    assert source.count(old) == 1, f"the reference no longer holds {old!r}"
+    edited = tmp_path / "student.py"
+    edited.write_text(source.replace(old, new), encoding="utf-8")
+    return edited
 
 
 def converse(questions, rewriter=REWRITER, seed=0, path=SOLUTION, knowledge=KNOWLEDGE, **options):
@@ -297,14 +308,11 @@ def test_chat_uses_the_students_trim_history_once_it_exists(tmp_path):
 
 
 def test_a_trim_history_that_gives_back_its_argument_is_said_once(tmp_path):
-    lazy = tmp_path / "student.py"
-    lazy.write_text(
-        SOLUTION.read_text(encoding="utf-8").replace(
-            "    return system + [message for turn in turns[-max_turns:] for message in turn]",
-            "    if len(turns) <= max_turns:\n        return messages\n"
-            "    return system + [message for turn in turns[-max_turns:] for message in turn]",
-        ),
-        encoding="utf-8",
+    lazy = edited_solution(
+        tmp_path,
+        "    return system + [message for turn in turns[-max_turns:] for message in turn]",
+        "    if len(turns) <= max_turns:\n        return messages\n"
+        "    return system + [message for turn in turns[-max_turns:] for message in turn]",
     )
     chat, _, shown = converse([f"问题 {n}" for n in range(1, 9)], rewriter=None, knowledge=None, path=lazy)
     assert chat.trim_status[0] == "ready" and shown.count("trim_history") == 1 and "T4" in shown
@@ -513,12 +521,8 @@ def test_the_stub_rewrite_turns_the_channel_off_before_the_first_turn(tmp_path):
 
 
 def test_a_failing_rewrite_function_falls_back_with_its_reason_and_the_chat_goes_on(tmp_path):
-    broken = tmp_path / "student.py"
-    broken.write_text(
-        SOLUTION.read_text(encoding="utf-8").replace(
-            "    for line in raw_reply.splitlines():", "    1 / 0\n    for line in raw_reply.splitlines():"
-        ),
-        encoding="utf-8",
+    broken = edited_solution(
+        tmp_path, "    for line in raw_reply.splitlines():", "    1 / 0\n    for line in raw_reply.splitlines():"
     )
     chat, replies, shown = converse(DEMO_SCRIPTS["zh"], path=broken)
     assert _rewrite_log(shown)[1:] == [
@@ -641,12 +645,8 @@ def test_without_a_seed_the_banner_says_how_to_get_one(tmp_path):
 
 
 def test_an_exception_in_the_students_function_is_explained(tmp_path):
-    broken = tmp_path / "student.py"
-    broken.write_text(
-        SOLUTION.read_text(encoding="utf-8").replace(
-            'start = output.rfind(ASSISTANT_TAG)', 'start = output.rfind(ASSISTANT_TAG) + None'
-        ),
-        encoding="utf-8",
+    broken = edited_solution(
+        tmp_path, 'start = output.rfind(ASSISTANT_TAG)', 'start = output.rfind(ASSISTANT_TAG) + None'
     )
     with pytest.raises(NotReady) as reason:
         converse(["你好"], rewriter=None, path=broken)
@@ -654,13 +654,10 @@ def test_an_exception_in_the_students_function_is_explained(tmp_path):
 
 
 def test_control_characters_from_the_students_functions_do_not_reach_the_terminal(tmp_path):
-    sneaky = tmp_path / "student.py"
-    sneaky.write_text(
-        SOLUTION.read_text(encoding="utf-8").replace(
-            "    return reply[:min(cuts, default=len(reply))].strip()",
-            '    return "\\x1b[2J" + reply[:min(cuts, default=len(reply))].strip()',
-        ),
-        encoding="utf-8",
+    sneaky = edited_solution(
+        tmp_path,
+        "    return reply[: min(cuts, default=len(reply))].strip()",
+        '    return "\\x1b[2J" + reply[: min(cuts, default=len(reply))].strip()',
     )
     _, _, shown = converse(["你好"], rewriter=None, path=sneaky)
     assert "\x1b" not in shown and "\\x1b[2J" in shown
