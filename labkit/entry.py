@@ -418,6 +418,7 @@ def run(python, argv, command_name="make"):
 def clean():
     """Remove what runs leave behind: __pycache__ folders, .pytest_cache, dist/ and the files the lab's targets
     leave (Lab.clean: make chat's page); never a venv, .git, grades/ or a student's file."""
+    leftovers = _leftovers()  # first: loading the spec may write bytecode, which the walk below then removes
     for folder, subfolders, _ in os.walk(ROOT):
         for name in [name for name in subfolders if name.startswith(".venv") or name in (".git", "__pycache__")]:
             subfolders.remove(name)
@@ -425,7 +426,7 @@ def clean():
                 _remove_tree(os.path.join(folder, name))
     for name in (".pytest_cache", "dist"):
         _remove_tree(os.path.join(ROOT, name))
-    for name in _leftovers():
+    for name in leftovers:
         _quietly(os.unlink, os.path.join(ROOT, name))
 
 
