@@ -56,8 +56,7 @@ expected:
 
 check:
 	$(RUN) run tests/setup_suite.py
-	$(RUN) run -m pytest -q -p no:cacheprovider tests
-	$(if $(wildcard labs/*/tests),$(RUN) run -m pytest -q -p no:cacheprovider $(wildcard labs/*/tests))
+	$(RUN) run tests/run_suite.py
 
 bench:
 	$(RUN) run tests/bench.py $(PART) $(if $(filter --python%,$(OPTIONS)),PYTHON="$(PYTHON)")

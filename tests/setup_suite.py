@@ -12,12 +12,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from labkit.setup_venv import pip_environment, run_with_dots, say  # noqa: E402
 
 REQUIREMENTS = Path(__file__).with_name("requirements.txt")
+MODULES = {"pytest-xdist": "xdist"}  # a requirement whose module is not its name
 
 
 def wanted() -> list[str]:
-    """The requirements whose module this interpreter cannot import (a requirement's module is its name)."""
+    """The requirements whose module this interpreter cannot import."""
     lines = [line.split("#")[0].strip() for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines()]
-    return [line for line in lines if line and importlib.util.find_spec(re.split(r"[<>=!~ \[]", line)[0]) is None]
+    names = {line: re.split(r"[<>=!~ \[]", line)[0] for line in lines if line}
+    return [line for line, name in names.items() if importlib.util.find_spec(MODULES.get(name, name)) is None]
 
 
 def main() -> int:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import QUICK, ROOT, SOLUTION, armed, clean_env, make, unavailable
+from conftest import CHECKOUT, QUICK, ROOT, SOLUTION, armed, clean_env, make, unavailable
 from labkit import assess
 from labkit.i18n import text
 from labkit.instructor import audit, config
@@ -740,6 +740,7 @@ def test_a_lab_and_a_class_under_usr_are_found_at_the_full_levels(name, open_fol
         assert_nothing_stolen(out, under_usr(lab, klass, make_grade, switches))
 
 
+@CHECKOUT  # dist/ of the checkout
 @POSIX_ONLY
 @pytest.mark.skipif(not IS_ROOT, reason="a uid of its own needs a root grader")
 def test_the_gradescope_bundle_states_its_choice_says_its_level_and_still_audits(open_folder, monkeypatch, tmp_path):

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, clean_env
+from conftest import CHECKOUT, ROOT, clean_env
 from labkit import course
 from labkit.i18n import text
 from test_handout import copy_of_the_lab, git
+
+pytestmark = CHECKOUT  # these tests build and read the checkout's dist/
 
 SECOND = "lab10"
 SECOND_ROOT = ROOT / course.labs()[SECOND][0]

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import LAB, ROOT, SOLUTION, clean_env, make
+from conftest import CHECKOUT, LAB, ROOT, SOLUTION, clean_env, make
 
 SIX = len(LAB.selected("test"))  # the cases of make test
 
@@ -26,6 +26,7 @@ def transcript(name: str, sheet: str = "TASK.md", tested: str = "framework/stude
     )
 
 
+@CHECKOUT  # dist/ of the checkout
 def test_stub_gives_the_baseline_of_task_md_and_fails():
     assert make("clean").returncode == 0
     result = make("test")

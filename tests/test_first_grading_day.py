@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, clean_env, make
+from conftest import CHECKOUT, ROOT, clean_env, make
 from labkit.i18n import text
 from lms_fixtures import CANVAS_ROWS, RIGHT, WRONG as WRONG_BYTES, canvas_class, canvas_gradebook, put, zip_bytes
 
@@ -499,6 +499,7 @@ def test_in_the_handout_python_lab_py_grade_says_it_is_not_there(monkeypatch, ca
     )
 
 
+@CHECKOUT  # dist/ of the checkout
 def test_make_dist_names_the_folder_and_both_archives():
     """`make dist` printed only the .tar.gz it made beside the .zip."""
     built = make("dist", timeout=600)

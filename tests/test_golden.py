@@ -3,8 +3,10 @@
 import sys
 
 import golden
+from conftest import CHECKOUT
 
 
+@CHECKOUT  # dist/ of the checkout
 def test_two_captures_of_one_tree_compare_equal(tmp_path, capsys):
     """A part of the capture (the chat's page and database rows, a graded class with its elapsed time and progress
     lines, Gradescope, make help), twice: nothing but what MASKS names may differ.  The whole capture is the same

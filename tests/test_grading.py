@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from classes import wrong_solution, header
-from conftest import LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make, without_level_line
+from conftest import CHECKOUT, LAB, QUICK, ROOT, SOLUTION, STUB, STUDENTS, armed, clean_env, make, without_level_line
 from labkit import render
 from labkit.i18n import text
 from labkit.run import probe, sandbox
@@ -548,6 +548,7 @@ def test_gradescope_says_why_nothing_ran_as_grades_json_does(tmp_path):
     assert record["status"] == "no_student_py" and outputs == {record["why"]} and record["why"].endswith(": —")
 
 
+@CHECKOUT  # dist/ of the checkout
 def test_gradescope_bundle_has_its_entry_points_and_no_solution():
     assert make("gradescope").returncode == 0
     with zipfile.ZipFile(ROOT / "dist" / "gradescope-autograder.zip") as bundle:

@@ -11,12 +11,13 @@ import zipfile
 
 import pytest
 
-from conftest import LAB, ROOT, SOLUTION, STUB, clean_env
+from conftest import CHECKOUT, LAB, ROOT, SOLUTION, STUB, clean_env
 from test_course_output import transcript
 from labkit.assess import lab_reference
 from labkit.instructor import config, dist
 
 SCHEME = config.load()
+pytestmark = CHECKOUT  # these tests build and read the checkout's dist/
 
 
 def build() -> bytes:

@@ -34,6 +34,7 @@ import pytest
 
 from conftest import (
     ALL,
+    CHECKOUT,
     CLASS_LIMITS,
     DEFAULT,
     LAB,
@@ -724,6 +725,7 @@ def test_grading_is_refused_where_children_reach_the_graders_sockets_or_the_answ
     assert audit.refusal(walled, "bwrap", private) is None  # a wall stops reading: the modes do not matter
 
 
+@CHECKOUT  # dist/ of the checkout
 def test_the_gradescope_bundle_keeps_the_answer_key_from_the_students_uid(monkeypatch, open_folder, tmp_path):
     """Finding 7: the bundle unzipped solutions/ and grading.ini as 0644, so at level `uid` (an image that
     refuses namespaces and has no Landlock) a submission read the answer key and scored 100."""

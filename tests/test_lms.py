@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLASS_LIMITS, LABS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, without_level_line
+from conftest import CHECKOUT, CLASS_LIMITS, LABS, ROOT, SOLUTION, STUB, STUDENTS, clean_env, make, without_level_line
 from lms_fixtures import (
     CANVAS_ROWS,
     MOODLE_45,
@@ -492,6 +492,7 @@ def test_gradescope_reads_late_and_attempts_and_speaks_english_on_request(tmp_pa
     assert all(t["name"].isascii() for t in document["tests"])  # English names, not the Chinese ones
 
 
+@CHECKOUT  # dist/ of the checkout
 def test_the_gradescope_bundle_updates_package_lists_before_installing():
     setup = [
         line.strip()

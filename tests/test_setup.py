@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LAB, ROOT, clean_env, make
+from conftest import CHECKOUT, LAB, ROOT, clean_env, make
 from labkit.i18n import text
 from labkit.spec import load
 
@@ -142,7 +142,7 @@ def test_an_old_python_gets_help_and_is_told_which_python_the_lab_needs(python):
 )
 def test_clean_removes_run_artefacts_but_never_the_student_file_or_venv(tmp_path, command):
     lab = tmp_path / "lab"
-    shutil.copytree(ROOT, lab, ignore=shutil.ignore_patterns(".venv*", ".git"))
+    shutil.copytree(ROOT, lab, ignore=shutil.ignore_patterns(".venv*", ".git", "dist"))  # dist/: other tests' own
     for leftover in ("framework/__pycache__", "tests/__pycache__", ".pytest_cache", "dist/lab09-step8/framework"):
         (lab / leftover).mkdir(parents=True, exist_ok=True)
     (lab / "framework" / "__pycache__" / "tags.cpython-311.pyc").write_bytes(b"\0")
@@ -191,6 +191,7 @@ def test_help_lists_the_targets():
     assert "python lab.py" not in out  # through make, the lines say make
 
 
+@CHECKOUT  # dist/ of the checkout
 def test_make_test_leaves_no_bytecode_beside_the_students_file():
     """The harness's bytecode is kept in the venv, so `make clean` does not cost a recompile and the student's
     folder shows only their files."""
