@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHECKOUT, LAB, ROOT, clean_env, make
+from conftest import LAB, ROOT, clean_env, make
 from labkit.i18n import text
 from labkit.spec import load
 
@@ -191,15 +191,34 @@ def test_help_lists_the_targets():
     assert "python lab.py" not in out  # through make, the lines say make
 
 
-@CHECKOUT  # dist/ of the checkout
-def test_make_test_leaves_no_bytecode_beside_the_students_file():
+def test_make_test_leaves_no_bytecode_beside_the_students_file(tmp_path):
     """The harness's bytecode is kept in the venv, so `make clean` does not cost a recompile and the student's
-    folder shows only their files."""
+    folder shows only their files.  In a copy with a venv of its own (this interpreter's packages, through a .pth
+    file): in the checkout, the other tests' processes write bytecode too."""
+    lab = tmp_path / "lab"
+    shutil.copytree(ROOT, lab, ignore=shutil.ignore_patterns(".venv*", ".git", "dist", "grades", "__pycache__"))
+    venv.create(lab / ".venv", with_pip=False)
+    python = lab / ".venv" / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(site) / "suite.pth").write_text("\n".join(path for path in sys.path if path.endswith("site-packages")) + "\n")
     env = {k: v for k, v in clean_env().items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
-    assert make("clean", env=env).returncode == 0
-    assert make("test", "STUDENT=solutions/student.py", env=env).returncode == 0
+    tested = subprocess.run(
+        ["make", "--no-print-directory", "test", "STUDENT=solutions/student.py", f"PYTHON={python}"],
+        cwd=lab,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert tested.returncode == 0, tested.stdout + tested.stderr
+    assert (lab / ".venv" / "pycache").is_dir()  # where the bytecode went
     for package in ("framework", "lab09", "lab09/chat", "labkit", "labkit/run"):
-        assert not (ROOT / package / "__pycache__").exists(), package
+        assert not (lab / package / "__pycache__").exists(), package
 
 
 def fake_venv(folder, version: str):
