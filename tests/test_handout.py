@@ -21,7 +21,8 @@ pytestmark = CHECKOUT  # these tests build and read the checkout's dist/
 
 
 def build() -> bytes:
-    subprocess.run(["make", "--no-print-directory", "dist"], cwd=ROOT, check=True, env=clean_env(), capture_output=True)
+    built = subprocess.run(["make", "--no-print-directory", "dist"], cwd=ROOT, env=clean_env(), capture_output=True)
+    assert built.returncode == 0, (built.stdout + built.stderr).decode("utf-8", "replace")
     return (ROOT / "dist" / "lab09-step8.tar.gz").read_bytes()
 
 
