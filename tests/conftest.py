@@ -17,6 +17,10 @@ from labkit.spec import DrawnCheck, active
 import labkit.instructor  # noqa: F401  (the grader's sentences join the catalogue, so every test sees all of it)
 
 os.environ.pop("LAB", None)  # the suite chooses its labs itself (LABS, LAB_SPEC): a LAB= of the shell is no lab of it
+# Bytecode is written, as on most machines: with PYTHONDONTWRITEBYTECODE=1 in the shell, every interpreter a test
+# starts outside the lab's venv (in a copy, a handout, a clone) compiled the harness again, a fifth of the suite's CPU.
+# A test about bytecode sets the variable itself.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # `make check VENV=… BASE_PYTHON=…` (as CI runs it) puts its variables in the environment of every process below it:
 # a `make test` a test starts in a handout or a lab copy would read them (a venv of another name, CI's interpreter in
 # place of the one the test chose).  The suite's processes start from a shell without any variable the Makefile reads.
