@@ -28,9 +28,9 @@ MAKE_VARIABLES = frozenset(re.findall(r"\$\((?:origin )?([A-Z][A-Z0-9_]*)\)", (R
 for _name in MAKE_VARIABLES | {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"}:
     os.environ.pop(_name, None)
 STUDENTS = ROOT / "tests" / "students"
-# A test that writes or reads the checkout's own outputs (dist/: make dist, make gradescope, make clean there): make
-# check's workers (tests/run_suite.py) run every test so marked in one worker, one after another
-CHECKOUT = pytest.mark.xdist_group("checkout")
+# A test that writes or reads the checkout's own outputs (dist/: make dist, make gradescope, make clean there): beside
+# make check's workers, the tests so marked run one after another in a process of their own (tests/run_suite.py)
+CHECKOUT = pytest.mark.checkout
 LAB = active()  # the lab this checkout runs (lab09/spec.py)
 # fixed examples: the six, extended
 TABLE = tuple(check for check in LAB.selected("full") if not isinstance(check, DrawnCheck))
@@ -289,5 +289,4 @@ def write_student(tmp_path):
 
 
 def pytest_configure(config):
-    """Without pytest-xdist (a serial run) its marker is still known: CHECKOUT then changes nothing."""
-    config.addinivalue_line("markers", "xdist_group(name): run in one worker with the others of its group")
+    config.addinivalue_line("markers", "checkout: shares the checkout's dist/ (conftest.CHECKOUT, tests/run_suite.py)")

@@ -2,17 +2,21 @@
 is installed (tests/requirements.txt) and the machine has more than one core; exit 0 only when every run passed.
 
 Tests that share the checkout's own outputs (dist/: make dist, make gradescope, make clean there) are marked
-`conftest.CHECKOUT` and run in one worker, one after another.  LAB_SUITE_WORKERS=1 runs everything in this process.
+`conftest.CHECKOUT`: in a run with workers they run beside the workers, one after another in a process of their
+own (xdist's own grouping, --dist loadgroup, groups nothing under pytest 9.2: pytest-xdist issue 1386).
+LAB_SUITE_WORKERS=1 runs every test in one process.
 """
 
 import importlib.util
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MOST_WORKERS = 4  # beyond this the suite's own processes (graders, browsers, sandboxes) only crowd each other
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
 
 
 def workers() -> int:
@@ -30,19 +34,31 @@ def folders() -> list[str]:
     return ["tests", *sorted(path.relative_to(ROOT).as_posix() for path in ROOT.glob("labs/*/tests") if path.is_dir())]
 
 
+def run(folder: str, count: int) -> bool:
+    """The tests of `folder`: in one process, or the CHECKOUT ones in one beside `count` workers for the rest (its
+    output shown after theirs)."""
+    if count == 1:
+        return subprocess.run([*PYTEST, folder], cwd=ROOT).returncode == 0
+    with tempfile.TemporaryFile() as output:
+        aside = subprocess.Popen([*PYTEST, "-m", "checkout", folder], cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+        spread = subprocess.run(
+            [*PYTEST, "-n", str(count), "--dist", "worksteal", "-m", "not checkout", folder], cwd=ROOT
+        )
+        aside.wait()
+        output.seek(0)
+        print(f"{folder}, the tests that share the checkout (marked CHECKOUT), one after another:", flush=True)
+        sys.stdout.buffer.write(output.read())
+        sys.stdout.flush()
+    # pytest's exit code 5: no test was selected (a lab's tests with none marked CHECKOUT)
+    return spread.returncode == 0 and aside.returncode in (0, 5)
+
+
 def main() -> int:
     if importlib.util.find_spec("xdist") is None and "xdist" in os.environ.get("LAB_CI_REQUIRES", "").split():
         print("make check: pytest-xdist is not installed, and CI requires it (LAB_CI_REQUIRES)", file=sys.stderr)
         return 1
     count = workers()
-    spread = ["-n", str(count), "--dist", "loadgroup"] if count > 1 else []
-    failed = []
-    for folder in folders():  # one run each: a lab's tests have a conftest of their own
-        done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *spread, folder], cwd=ROOT
-        )
-        if done.returncode != 0:
-            failed.append(folder)
+    failed = [folder for folder in folders() if not run(folder, count)]  # one run each: a lab's conftest is its own
     if failed:
         print("make check: failed in " + ", ".join(failed), file=sys.stderr)
     return 1 if failed else 0
