@@ -56,3 +56,21 @@ def test_a_test_that_shares_the_checkouts_dist_runs_in_the_checkout_group(path):
         and not (whole or marked(node.decorator_list))
     ]
     assert unmarked == [], f"{path.name}: mark them @CHECKOUT (conftest.py)"
+
+
+@pytest.mark.parametrize("failing", ["none", "aside", "spread"])
+def test_a_failure_beside_the_workers_or_among_them_fails_the_run(tmp_path, failing, capsys):
+    """With workers, the CHECKOUT tests run in a process of their own: its failure fails make check as theirs does,
+    and its output is shown."""
+    if importlib.util.find_spec("xdist") is None:
+        pytest.skip("pytest-xdist is not installed (tests/requirements.txt)")
+    (tmp_path / "conftest.py").write_text(
+        'def pytest_configure(config):\n    config.addinivalue_line("markers", "checkout: the checkout\'s")\n'
+    )
+    (tmp_path / "test_some.py").write_text(
+        "import pytest\n\n\n"
+        f"@pytest.mark.checkout\ndef test_aside():\n    assert {failing != 'aside'}\n\n\n"
+        f"def test_spread():\n    assert {failing != 'spread'}\n"
+    )
+    assert run_suite.run(str(tmp_path), 2) == (failing == "none")
+    assert "1 passed" in capsys.readouterr().out or failing == "aside"
