@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MOST_WORKERS = 4  # beyond this the suite's own processes (graders, browsers, sandboxes) only crowd each other
 PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+NONE_SELECTED = 5  # pytest's exit code when no test was selected (a lab's tests with none marked CHECKOUT)
 
 
 def workers() -> int:
@@ -45,12 +46,12 @@ def run(folder: str, count: int) -> bool:
             [*PYTEST, "-n", str(count), "--dist", "worksteal", "-m", "not checkout", folder], cwd=ROOT
         )
         aside.wait()
-        output.seek(0)
-        print(f"{folder}, the tests that share the checkout (marked CHECKOUT), one after another:", flush=True)
-        sys.stdout.buffer.write(output.read())
-        sys.stdout.flush()
-    # pytest's exit code 5: no test was selected (a lab's tests with none marked CHECKOUT)
-    return spread.returncode == 0 and aside.returncode in (0, 5)
+        if aside.returncode != NONE_SELECTED:
+            output.seek(0)
+            print(f"{folder}, the tests that share the checkout (marked CHECKOUT), one after another:", flush=True)
+            sys.stdout.buffer.write(output.read())
+            sys.stdout.flush()
+    return spread.returncode == 0 and aside.returncode in (0, NONE_SELECTED)
 
 
 def main() -> int:
