@@ -1,10 +1,7 @@
-"""`make check`'s tests: the core's (tests/), then each lab's own (labs/<name>/tests), in workers when pytest-xdist
-is installed (tests/requirements.txt) and the machine has more than one core; exit 0 only when every run passed.
-
-Tests that share the checkout's own outputs (dist/: make dist, make gradescope, make clean there) are marked
-`conftest.CHECKOUT`: in a run with workers they run beside the workers, one after another in a process of their
-own (xdist's own grouping, --dist loadgroup, groups nothing under pytest 9.2: pytest-xdist issue 1386).
-LAB_SUITE_WORKERS=1 runs every test in one process.
+"""`make check`'s tests: the core's (tests/), then each lab's own (labs/<name>/tests), in pytest-xdist workers when
+it is installed and the machine has more than one core; exit 0 only when every run passed.  The tests marked
+`conftest.CHECKOUT` (they share the checkout's dist/) run beside the workers, one after another in a process of their
+own: --dist loadgroup groups nothing under pytest 9.2 (pytest-xdist issue 1386).  LAB_SUITE_WORKERS=1: one process.
 """
 
 import importlib.util
