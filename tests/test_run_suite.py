@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 import run_suite
-from conftest import ROOT
+from conftest import ROOT, unavailable
 
 # what a test does that writes or reads the checkout's dist/ (make clean removes it; golden captures make gradescope)
 SHARES_DIST = ('make("dist"', 'make("gradescope"', 'make("clean"', 'ROOT / "dist"', 'golden.main(["capture"')
@@ -63,7 +63,7 @@ def test_a_failure_beside_the_workers_or_among_them_fails_the_run(tmp_path, fail
     """With workers, the CHECKOUT tests run in a process of their own: its failure fails make check as theirs does,
     and its output is shown."""
     if importlib.util.find_spec("xdist") is None:
-        pytest.skip("pytest-xdist is not installed (tests/requirements.txt)")
+        unavailable("xdist", "pytest-xdist is not installed (pip install -r tests/requirements.txt)")
     (tmp_path / "conftest.py").write_text(
         'def pytest_configure(config):\n    config.addinivalue_line("markers", "checkout: the checkout\'s")\n'
     )
