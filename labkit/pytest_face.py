@@ -34,7 +34,7 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    if not config.pluginmanager.hasplugin("timeout"):
+    if not (config.pluginmanager.hasplugin("timeout") or config.pluginmanager.hasplugin("pytest_timeout")):
         config.addinivalue_line("markers", "timeout(seconds): backstop limit (pytest-timeout)")
     config.stash[_SESSION] = StudentSession(config.getoption("student"))
     config.stash[_SESSION].student.begin()  # the child starts while pytest collects

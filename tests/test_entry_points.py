@@ -46,6 +46,35 @@ def test_lab_py_speaks_english_on_request_and_runs_the_other_targets():
     assert challenge.returncode == 1 and challenge.stdout.count("[FAIL]") == len(LAB.selected("challenge"))
 
 
+def test_the_checks_run_with_their_own_plugins_only(tmp_path):
+    """A pytest plugin the interpreter happens to have (here one that reverses the tests' order, as a randomiser
+    would, and notes that it ran) changes nothing in what make test prints, for make or lab.py; pytest-timeout, the
+    backstop the checks name, is loaded (its option is taken)."""
+    site = tmp_path / "site"
+    (site / "intruder-1.0.dist-info").mkdir(parents=True)
+    (site / "intruder-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: intruder\nVersion: 1.0\n")
+    (site / "intruder-1.0.dist-info" / "entry_points.txt").write_text("[pytest11]\nintruder = intruder_plugin\n")
+    ran = tmp_path / "intruder-ran"
+    (site / "intruder_plugin.py").write_text(
+        f"def pytest_configure(config):\n    open({str(ran)!r}, 'a').close()\n\n\n"
+        "def pytest_collection_modifyitems(items):\n    items.reverse()\n"
+    )
+    env = clean_env(PYTHONPATH=str(site), PYTEST_ADDOPTS="--timeout=60")
+    plain = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", "framework/verify.py"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert plain.returncode == 0 and ran.exists(), plain.stdout + plain.stderr  # pytest itself does load it
+    ran.unlink()
+    for result in (make("test", env=env), python("lab.py", "test", f"PYTHON={sys.executable}", env=env)):
+        assert result.stdout == transcript("stub"), result.stderr
+    assert not ran.exists()
+
+
 def test_help_into_a_reader_that_left_ends_quietly():
     """`python lab.py help | head` ended in a BrokenPipeError traceback (a TA's find, in the handout too)."""
     helper = subprocess.Popen(
