@@ -1,8 +1,9 @@
 """Adding a case is its spec entry and `make tables` (and `make expected`); changing a weight touches the spec only.
 
-Each test edits a copy of this checkout the way README's "Adding or changing a case" says, runs `make tables` and
-the lab there, and holds the copy to what a maintainer expects: the new case shown, graded and counted everywhere,
-and no other file touched (README only inside its generated tables)."""
+One copy of this checkout is edited the way README's "Adding or changing a case" says, a seventh case and then a
+changed weight, with `make tables` and the lab run there after each, and held to what a maintainer expects: the new
+case shown, graded and counted everywhere, the new points in every table and grade, and no other file touched (README
+only inside its generated tables)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LAB, ROOT, clean_env
+from conftest import LAB, LABS, ROOT, clean_env
 from labkit.instructor import sheets
 
 LEFT_OUT = shutil.ignore_patterns(
@@ -36,9 +37,9 @@ ROWS = {
 }
 
 
-# The suite's files that read the spec's cases (and points), run in the copy after the steps: the ones a seventh case
+# The suite's files that read the spec's cases (and points), run in the copy after both steps: the ones a seventh case
 # or a changed weight broke before they followed the spec, but those that take minutes (the hostile files, the
-# browser pages, new venvs), which were run whole in both copies when this was built: green but for this file and
+# browser pages, new venvs), which were run whole in such copies when this was built: green but for this file and
 # test_course, which need the pristine git checkout
 CASE_READERS = (
     "tests/test_sheets.py",
@@ -50,7 +51,8 @@ CASE_READERS = (
     "tests/test_mistakes.py::test_mistake_fails_exactly_its_cases_and_the_named_one_gives_its_hint",
     "tests/test_mistakes.py::test_a_reply_not_cut_at_a_boundary_is_named_in_every_check_it_fails",
 )
-POINT_READERS = ("tests/test_sheets.py", "tests/test_scheme.py")
+ONLY_LAB09 = " and ".join(f"not {name}" for name in LABS if name != LAB.id)  # the readers' runs for other labs
+# read nothing the steps change
 
 
 def copy_of_the_checkout(tmp_path: Path) -> Path:
@@ -94,12 +96,22 @@ def changed_files(copy: Path) -> set:
     return {name for name in found if not name.endswith((".pyc", "grades", "chat-session.html", "chat-sessions.db"))}
 
 
+def snapshot(copy: Path) -> dict:
+    """Every file of the copy (caches and outputs aside, as changed_files leaves them) -> its bytes."""
+    return {
+        path.relative_to(copy).as_posix(): path.read_bytes()
+        for path in copy.rglob("*")
+        if path.is_file() and not {"__pycache__", ".pytest_cache", "grades", "dist"} & set(path.relative_to(copy).parts)
+    }
+
+
 def only_generated_lines_changed(before: str, after: str) -> bool:
     changed = [line for line in difflib.ndiff(before.splitlines(), after.splitlines()) if line[:1] in "-+"]
     return bool(changed) and all(line[2:].startswith("|") for line in changed)
 
 
 def graded(copy: Path, tmp_path: Path) -> list[dict]:
+    tmp_path.mkdir(exist_ok=True)
     folder = tmp_path / "class"
     folder.mkdir()
     shutil.copy(copy / "solutions" / "student.py", folder / "alice.py")
@@ -110,10 +122,12 @@ def graded(copy: Path, tmp_path: Path) -> list[dict]:
         return list(csv.DictReader(table))
 
 
-def test_a_seventh_case_needs_only_its_spec_entry_and_make_tables(tmp_path):
-    """README's steps: the case's entry in the spec (its label, hint, rules and examples), then make tables, which
-    writes its rows in both sheets' table of cases and README's, the scheme tables and the transcripts of the stub
-    and the reference; nothing else by hand."""
+def test_a_seventh_case_and_then_a_changed_weight_need_only_the_spec_and_make_tables(tmp_path):
+    """README's steps, in one copy: a seventh case is its entry in the spec (its label, hint, rules and examples)
+    then make tables, which writes its rows in both sheets' table of cases and README's, the scheme tables and the
+    transcripts of the stub and the reference; then a changed weight is the group's points in the spec, and make
+    tables rewrites the tables that show them and nothing else.  The suite's tests that read the spec's cases and
+    points then pass in the copy (run once, for both steps: each of them read what it changed)."""
     copy = copy_of_the_checkout(tmp_path)
     readme = (copy / "README.md").read_text(encoding="utf-8")
     edited(copy / "lab09" / "spec.py", lambda text: text.replace("\nLAB = Lab(", "\n" + SEVENTH + "LAB = Lab(", 1))
@@ -142,7 +156,7 @@ def test_a_seventh_case_needs_only_its_spec_entry_and_make_tables(tmp_path):
     assert "[TEST 7] blank lines around the reply are trimmed too ... [FAIL]" in english
     assert "Result: 0 passed, 7 failed" in english
 
-    rows = graded(copy, tmp_path)
+    rows = graded(copy, tmp_path / "seventh")
     header = list(rows[0])
     assert header.index("t7") == header.index("t6") + 1 and header.index("x1") == header.index("t7") + 1
     alice, bob = rows
@@ -154,7 +168,7 @@ def test_a_seventh_case_needs_only_its_spec_entry_and_make_tables(tmp_path):
         "30",
     ]
     assert (bob["student"], bob["score"], bob["six_points"]) == ("bob", "0", "0")
-    cases = json.loads((tmp_path / "out" / "grades.json").read_text(encoding="utf-8"))["cases"]
+    cases = json.loads((tmp_path / "seventh" / "out" / "grades.json").read_text(encoding="utf-8"))["cases"]
     assert [case["weight"] for case in cases if case["group"] == "six"] == [5, 5, 4, 4, 4, 4, 4]
     assert {"column": "t7", "label": "回复前后的空行也要去掉", "weight": 4, "suite": "core", "group": "six"} in cases
 
@@ -170,15 +184,18 @@ def test_a_seventh_case_needs_only_its_spec_entry_and_make_tables(tmp_path):
         recomputed.stdout
     )
     assert only_generated_lines_changed(readme, (copy / "README.md").read_text(encoding="utf-8"))
-    own = run(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *CASE_READERS)
+
+    a_changed_weight_needs_only_the_spec(copy, tmp_path / "weight")
+    own = run(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", ONLY_LAB09, *CASE_READERS)
     assert own.returncode == 0, own.stdout[-4000:] + own.stderr[-2000:]
 
 
-def test_a_changed_weight_needs_only_the_spec(tmp_path):
-    """test_sheets holds the tables to a changed weight; here the edit is made in the spec itself, and the grade
+def a_changed_weight_needs_only_the_spec(copy: Path, tmp_path: Path) -> None:
+    """The second step of the test above: test_sheets holds the tables to a changed weight; here the edit is made in
+    the spec itself, make tables rewrites only the generated lines of the files that show points, and the grade
     follows it."""
-    copy = copy_of_the_checkout(tmp_path)
-    before = {name: (copy / name).read_text(encoding="utf-8") for name in {block.file for block in sheets.blocks(LAB)}}
+    tmp_path.mkdir()
+    before = snapshot(copy)
     edited(
         copy / "lab09" / "spec.py",
         lambda text: text.replace('SIX = Group(id="six", points=30,', 'SIX = Group(id="six", points=40,', 1).replace(
@@ -187,16 +204,19 @@ def test_a_changed_weight_needs_only_the_spec(tmp_path):
     )
     tables = run(copy, "make", "tables")
     assert tables.returncode == 0, tables.stdout + tables.stderr
-    assert changed_files(copy) == {"lab09/spec.py", *before}
-    for name, text in before.items():
-        assert only_generated_lines_changed(text, (copy / name).read_text(encoding="utf-8")), name
+    after = snapshot(copy)
+    showing = {block.file for block in sheets.blocks(LAB)}  # the files with generated tables
+    assert {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)} == {
+        "lab09/spec.py",
+        *showing,
+    }
+    for name in showing:
+        assert only_generated_lines_changed(before[name].decode("utf-8"), after[name].decode("utf-8")), name
     alice, bob = graded(copy, tmp_path)
     assert (alice["score"], alice["six_points"], alice["extended_points"]) == ("100", "40", "10")
     assert (bob["score"], bob["six_points"]) == ("0", "0")
     again = run(copy, "make", "tables")
     assert again.stdout == "tables: every generated table is current\n"
-    own = run(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *POINT_READERS)
-    assert own.returncode == 0, own.stdout[-4000:] + own.stderr[-2000:]
 
 
 def test_an_inline_label_is_shown_under_its_key_and_never_redefines_another(monkeypatch):
