@@ -1,7 +1,9 @@
-"""`make check`'s tests: the core's (tests/), then each lab's own (labs/<name>/tests), in pytest-xdist workers when
-it is installed and the machine has more than one core; exit 0 only when every run passed.  The tests marked
-`conftest.CHECKOUT` (they share the checkout's dist/) run beside the workers, one after another in a process of their
-own: --dist loadgroup groups nothing under pytest 9.2 (pytest-xdist issue 1386).  LAB_SUITE_WORKERS=1: one process.
+"""`make check`'s tests: the core's (tests/) and each lab's own (labs/<name>/tests); exit 0 only when every run passed.
+With pytest-xdist and more than one core, two lanes run at once: the core's tests in workers, and beside them, one
+process at a time, what must not meet another run: the core's tests marked `conftest.CHECKOUT` (they share the
+checkout's dist/; --dist loadgroup groups nothing under pytest 9.2, pytest-xdist issue 1386), then each lab's tests,
+whole (they make clean the checkout, and mostly wait on servers and timeouts).  LAB_SUITE_WORKERS=1: one process a
+folder, one after another.
 """
 
 import importlib.util
@@ -9,12 +11,14 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MOST_WORKERS = 4  # beyond this the suite's own processes (graders, browsers, sandboxes) only crowd each other
 PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-NONE_SELECTED = 5  # pytest's exit code when no test was selected (a lab's tests with none marked CHECKOUT)
+NONE_SELECTED = 5  # pytest's exit code when no test was selected (a folder with none marked CHECKOUT)
+CORE = "tests"
 
 
 def workers() -> int:
@@ -29,36 +33,60 @@ def workers() -> int:
 
 def folders() -> list[str]:
     """The core's tests, then every lab's own, as paths from the checkout."""
-    return ["tests", *sorted(path.relative_to(ROOT).as_posix() for path in ROOT.glob("labs/*/tests") if path.is_dir())]
+    return [CORE, *sorted(path.relative_to(ROOT).as_posix() for path in ROOT.glob("labs/*/tests") if path.is_dir())]
 
 
-def run(folder: str, count: int) -> bool:
-    """The tests of `folder`: in one process, or the CHECKOUT ones in one beside `count` workers for the rest (its
-    output shown after theirs)."""
+def lanes(found: list[str], count: int) -> tuple[list, list]:
+    """The runs of `found` (the core's folder first) as two lanes, each a list of (title, pytest's arguments): the
+    runs in workers, and the runs one after another beside them.  With one worker every folder is one run."""
     if count == 1:
-        return subprocess.run([*PYTEST, folder], cwd=ROOT).returncode == 0
+        return [(folder, [folder]) for folder in found], []
+    core, *labs = found
+    spread = [(core, ["-n", str(count), "--dist", "worksteal", "-m", "not checkout", core])]
+    beside = [(f"{core}, the tests that share the checkout (marked CHECKOUT)", ["-m", "checkout", core])]
+    return spread, beside + [(folder, [folder]) for folder in labs]
+
+
+def passed(code: int, arguments: list) -> bool:
+    """A run's exit code as a verdict: 0, or none selected where the run selects by the CHECKOUT mark."""
+    return code == 0 or (code == NONE_SELECTED and arguments[:2] == ["-m", "checkout"])
+
+
+def run(found: list[str], count: int) -> list[str]:
+    """Run the lanes of `found`, the workers' output as it comes and then the other lane's; the titles of the runs
+    that failed."""
+    spread, beside = lanes(found, count)
+    failed: list[str] = []
     with tempfile.TemporaryFile() as output:
-        aside = subprocess.Popen([*PYTEST, "-m", "checkout", folder], cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
-        spread = subprocess.run(
-            [*PYTEST, "-n", str(count), "--dist", "worksteal", "-m", "not checkout", folder], cwd=ROOT
-        )
-        aside.wait()
-        if aside.returncode != NONE_SELECTED:
-            output.seek(0)
-            print(f"{folder}, the tests that share the checkout (marked CHECKOUT), one after another:", flush=True)
-            sys.stdout.buffer.write(output.read())
-            sys.stdout.flush()
-    return spread.returncode == 0 and aside.returncode in (0, NONE_SELECTED)
+
+        def one_after_another():
+            for title, arguments in beside:
+                output.write(f"{title}, one after another beside the workers:\n".encode())
+                output.flush()
+                code = subprocess.run([*PYTEST, *arguments], cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+                if not passed(code.returncode, arguments):
+                    failed.append(title)
+
+        lane = threading.Thread(target=one_after_another)
+        lane.start()
+        for title, arguments in spread:
+            if not passed(subprocess.run([*PYTEST, *arguments], cwd=ROOT).returncode, arguments):
+                failed.append(title)
+        lane.join()
+        output.seek(0)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(output.read())
+        sys.stdout.flush()
+    return failed
 
 
 def main() -> int:
     if importlib.util.find_spec("xdist") is None and "xdist" in os.environ.get("LAB_CI_REQUIRES", "").split():
         print("make check: pytest-xdist is not installed, and CI requires it (LAB_CI_REQUIRES)", file=sys.stderr)
         return 1
-    count = workers()
-    failed = [folder for folder in folders() if not run(folder, count)]  # one run each: a lab's conftest is its own
+    failed = run(folders(), workers())  # one run a folder at least: a lab's conftest is its own
     if failed:
-        print("make check: failed in " + ", ".join(failed), file=sys.stderr)
+        print("make check: failed in " + "; ".join(failed), file=sys.stderr)
     return 1 if failed else 0
 
 

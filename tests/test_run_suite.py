@@ -1,5 +1,5 @@
-"""make check's runner (tests/run_suite.py): the core's tests, then each lab's, in workers when it can; and every
-test that shares the checkout's dist/ marked to run in one worker."""
+"""make check's runner (tests/run_suite.py): the core's tests in workers when it can, beside them one after another
+those that share the checkout's dist/ (every such test marked) and each lab's."""
 
 import ast
 import importlib.util
@@ -58,19 +58,37 @@ def test_a_test_that_shares_the_checkouts_dist_runs_in_the_checkout_group(path):
     assert unmarked == [], f"{path.name}: mark them @CHECKOUT (conftest.py)"
 
 
-@pytest.mark.parametrize("failing", ["none", "aside", "spread"])
-def test_a_failure_beside_the_workers_or_among_them_fails_the_run(tmp_path, failing, capsys):
-    """With workers, the CHECKOUT tests run in a process of their own: its failure fails make check as theirs does,
-    and its output is shown."""
+def test_with_workers_the_labs_run_beside_them_after_the_checkouts_tests_and_without_each_folder_is_one_run():
+    """Two lanes at once: the core's tests in workers; beside them, one after another, the core's CHECKOUT tests
+    and then each lab's whole (a lab's tests make clean the checkout: never while a CHECKOUT test builds in it)."""
+    spread, beside = run_suite.lanes(["tests", "labs/a/tests", "labs/b/tests"], 2)
+    assert [arguments for _, arguments in spread] == [["-n", "2", "--dist", "worksteal", "-m", "not checkout", "tests"]]
+    assert [arguments for _, arguments in beside] == [["-m", "checkout", "tests"], ["labs/a/tests"], ["labs/b/tests"]]
+    spread, beside = run_suite.lanes(["tests", "labs/a/tests"], 1)
+    assert ([arguments for _, arguments in spread], beside) == ([["tests"], ["labs/a/tests"]], [])
+
+
+@pytest.mark.parametrize("failing", ["none", "aside", "spread", "lab"])
+def test_a_failure_beside_the_workers_or_among_them_fails_the_run(tmp_path, failing, capfd):
+    """With workers, the CHECKOUT tests and the labs' run in a lane of their own: a failure there fails make check
+    as one among the workers does, names its run, and its output is shown."""
     if importlib.util.find_spec("xdist") is None:
         unavailable("xdist", "pytest-xdist is not installed (pip install -r tests/requirements.txt)")
-    (tmp_path / "conftest.py").write_text(
-        'def pytest_configure(config):\n    config.addinivalue_line("markers", "checkout: the checkout\'s")\n'
-    )
-    (tmp_path / "test_some.py").write_text(
+    core, lab = tmp_path / "core", tmp_path / "lab"
+    for folder in (core, lab):
+        folder.mkdir()
+        (folder / "conftest.py").write_text(
+            'def pytest_configure(config):\n    config.addinivalue_line("markers", "checkout: the checkout\'s")\n'
+        )
+    (core / "test_some.py").write_text(
         "import pytest\n\n\n"
         f"@pytest.mark.checkout\ndef test_aside():\n    assert {failing != 'aside'}\n\n\n"
         f"def test_spread():\n    assert {failing != 'spread'}\n"
     )
-    assert run_suite.run(str(tmp_path), 2) == (failing == "none")
-    assert "1 passed" in capsys.readouterr().out or failing == "aside"
+    (lab / "test_lab.py").write_text(f"def test_lab():\n    assert {failing != 'lab'}\n")
+    failed = run_suite.run([str(core), str(lab)], 2)
+    assert len(failed) == (failing != "none")
+    assert failing not in ("aside", "lab") or failed[0].startswith(str(core if failing == "aside" else lab))
+    shown = capfd.readouterr().out
+    assert shown.count("1 passed") == 3 - (failing != "none") and shown.count("1 failed") == (failing != "none")
+    assert shown.index(f"{lab}, one after another beside the workers") > shown.index(f"{core}, the tests that share")
