@@ -8,6 +8,7 @@ folder, one after another.
 
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -52,9 +53,19 @@ def passed(code: int, arguments: list) -> bool:
     return code == 0 or (code == NONE_SELECTED and arguments[:2] == ["-m", "checkout"])
 
 
+def as_at_a_terminal() -> None:
+    """Let the tests' programs take Ctrl-C as at a terminal.  Started in the background (`make check &`, nohup, a
+    script), the suite may inherit SIGINT ignored, and so would every program it starts: the tests that press Ctrl-C
+    on watch, chat, serve or the grader would see it do nothing and wait out their patience.  A handler, unlike
+    SIG_IGN, is not inherited: the programs start with the default."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def run(found: list[str], count: int) -> list[str]:
     """Run the lanes of `found`, the workers' output as it comes and then the other lane's; the titles of the runs
     that failed."""
+    as_at_a_terminal()
     spread, beside = lanes(found, count)
     failed: list[str] = []
     with tempfile.TemporaryFile() as output:

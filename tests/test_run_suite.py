@@ -3,6 +3,10 @@ those that share the checkout's dist/ (every such test marked) and each lab's.""
 
 import ast
 import importlib.util
+import os
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -92,3 +96,22 @@ def test_a_failure_beside_the_workers_or_among_them_fails_the_run(tmp_path, fail
     shown = capfd.readouterr().out
     assert shown.count("1 passed") == 3 - (failing != "none") and shown.count("1 failed") == (failing != "none")
     assert shown.index(f"{lab}, one after another beside the workers") > shown.index(f"{core}, the tests that share")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT ignored by the starting shell is POSIX's")
+def test_started_with_ctrl_c_ignored_the_tests_still_take_it(tmp_path):
+    """Run in the background (nohup, `make check &`), the suite inherited SIGINT ignored, and five tests that press
+    Ctrl-C on watch, chat and the grader waited out their patience and failed: the tests' programs take it again."""
+    (tmp_path / "test_ctrl_c.py").write_text(
+        "import signal\n\n\ndef test_ctrl_c():\n    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler\n"
+    )
+    script = f"import sys; sys.path.insert(0, {str(ROOT / 'tests')!r}); import run_suite; "
+    script += f"sys.exit(len(run_suite.run([{str(tmp_path)!r}], 1)))"
+    ignored = subprocess.run(
+        [sys.executable, "-c", script],
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ignored.returncode == 0, ignored.stdout + ignored.stderr
