@@ -44,6 +44,8 @@ MAX_HEAD = 16 * 1024  # bytes of the request line and headers (431 beyond)
 READ_SECONDS = 10.0  # the head and the body must arrive within this (408 after it: a slow client)
 MAX_DEPTH = 64  # JSON nested deeper is refused (400) before any student code sees it
 CONNECTIONS = 8  # requests handled at once (503 beyond)
+LINGER_SECONDS = 2.0  # after its answer, how long a connection reads (and drops) what its client still sends
+LINGER_BYTES = 1024 * 1024  # ... and how much, at most
 SERVER_LIMITS = Limits.open_ended()  # a call's limit as in make test; the whole run's a week, not a submission's
 REASON_HEADER = "X-Lab10-Reason"  # every error response's reason, whatever the student's error_body wrote
 _HEADER_SAFE = "".join(chr(code) for code in range(0x20, 0x7F) if chr(code) != "%")
@@ -409,6 +411,24 @@ class Server(http.server.ThreadingHTTPServer):
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}{ENDPOINT}"
+
+    def shutdown_request(self, request) -> None:
+        """Close as HTTP servers do (a "lingering close"): once the answer is sent, stop writing, then read and drop
+        what the client still sends until it closes, for LINGER_SECONDS and LINGER_BYTES at most.  A 503 (or a 408,
+        a 431) goes out before the request is read; closed at once, the socket answers the rest of the request with
+        a reset, and the client, still sending, sees a broken pipe instead of the answer."""
+        try:
+            request.shutdown(socket.SHUT_WR)
+            deadline, dropped = time.monotonic() + LINGER_SECONDS, 0
+            while dropped < LINGER_BYTES and time.monotonic() < deadline:
+                request.settimeout(max(deadline - time.monotonic(), 0.001))
+                chunk = request.recv(65536)
+                if not chunk:  # the client closed: nothing is left to reset
+                    break
+                dropped += len(chunk)
+        except OSError:  # gone already, or silent until the deadline
+            pass
+        self.close_request(request)
 
 
 # --- make serve ------------------------------------------------------------------------------------------

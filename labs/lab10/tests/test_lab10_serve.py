@@ -6,6 +6,7 @@ curl -N sees the stream arrive; Ctrl-C ends make serve without a make error."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import socket
@@ -199,6 +200,50 @@ def test_more_connections_than_it_serves_at_once_get_a_503_at_once():
                 connection.close()
         # their slots come back once the server's threads have seen them closed (a moment, on a busy machine)
         wait_for(lambda: e2e.request(served.url, body=HELLO).status == 200, what="the closed connections' slots back")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the socket's send queue (TIOCOUTQ): Linux's")
+def test_a_client_turned_away_can_still_send_its_request():
+    """Busy, the server answers 503 before it reads a byte of the request.  It used to close the socket at once, and
+    the socket answered the request, still on its way, with a reset: the client sending it saw a broken pipe, not the
+    503 (the 503 test above, under two busy loops).  Now the connection reads and drops what its client still
+    sends after the answer."""
+    import fcntl
+    import struct
+    import termios
+
+    from lab10.serve import CONNECTIONS
+
+    def unsent(connection) -> int:
+        return struct.unpack("i", fcntl.ioctl(connection, termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+
+    body = json.dumps(HELLO).encode()
+    head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+    with serving(SOLUTION, "--read-seconds", "20") as served:
+        waiting = [socket.create_connection(("127.0.0.1", served.port), timeout=30) for _ in range(CONNECTIONS)]
+        late = None
+        try:
+            wait_for(lambda: _all_accepted(served, waiting), what="the slow connections taken")
+            late = socket.create_connection(("127.0.0.1", served.port), timeout=30)
+            answer = b""
+            while chunk := late.recv(65536):  # the whole 503, to the server's end of writing, before we send
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 503 "), answer[:200]
+            late.sendall(head)
+            errors = []  # reading SO_ERROR clears it: kept
+
+            def settled() -> bool:  # the head taken (acknowledged: none left to send), or refused (a reset)
+                errors.append(late.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR))
+                return any(errors) or unsent(late) == 0
+
+            wait_for(settled, what="the head taken or refused")
+            assert not any(errors), [os.strerror(error) for error in errors if error]
+            late.sendall(body)
+            late.shutdown(socket.SHUT_WR)
+            assert late.recv(65536) == b""  # the server closed after our end, without a reset
+        finally:
+            for connection in [*waiting, *([late] if late else [])]:
+                connection.close()
 
 
 def _all_accepted(served, connections) -> bool:
