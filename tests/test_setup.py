@@ -142,7 +142,8 @@ def test_an_old_python_gets_help_and_is_told_which_python_the_lab_needs(python):
 )
 def test_clean_removes_run_artefacts_but_never_the_student_file_or_venv(tmp_path, command):
     lab = tmp_path / "lab"
-    shutil.copytree(ROOT, lab, ignore=shutil.ignore_patterns(".venv*", ".git", "dist"))  # dist/: other tests' own
+    # dist/ is other tests' own; so is __pycache__, where their interpreters write and rename bytecode while it is copied
+    shutil.copytree(ROOT, lab, ignore=shutil.ignore_patterns(".venv*", ".git", "dist", "__pycache__"))
     for leftover in ("framework/__pycache__", "tests/__pycache__", ".pytest_cache", "dist/lab09-step8/framework"):
         (lab / leftover).mkdir(parents=True, exist_ok=True)
     (lab / "framework" / "__pycache__" / "tags.cpython-311.pyc").write_bytes(b"\0")
