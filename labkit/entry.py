@@ -23,7 +23,8 @@ OPTIONS = {
     "--lab": "lab",
 }
 DEFAULTS = {"venv": ".venv"}  # the others default to ""
-REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "-p", "pytest_timeout", "--lab-report"]
+REPORT_FLAG = "--lab-report"  # the course's output layout: the checks run (test, test-full, challenge, watch's runs)
+REPORT = ["-qq", "--tb=no", "-rN", "--no-header", "-p", "no:cacheprovider", "-p", "pytest_timeout", REPORT_FLAG]
 # The checks run with the plugins they name and no other: whatever else the interpreter has installed (a
 # plugin that reorders tests, rewrites the report, or costs a second of imports) changes neither what make test
 # prints nor how long it takes.  The variable, not a flag, so that pytest 8.0 knows it and watch's runs inherit it.
@@ -64,9 +65,10 @@ def main(argv=None):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     python = interpreter(options)
-    if options["target"] in PYTEST_TARGETS or options["target"] == "watch":
+    program = command(options, python, lab)
+    if REPORT_FLAG in program:
         os.environ.update(OWN_PLUGINS_ONLY)
-    return run(python, command(options, python, lab), _command_name(options))
+    return run(python, program, _command_name(options))
 
 
 def _select(argv):

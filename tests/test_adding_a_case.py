@@ -55,6 +55,9 @@ ONLY_LAB09 = " and ".join(f"not {name}" for name in LABS if name != LAB.id)  # t
 # read nothing the steps change
 
 
+CACHES_AND_OUTPUTS = ("__pycache__", ".pytest_cache", "grades", "dist")  # folders a run writes: no step's change
+
+
 def copy_of_the_checkout(tmp_path: Path) -> Path:
     copy = tmp_path / "lab"
     shutil.copytree(ROOT, copy, ignore=LEFT_OUT)
@@ -85,12 +88,7 @@ def changed_files(copy: Path) -> set:
             walk(sub, f"{prefix}{name}/")
 
     walk(
-        filecmp.dircmp(
-            ROOT,
-            copy,
-            ignore=[".git", "__pycache__", ".pytest_cache", "grades", "dist"]
-            + [path.name for path in ROOT.glob(".venv*")],
-        ),
+        filecmp.dircmp(ROOT, copy, ignore=[".git", *CACHES_AND_OUTPUTS] + [path.name for path in ROOT.glob(".venv*")]),
         "",
     )
     return {name for name in found if not name.endswith((".pyc", "grades", "chat-session.html", "chat-sessions.db"))}
@@ -101,7 +99,7 @@ def snapshot(copy: Path) -> dict:
     return {
         path.relative_to(copy).as_posix(): path.read_bytes()
         for path in copy.rglob("*")
-        if path.is_file() and not {"__pycache__", ".pytest_cache", "grades", "dist"} & set(path.relative_to(copy).parts)
+        if path.is_file() and not set(CACHES_AND_OUTPUTS) & set(path.relative_to(copy).parts)
     }
 
 

@@ -5,6 +5,7 @@ curl -N sees the stream arrive; Ctrl-C ends make serve without a make error."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -182,22 +183,33 @@ def _line_of(code: str, path) -> int:
     return next(number for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if code in line)
 
 
-def test_more_connections_than_it_serves_at_once_get_a_503_at_once():
+@contextlib.contextmanager
+def every_slot_taken(served):
+    """As many slow connections as the server handles at once, each holding its slot (none answered yet); closed
+    after."""
     from lab10.serve import CONNECTIONS
 
+    waiting = [socket.create_connection(("127.0.0.1", served.port), timeout=30) for _ in range(CONNECTIONS)]
+    try:  # the server's threads hold them all when a probe gets 503
+        wait_for(
+            lambda: (
+                sum("→" in line for line in served.log) == 0
+                and e2e.request(served.url, "GET", path="/v1/models").status == 503
+            ),
+            what="the slow connections taken",
+        )
+        yield
+    finally:
+        for connection in waiting:
+            connection.close()
+
+
+def test_more_connections_than_it_serves_at_once_get_a_503_at_once():
     with serving(SOLUTION, "--read-seconds", "20") as served:
-        waiting = [socket.create_connection(("127.0.0.1", served.port), timeout=30) for _ in range(CONNECTIONS)]
-        try:
-            wait_for(
-                lambda: sum("→" in line for line in served.log) == 0 and _all_accepted(served, waiting),
-                what="the slow connections taken",
-            )
+        with every_slot_taken(served):
             started = time.monotonic()
             reply = e2e.request(served.url, body=HELLO)
             assert reply.status == 503 and time.monotonic() - started < 10
-        finally:
-            for connection in waiting:
-                connection.close()
         # their slots come back once the server's threads have seen them closed (a moment, on a busy machine)
         wait_for(lambda: e2e.request(served.url, body=HELLO).status == 200, what="the closed connections' slots back")
 
@@ -212,19 +224,13 @@ def test_a_client_turned_away_can_still_send_its_request():
     import struct
     import termios
 
-    from lab10.serve import CONNECTIONS
-
     def unsent(connection) -> int:
         return struct.unpack("i", fcntl.ioctl(connection, termios.TIOCOUTQ, b"\0\0\0\0"))[0]
 
     body = json.dumps(HELLO).encode()
     head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n".encode()
-    with serving(SOLUTION, "--read-seconds", "20") as served:
-        waiting = [socket.create_connection(("127.0.0.1", served.port), timeout=30) for _ in range(CONNECTIONS)]
-        late = None
-        try:
-            wait_for(lambda: _all_accepted(served, waiting), what="the slow connections taken")
-            late = socket.create_connection(("127.0.0.1", served.port), timeout=30)
+    with serving(SOLUTION, "--read-seconds", "20") as served, every_slot_taken(served):
+        with socket.create_connection(("127.0.0.1", served.port), timeout=30) as late:
             answer = b""
             while chunk := late.recv(65536):  # the whole 503, to the server's end of writing, before we send
                 answer += chunk
@@ -241,15 +247,6 @@ def test_a_client_turned_away_can_still_send_its_request():
             late.sendall(body)
             late.shutdown(socket.SHUT_WR)
             assert late.recv(65536) == b""  # the server closed after our end, without a reset
-        finally:
-            for connection in [*waiting, *([late] if late else [])]:
-                connection.close()
-
-
-def _all_accepted(served, connections) -> bool:
-    """Whether the server's threads hold all of them (a probe connection would get 503)."""
-    probe = e2e.request(served.url, "GET", path="/v1/models")
-    return probe.status == 503
 
 
 def test_curl_sees_the_stream_arrive_event_by_event():
